@@ -1,0 +1,308 @@
+import type {
+  ContentBlock,
+  DataBlock,
+  Msg,
+  TextBlock,
+  ToolCallBlock,
+  ToolResultBlock,
+} from "../message/index.js";
+import { appendBase64 } from "./base64.js";
+import type { AgentEvent, ReplyStartEvent } from "./types.js";
+
+/** Starts the assistant Msg of a reply from its REPLY_START event. */
+export function replyMsgFromStart(event: ReplyStartEvent): Msg {
+  return {
+    id: event.replyId,
+    name: event.name,
+    role: "assistant",
+    content: [],
+    metadata: {},
+    createdAt: event.createdAt,
+  };
+}
+
+/**
+ * Folds one event into the assistant Msg of its reply and returns the new Msg; `msg` is not changed
+ * (blocks that change are copied, the rest are shared). Events of another reply are ignored.
+ * Passing `undefined` with a REPLY_START starts a new Msg.
+ */
+export function applyEvent(msg: Msg, event: AgentEvent): Msg;
+export function applyEvent(msg: Msg | undefined, event: AgentEvent): Msg | undefined;
+export function applyEvent(msg: Msg | undefined, event: AgentEvent): Msg | undefined {
+  if (msg === undefined) return event.type === "REPLY_START" ? replyMsgFromStart(event) : undefined;
+  if (msg.id !== event.replyId) return msg;
+  const draft: Msg = { ...msg, content: msg.content.slice() };
+  return reduce(draft, event, false) ? draft : msg;
+}
+
+/**
+ * Same fold, but changes `msg` in place (no copies). The agent uses it to build the Msg it stores,
+ * so the stored Msg and any client-side fold share one code path.
+ */
+export function applyEventInPlace(msg: Msg, event: AgentEvent): Msg {
+  if (msg.id === event.replyId) reduce(msg, event, true);
+  return msg;
+}
+
+/** Folds a whole event list (e.g. a recorded stream) into the reply Msg. */
+export function foldEvents(events: Iterable<AgentEvent>, initial?: Msg): Msg | undefined {
+  let msg = initial;
+  for (const event of events) msg = applyEvent(msg, event);
+  return msg;
+}
+
+/** Index of the last block with this type and id, searching from the end (the common case). */
+function indexOfBlock(content: ContentBlock[], type: ContentBlock["type"], id: string): number {
+  for (let i = content.length - 1; i >= 0; i--) {
+    const block = content[i]!;
+    if (block.id === id && block.type === type) return i;
+  }
+  return -1;
+}
+
+/** The block to write to: itself in place, or a copy put into the draft's content. */
+function writable<B extends ContentBlock>(msg: Msg, index: number, inPlace: boolean): B {
+  const block = msg.content[index] as B;
+  if (inPlace) return block;
+  const copy = { ...block };
+  msg.content[index] = copy;
+  return copy;
+}
+
+function edit<B extends ContentBlock>(
+  msg: Msg,
+  type: B["type"],
+  id: string,
+  inPlace: boolean,
+  change: (block: B) => void,
+): boolean {
+  const index = indexOfBlock(msg.content, type, id);
+  if (index < 0) return false;
+  change(writable<B>(msg, index, inPlace));
+  return true;
+}
+
+function setCallStates(
+  msg: Msg,
+  ids: Iterable<string>,
+  state: ToolCallBlock["state"],
+  inPlace: boolean,
+): boolean {
+  let changed = false;
+  for (const id of ids) {
+    changed =
+      edit<ToolCallBlock>(msg, "tool_call", id, inPlace, (call) => {
+        call.state = state;
+      }) || changed;
+  }
+  return changed;
+}
+
+function appendResultText(result: ToolResultBlock, delta: string, eventId: string): void {
+  if (typeof result.output === "string") {
+    result.output += delta;
+    return;
+  }
+  const parts = result.output.slice();
+  const last = parts[parts.length - 1];
+  if (last?.type === "text") parts[parts.length - 1] = { ...last, text: last.text + delta };
+  else parts.push({ type: "text", id: eventId, text: delta } satisfies TextBlock);
+  result.output = parts;
+}
+
+function appendResultData(
+  result: ToolResultBlock,
+  event: Extract<AgentEvent, { type: "TOOL_RESULT_DATA_DELTA" }>,
+): void {
+  const parts: Array<TextBlock | DataBlock> =
+    typeof result.output === "string"
+      ? result.output === ""
+        ? []
+        : [{ type: "text", id: `${result.id}:text`, text: result.output }]
+      : result.output.slice();
+  const index = parts.findIndex((part) => part.type === "data" && part.id === event.blockId);
+  if (index < 0) {
+    const block: DataBlock =
+      event.url !== undefined
+        ? {
+            type: "data",
+            id: event.blockId,
+            source: { type: "url", url: event.url, mediaType: event.mediaType },
+          }
+        : {
+            type: "data",
+            id: event.blockId,
+            source: { type: "base64", mediaType: event.mediaType, data: event.data ?? "" },
+          };
+    if (event.name !== undefined) block.name = event.name;
+    parts.push(block);
+  } else {
+    const existing = parts[index] as DataBlock;
+    if (existing.source.type === "base64" && event.data !== undefined) {
+      parts[index] = {
+        ...existing,
+        source: { ...existing.source, data: appendBase64(existing.source.data, event.data) },
+      };
+    }
+  }
+  result.output = parts;
+}
+
+/** Applies `event` to `msg`; returns whether anything changed. */
+function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
+  switch (event.type) {
+    case "TEXT_BLOCK_START":
+      msg.content.push({ type: "text", id: event.blockId, text: "" });
+      return true;
+    case "TEXT_BLOCK_DELTA":
+      return edit<TextBlock>(msg, "text", event.blockId, inPlace, (block) => {
+        block.text += event.delta;
+      });
+    case "THINKING_BLOCK_START":
+      msg.content.push({ type: "thinking", id: event.blockId, thinking: "" });
+      return true;
+    case "THINKING_BLOCK_DELTA":
+      return edit<Extract<ContentBlock, { type: "thinking" }>>(
+        msg,
+        "thinking",
+        event.blockId,
+        inPlace,
+        (block) => {
+          block.thinking += event.delta;
+        },
+      );
+    case "THINKING_BLOCK_END":
+      return edit<Extract<ContentBlock, { type: "thinking" }>>(
+        msg,
+        "thinking",
+        event.blockId,
+        inPlace,
+        (block) => {
+          if (event.signature !== undefined) block.signature = event.signature;
+          if (event.redactedData !== undefined) block.redactedData = event.redactedData;
+          if (event.itemId !== undefined) block.itemId = event.itemId;
+          if (event.provider !== undefined) block.provider = event.provider;
+        },
+      );
+    case "DATA_BLOCK_START": {
+      const block: DataBlock =
+        event.url !== undefined
+          ? {
+              type: "data",
+              id: event.blockId,
+              source: { type: "url", url: event.url, mediaType: event.mediaType },
+            }
+          : {
+              type: "data",
+              id: event.blockId,
+              source: { type: "base64", mediaType: event.mediaType, data: "" },
+            };
+      if (event.name !== undefined) block.name = event.name;
+      msg.content.push(block);
+      return true;
+    }
+    case "DATA_BLOCK_DELTA":
+      return edit<DataBlock>(msg, "data", event.blockId, inPlace, (block) => {
+        if (block.source.type === "base64") {
+          block.source = { ...block.source, data: appendBase64(block.source.data, event.data) };
+        }
+      });
+    case "HINT_BLOCK":
+      msg.content.push({ type: "hint", id: event.blockId, text: event.text });
+      return true;
+    case "TOOL_CALL_START":
+      msg.content.push({
+        type: "tool_call",
+        id: event.toolCallId,
+        name: event.toolCallName,
+        input: "",
+        state: "pending",
+      });
+      return true;
+    case "TOOL_CALL_DELTA":
+      return edit<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace, (call) => {
+        call.input += event.delta;
+      });
+    case "REQUIRE_USER_CONFIRM":
+      return setCallStates(
+        msg,
+        event.toolCalls.map((call) => call.id),
+        "asking",
+        inPlace,
+      );
+    case "REQUIRE_EXTERNAL_EXECUTION":
+      return setCallStates(
+        msg,
+        event.toolCalls.map((call) => call.id),
+        "submitted",
+        inPlace,
+      );
+    case "USER_CONFIRM_RESULT": {
+      let changed = false;
+      for (const answer of event.confirmResults) {
+        if (!answer.confirmed) continue;
+        changed =
+          edit<ToolCallBlock>(msg, "tool_call", answer.toolCall.id, inPlace, (call) => {
+            call.state = "allowed";
+            call.input = answer.toolCall.input;
+          }) || changed;
+      }
+      return changed;
+    }
+    case "EXTERNAL_EXECUTION_RESULT":
+      return setCallStates(
+        msg,
+        event.toolResults.map((result) => result.id),
+        "allowed",
+        inPlace,
+      );
+    case "TOOL_RESULT_START":
+      edit<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace, (call) => {
+        if (call.state === "pending") call.state = "allowed";
+      });
+      msg.content.push({
+        type: "tool_result",
+        id: event.toolCallId,
+        name: event.toolCallName,
+        output: "",
+        state: "running",
+      });
+      return true;
+    case "TOOL_RESULT_TEXT_DELTA":
+      return edit<ToolResultBlock>(msg, "tool_result", event.toolCallId, inPlace, (result) => {
+        appendResultText(result, event.delta, event.id);
+      });
+    case "TOOL_RESULT_DATA_DELTA":
+      return edit<ToolResultBlock>(msg, "tool_result", event.toolCallId, inPlace, (result) => {
+        appendResultData(result, event);
+      });
+    case "TOOL_RESULT_END":
+      edit<ToolResultBlock>(msg, "tool_result", event.toolCallId, inPlace, (result) => {
+        result.state = event.state;
+      });
+      setCallStates(msg, [event.toolCallId], "finished", inPlace);
+      return true;
+    case "MODEL_CALL_END": {
+      const usage = msg.usage ?? { inputTokens: 0, outputTokens: 0 };
+      const next = {
+        ...usage,
+        inputTokens: usage.inputTokens + event.inputTokens,
+        outputTokens: usage.outputTokens + event.outputTokens,
+      };
+      if (event.cacheReadTokens !== undefined)
+        next.cacheReadTokens = (usage.cacheReadTokens ?? 0) + event.cacheReadTokens;
+      if (event.cacheWriteTokens !== undefined) {
+        next.cacheWriteTokens = (usage.cacheWriteTokens ?? 0) + event.cacheWriteTokens;
+      }
+      msg.usage = next;
+      return true;
+    }
+    case "REPLY_END":
+      msg.finishedReason = event.finishedReason;
+      if (event.error !== undefined) msg.error = event.error;
+      if (event.structuredOutput !== undefined) msg.structuredOutput = event.structuredOutput;
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,239 @@
+import type {
+  ErrorInfo,
+  FinishReason,
+  Msg,
+  ToolCallBlock,
+  ToolResultBlock,
+  ToolResultState,
+} from "../message/index.js";
+
+/**
+ * Events: the streaming view of a reply. Invariants:
+ * 1. every event of one reply carries the same replyId; blocks go start → delta* → end, correlated by
+ *    blockId (text, thinking, data) or toolCallId (tool calls and results);
+ * 2. folding a reply's events with `applyEvent` rebuilds the assistant Msg the agent stored.
+ */
+export interface EventBase {
+  id: string;
+  createdAt: string;
+  replyId: string;
+  /** Slash path of the sub-agent that emitted it (`main/researcher`); absent for the top-level agent. */
+  source?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ReplyStartEvent extends EventBase {
+  type: "REPLY_START";
+  sessionId: string;
+  name: string;
+  role: "assistant";
+}
+export interface ReplyEndEvent extends EventBase {
+  type: "REPLY_END";
+  finishedReason: FinishReason;
+  error?: ErrorInfo;
+  structuredOutput?: unknown;
+}
+export interface ModelCallStartEvent extends EventBase {
+  type: "MODEL_CALL_START";
+  modelName: string;
+  /** Set when this call goes to the fallback model after the primary failed. */
+  fallbackFrom?: string;
+}
+export interface ModelCallEndEvent extends EventBase {
+  type: "MODEL_CALL_END";
+  modelName: string;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  error?: ErrorInfo;
+}
+
+export interface BlockStartEvent<T extends string> extends EventBase {
+  type: T;
+  blockId: string;
+}
+export interface BlockDeltaEvent<T extends string> extends EventBase {
+  type: T;
+  blockId: string;
+  delta: string;
+}
+export type TextBlockStartEvent = BlockStartEvent<"TEXT_BLOCK_START">;
+export type TextBlockDeltaEvent = BlockDeltaEvent<"TEXT_BLOCK_DELTA">;
+export type TextBlockEndEvent = BlockStartEvent<"TEXT_BLOCK_END">;
+export type ThinkingBlockStartEvent = BlockStartEvent<"THINKING_BLOCK_START">;
+export type ThinkingBlockDeltaEvent = BlockDeltaEvent<"THINKING_BLOCK_DELTA">;
+export interface ThinkingBlockEndEvent extends EventBase {
+  type: "THINKING_BLOCK_END";
+  blockId: string;
+  signature?: string;
+  redactedData?: string;
+  itemId?: string;
+  provider?: string;
+}
+export interface DataBlockStartEvent extends EventBase {
+  type: "DATA_BLOCK_START";
+  blockId: string;
+  mediaType: string;
+  name?: string;
+  /** Set when the data is a URL rather than streamed base64. */
+  url?: string;
+}
+export interface DataBlockDeltaEvent extends EventBase {
+  type: "DATA_BLOCK_DELTA";
+  blockId: string;
+  /** A base64 fragment. */
+  data: string;
+}
+export type DataBlockEndEvent = BlockStartEvent<"DATA_BLOCK_END">;
+export interface HintBlockEvent extends EventBase {
+  type: "HINT_BLOCK";
+  blockId: string;
+  text: string;
+}
+
+export interface ToolCallStartEvent extends EventBase {
+  type: "TOOL_CALL_START";
+  toolCallId: string;
+  toolCallName: string;
+}
+export interface ToolCallDeltaEvent extends EventBase {
+  type: "TOOL_CALL_DELTA";
+  toolCallId: string;
+  /** A JSON fragment of the arguments. */
+  delta: string;
+}
+export interface ToolCallEndEvent extends EventBase {
+  type: "TOOL_CALL_END";
+  toolCallId: string;
+}
+export interface ToolResultStartEvent extends EventBase {
+  type: "TOOL_RESULT_START";
+  toolCallId: string;
+  toolCallName: string;
+}
+export interface ToolResultTextDeltaEvent extends EventBase {
+  type: "TOOL_RESULT_TEXT_DELTA";
+  toolCallId: string;
+  delta: string;
+}
+export interface ToolResultDataDeltaEvent extends EventBase {
+  type: "TOOL_RESULT_DATA_DELTA";
+  toolCallId: string;
+  /** Correlates fragments of one data part of the output. */
+  blockId: string;
+  mediaType: string;
+  /** A base64 fragment, or absent when `url` is set. */
+  data?: string;
+  url?: string;
+  name?: string;
+}
+export interface ToolResultEndEvent extends EventBase {
+  type: "TOOL_RESULT_END";
+  toolCallId: string;
+  state: ToolResultState;
+}
+
+export interface ExceedMaxItersEvent extends EventBase {
+  type: "EXCEED_MAX_ITERS";
+  maxIters: number;
+}
+export interface RequireUserConfirmEvent extends EventBase {
+  type: "REQUIRE_USER_CONFIRM";
+  toolCalls: Array<ToolCallBlock & { reason?: string; suggestedRules?: string[] }>;
+}
+export interface RequireExternalExecutionEvent extends EventBase {
+  type: "REQUIRE_EXTERNAL_EXECUTION";
+  toolCalls: ToolCallBlock[];
+}
+
+/** One answer to a confirmation: the user may edit the call's arguments and add rules to remember. */
+export interface ConfirmResult {
+  confirmed: boolean;
+  toolCall: Pick<ToolCallBlock, "id" | "name" | "input"> & Partial<ToolCallBlock>;
+  /** Permission rules (string form, e.g. `Bash(git status:*)`) to allow from now on. */
+  rules?: string[];
+  /** Shown to the model when the call is refused. */
+  reason?: string;
+}
+export interface UserConfirmResultEvent extends EventBase {
+  type: "USER_CONFIRM_RESULT";
+  confirmResults: ConfirmResult[];
+}
+export interface ExternalExecutionResultEvent extends EventBase {
+  type: "EXTERNAL_EXECUTION_RESULT";
+  toolResults: ToolResultBlock[];
+}
+export interface UserInterruptEvent extends EventBase {
+  type: "USER_INTERRUPT";
+  reason?: string;
+}
+export interface AllToolsDeniedEvent extends EventBase {
+  type: "ALL_TOOLS_DENIED";
+  deniedToolCalls: ToolCallBlock[];
+}
+export interface RequestStopEvent extends EventBase {
+  type: "REQUEST_STOP";
+  reason?: string;
+}
+export interface SubagentExposedEvent extends EventBase {
+  type: "SUBAGENT_EXPOSED";
+  subagentId: string;
+  agentId: string;
+  sessionId: string;
+  label?: string;
+}
+export interface CustomEvent extends EventBase {
+  type: "CUSTOM";
+  name: string;
+  value?: unknown;
+}
+
+export type AgentEvent =
+  | ReplyStartEvent
+  | ReplyEndEvent
+  | ModelCallStartEvent
+  | ModelCallEndEvent
+  | TextBlockStartEvent
+  | TextBlockDeltaEvent
+  | TextBlockEndEvent
+  | ThinkingBlockStartEvent
+  | ThinkingBlockDeltaEvent
+  | ThinkingBlockEndEvent
+  | DataBlockStartEvent
+  | DataBlockDeltaEvent
+  | DataBlockEndEvent
+  | HintBlockEvent
+  | ToolCallStartEvent
+  | ToolCallDeltaEvent
+  | ToolCallEndEvent
+  | ToolResultStartEvent
+  | ToolResultTextDeltaEvent
+  | ToolResultDataDeltaEvent
+  | ToolResultEndEvent
+  | ExceedMaxItersEvent
+  | RequireUserConfirmEvent
+  | RequireExternalExecutionEvent
+  | UserConfirmResultEvent
+  | ExternalExecutionResultEvent
+  | UserInterruptEvent
+  | AllToolsDeniedEvent
+  | RequestStopEvent
+  | SubagentExposedEvent
+  | CustomEvent;
+
+export type AgentEventType = AgentEvent["type"];
+export type EventOfType<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;
+
+/** The fields a caller supplies when building an event; id and createdAt are filled in. */
+export type EventInit<T extends AgentEventType> = Omit<EventOfType<T>, "id" | "createdAt" | "type"> &
+  Partial<Pick<EventBase, "id" | "createdAt">>;
+
+/** Input events: what a client sends back to a paused (or running) reply. */
+export type UserConfirmResult = UserConfirmResultEvent;
+export type ExternalExecutionResult = ExternalExecutionResultEvent;
+export type UserInterrupt = UserInterruptEvent;
+export type InputEvent = UserConfirmResultEvent | ExternalExecutionResultEvent | UserInterruptEvent;
+
+export type { Msg };

@@ -1,0 +1,80 @@
+/**
+ * Content blocks: the typed parts of a Msg. A discriminated union on `type`; plain JSON data only.
+ * Every block has an `id`; for tool_call and tool_result the id is the tool call id that pairs them.
+ */
+
+export interface TextBlock {
+  type: "text";
+  id: string;
+  text: string;
+}
+
+/** Model reasoning. Provider extras let a provider receive its own thinking back on the next turn. */
+export interface ThinkingBlock {
+  type: "thinking";
+  id: string;
+  thinking: string;
+  /** Anthropic thinking signature, or OpenAI Responses `encrypted_content`. */
+  signature?: string;
+  /** Anthropic redacted thinking payload (the block then has empty `thinking`). */
+  redactedData?: string;
+  /** OpenAI Responses reasoning item id. */
+  itemId?: string;
+  /** Provider family that produced it (`openai`, `anthropic`, ...); other providers get it as text or not at all. */
+  provider?: string;
+}
+
+/** Instructions injected into the loop as user context (e.g. by a middleware). */
+export interface HintBlock {
+  type: "hint";
+  id: string;
+  text: string;
+}
+
+export type DataSource =
+  | { type: "base64"; mediaType: string; data: string }
+  | { type: "url"; mediaType?: string; url: string };
+
+/** Binary data (image, audio, video, PDF) inline as base64 or by URL. */
+export interface DataBlock {
+  type: "data";
+  id: string;
+  source: DataSource;
+  name?: string;
+}
+
+/** pending → asking | submitted | allowed → finished */
+export type ToolCallState = "pending" | "asking" | "allowed" | "submitted" | "finished";
+
+export interface ToolCallBlock {
+  type: "tool_call";
+  /** The tool call id; the matching tool_result carries the same id. */
+  id: string;
+  name: string;
+  /** The raw JSON arguments as the model produced them (may be invalid JSON: the loop reports that). */
+  input: string;
+  state: ToolCallState;
+}
+
+export type ToolResultState = "success" | "error" | "interrupted" | "denied" | "running";
+
+export type ToolResultOutput = string | Array<TextBlock | DataBlock>;
+
+export interface ToolResultBlock {
+  type: "tool_result";
+  /** Id of the tool_call this result answers. */
+  id: string;
+  name: string;
+  output: ToolResultOutput;
+  state: ToolResultState;
+}
+
+export type ContentBlock =
+  | TextBlock
+  | ThinkingBlock
+  | HintBlock
+  | DataBlock
+  | ToolCallBlock
+  | ToolResultBlock;
+export type BlockType = ContentBlock["type"];
+export type BlockOfType<T extends BlockType> = Extract<ContentBlock, { type: T }>;

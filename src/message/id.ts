@@ -1,0 +1,18 @@
+import { randomBytes } from "node:crypto";
+
+/**
+ * Cheap unique ids: a random per-process prefix plus a counter, so the hot path (one id per event)
+ * never touches the crypto pool. Ids are unique across processes because the prefix is random.
+ */
+const processPrefix = randomBytes(6).toString("base64url");
+let counter = 0;
+
+export function newId(kind = "id"): string {
+  counter += 1;
+  return `${kind}_${processPrefix}${counter.toString(36)}`;
+}
+
+/** ISO 8601 timestamp of now. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,73 @@
+import type {
+  ContentBlock,
+  DataBlock,
+  Msg,
+  TextBlock,
+  ThinkingBlock,
+  ToolCallBlock,
+  Usage,
+} from "../message/index.js";
+
+/** A JSON Schema object (draft 2020-12 or draft-07), as sent to a provider. */
+export type JsonSchema = Record<string, unknown>;
+
+/** A tool as a model sees it. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+export type ToolChoice = "auto" | "none" | "required" | { name: string };
+
+export interface ChatOptions {
+  tools?: ToolSchema[];
+  toolChoice?: ToolChoice;
+  signal?: AbortSignal;
+  maxTokens?: number;
+  temperature?: number;
+  /** Provider-specific request fields merged into the body last (escape hatch). */
+  extraBody?: Record<string, unknown>;
+}
+
+/** Why the model stopped generating. */
+export type ModelStopReason = "stop" | "tool_calls" | "length" | "content_filter" | "other";
+
+/** A fragment of streamed output; `blockId` is stable for every fragment of one block. */
+export type ChatDelta =
+  | { type: "text"; blockId: string; delta: string }
+  | { type: "thinking"; blockId: string; delta: string }
+  /** `name` is set on (at least) the first fragment of each call; `blockId` is the tool call id. */
+  | { type: "tool_call"; blockId: string; name?: string; delta: string }
+  | { type: "data"; blockId: string; mediaType: string; delta: string };
+
+/** The last chunk of every stream: the whole response. */
+export interface ChatFinal {
+  type: "final";
+  /** Every block of the response, complete, with provider extras (thinking signatures, item ids). */
+  content: Array<TextBlock | ThinkingBlock | DataBlock | ToolCallBlock>;
+  usage: Usage;
+  stopReason: ModelStopReason;
+  /** The model that actually answered, when the provider says. */
+  model?: string;
+}
+
+export type ChatChunk = ChatDelta | ChatFinal;
+
+/**
+ * A chat model. `stream` yields delta chunks then exactly one final chunk. It must honour
+ * `opts.signal` and throw an AgentScopeError (with an ErrorInfo kind) on failure; retries of
+ * transient failures happen inside the model.
+ */
+export interface ChatModel {
+  /** The model name sent to the provider (`gpt-4o`, `claude-sonnet-4-5`, ...). */
+  readonly name: string;
+  /** Provider family (`openai`, `anthropic`, `gemini`, `ollama`, `dashscope`, `scripted`, ...). */
+  readonly provider: string;
+  /** The context window in tokens. */
+  readonly contextSize: number;
+  stream(messages: Msg[], opts?: ChatOptions): AsyncIterable<ChatChunk>;
+  countTokens(messages: Msg[], tools?: ToolSchema[]): number;
+}
+
+export type { ContentBlock };

@@ -1,0 +1,65 @@
+/** How much the engine lets through without asking. */
+export type PermissionMode = "default" | "accept_edits" | "explore" | "bypass" | "dont_ask";
+
+export type RuleBehavior = "allow" | "deny" | "ask";
+
+/** Where a rule came from. */
+export type RuleSource = "user" | "project" | "session" | "config" | "cli" | "confirmation";
+
+/**
+ * A permission rule. String form: `ToolName` or `ToolName(content)`, e.g. `Bash(git status:*)`,
+ * `Read(src/**)`, `mcp__github`.
+ */
+export interface PermissionRule {
+  toolName: string;
+  ruleContent?: string;
+  behavior: RuleBehavior;
+  source: RuleSource;
+}
+
+/**
+ * The engine's verdict for one call. `ask` pauses the reply for a person. A `safety` ask cannot be
+ * silenced by allow rules (only bypass mode ignores it; dont_ask turns it into a deny).
+ */
+export interface PermissionDecision {
+  behavior: "allow" | "deny" | "ask";
+  /** Why, in words a person can read. */
+  reason: string;
+  /** The rule that decided it, if one did. */
+  rule?: PermissionRule;
+  /** Rules that would allow calls like this one from now on (string form). */
+  suggestedRules?: string[];
+  safety?: boolean;
+}
+
+/** What a tool's own check may answer: a decision, or `passthrough` to let the engine go on. */
+export type ToolPermissionResult =
+  | PermissionDecision
+  | { behavior: "passthrough"; suggestedRules?: string[] };
+
+/** Plain, serialisable permission settings; lives in the agent state. */
+export interface PermissionContext {
+  mode: PermissionMode;
+  rules: PermissionRule[];
+  /** Directories the agent may work in (resolved to real paths by the engine). */
+  workingDirectories: string[];
+}
+
+/** The small view of a tool the engine needs. */
+export interface PermissionSubject {
+  name: string;
+  /** The tool never changes anything. */
+  readOnly: boolean;
+  /** The tool edits files (auto-allowed inside working directories in accept_edits mode). */
+  editsFiles?: boolean;
+  /** Per-input read-only check (e.g. Bash: `ls` is read-only, `rm` is not). */
+  isReadOnly?(input: unknown): boolean;
+  checkPermissions?(
+    input: unknown,
+    context: PermissionContext,
+  ): ToolPermissionResult | Promise<ToolPermissionResult>;
+  /** Whether a rule's content (the part in parentheses) matches this input. */
+  matchRule?(ruleContent: string, input: unknown): boolean;
+  /** Rules to offer the user when this call asks. */
+  suggestRules?(input: unknown): string[];
+}

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { type Msg, MsgSchema, parseJsonOrThrow, parseWith } from "../message/index.js";
+import type { PermissionContext } from "../permission/index.js";
+
+export const AGENT_STATE_VERSION = 1;
+
+/** Why the in-flight reply is waiting, if it is. */
+export type WaitingFor = "user_confirm" | "external_execution";
+
+/** The reply in flight. Its assistant Msg is the last Msg of `context` (id = replyId). */
+export interface ReplyContext {
+  replyId: string;
+  /** Reasoning-acting iterations done so far. */
+  iteration: number;
+  waitingFor?: WaitingFor;
+  /** The reply was asked for structured output (the schema itself is passed again on resume). */
+  structuredOutput?: boolean;
+}
+
+/**
+ * Everything an agent needs to continue a session, as plain JSON. A pause lives here entirely:
+ * save it, load it in another process, and the same reply resumes.
+ */
+export interface AgentState {
+  schemaVersion: typeof AGENT_STATE_VERSION;
+  sessionId: string;
+  context: Msg[];
+  /** Summary of compressed older context, sent right after the system prompt. */
+  summary?: string;
+  replyContext?: ReplyContext;
+  permission: PermissionContext;
+  /** Per-session tool data (e.g. the Read tool's cache of read files). */
+  toolContext: Record<string, unknown>;
+  tasks: Array<Record<string, unknown>>;
+  /** Per-middleware session data, keyed by middleware name. */
+  middleware: Record<string, unknown>;
+}
+
+export const PermissionRuleSchema = z.object({
+  toolName: z.string().min(1),
+  ruleContent: z.string().optional(),
+  behavior: z.enum(["allow", "deny", "ask"]),
+  source: z.enum(["user", "project", "session", "config", "cli", "confirmation"]),
+});
+
+export const PermissionContextSchema = z.object({
+  mode: z.enum(["default", "accept_edits", "explore", "bypass", "dont_ask"]),
+  rules: z.array(PermissionRuleSchema),
+  workingDirectories: z.array(z.string()),
+});
+
+export const ReplyContextSchema = z.object({
+  replyId: z.string().min(1),
+  iteration: z.number().int().nonnegative(),
+  waitingFor: z.enum(["user_confirm", "external_execution"]).optional(),
+  structuredOutput: z.boolean().optional(),
+});
+
+export const AgentStateSchema = z.object({
+  schemaVersion: z.literal(AGENT_STATE_VERSION),
+  sessionId: z.string().min(1),
+  context: z.array(MsgSchema),
+  summary: z.string().optional(),
+  replyContext: ReplyContextSchema.optional(),
+  permission: PermissionContextSchema,
+  toolContext: z.record(z.string(), z.unknown()),
+  tasks: z.array(z.record(z.string(), z.unknown())),
+  middleware: z.record(z.string(), z.unknown()),
+});
+
+export function emptyAgentState(sessionId: string, permission?: Partial<PermissionContext>): AgentState {
+  return {
+    schemaVersion: AGENT_STATE_VERSION,
+    sessionId,
+    context: [],
+    permission: { mode: "default", rules: [], workingDirectories: [], ...permission },
+    toolContext: {},
+    tasks: [],
+    middleware: {},
+  };
+}
+
+/** Migrations from each older schema version to the next; keyed by the version they upgrade from. */
+export const STATE_MIGRATIONS: Record<number, (state: Record<string, unknown>) => Record<string, unknown>> =
+  {};
+
+/**
+ * Validates a stored state (JSON string or parsed), migrating older versions forward. A corrupt state
+ * is an error naming the bad field, never a silent reset.
+ */
+export function parseAgentState(json: unknown): AgentState {
+  let value = typeof json === "string" ? parseJsonOrThrow(json, "AgentState") : json;
+  if (value && typeof value === "object") {
+    let version = (value as { schemaVersion?: unknown }).schemaVersion;
+    while (typeof version === "number" && version < AGENT_STATE_VERSION) {
+      const migrate = STATE_MIGRATIONS[version];
+      if (!migrate) break;
+      value = migrate(value as Record<string, unknown>);
+      version = (value as { schemaVersion?: unknown }).schemaVersion;
+    }
+  }
+  return parseWith(AgentStateSchema, value, "AgentState") as AgentState;
+}

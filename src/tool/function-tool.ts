@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { formatPath } from "../message/index.js";
+import type { JsonSchema } from "../model/index.js";
+import type { PermissionSubject } from "../permission/index.js";
+import { type Tool, type ToolCallReturn, type ToolContext, ToolInputError } from "./types.js";
+
+export interface FunctionToolConfig<S extends z.ZodType> extends Partial<Omit<PermissionSubject, "name">> {
+  name: string;
+  description: string;
+  input: S;
+  /** Never changes anything (default false). */
+  readOnly?: boolean;
+  /** Safe to run alongside other safe calls (default: same as readOnly). */
+  concurrencySafe?: boolean;
+  external?: boolean;
+  execute(input: z.infer<S>, ctx: ToolContext): ToolCallReturn;
+}
+
+/** Describes the zod issues of a failed parse for the model to read and fix. */
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${formatPath(issue.path) || "(arguments)"}: ${issue.message}`)
+    .join("; ");
+}
+
+/** JSON Schema for a zod schema, in the shape providers take (no `$schema` key). */
+export function zodToJsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io: "input",
+  }) as JsonSchema;
+  return rest;
+}
+
+/** A tool from a function and a zod schema; the JSON Schema the model sees is derived from zod. */
+export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>): Tool<z.infer<S>> {
+  const { input, execute, readOnly = false, concurrencySafe, ...rest } = config;
+  return {
+    ...rest,
+    readOnly,
+    concurrencySafe: concurrencySafe ?? readOnly,
+    inputSchema: zodToJsonSchema(input),
+    parse(value: unknown) {
+      const result = input.safeParse(value);
+      if (!result.success) throw new ToolInputError(describeZodError(result.error));
+      return result.data;
+    },
+    call: execute,
+  };
+}

@@ -1,0 +1,4 @@
+export * from "./function-tool.js";
+export * from "./json-schema-tool.js";
+export * from "./toolkit.js";
+export * from "./types.js";

@@ -1,0 +1,54 @@
+import type { DataBlock, TextBlock } from "../message/index.js";
+import type { JsonSchema, ToolSchema } from "../model/index.js";
+import type { PermissionContext, PermissionSubject } from "../permission/index.js";
+
+/** What a running tool can see and do. */
+export interface ToolContext {
+  signal: AbortSignal;
+  sessionId: string;
+  replyId: string;
+  toolCallId: string;
+  /** Per-session tool data (e.g. the Read tool's cache); persisted in the agent state. Keep it JSON. */
+  state: Record<string, unknown>;
+  permission: PermissionContext;
+  /** Ask the agent to stop after this tool step (emits REQUEST_STOP). */
+  requestStop(reason?: string): void;
+}
+
+/** A fragment of streamed tool output: text, or a text/data block. */
+export type ToolChunk = string | TextBlock | DataBlock;
+
+/** A finished tool output: a string, blocks, or any JSON value (sent to the model as JSON). */
+export type ToolOutput = unknown;
+
+export type ToolCallReturn = ToolOutput | Promise<ToolOutput> | AsyncIterable<ToolChunk>;
+
+/** Thrown by `Tool.parse` when the model's arguments do not fit the schema; the model reads the message. */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ToolInputError";
+  }
+}
+
+/**
+ * A tool. `parse` validates the model's arguments (throwing ToolInputError); `call` runs it and
+ * returns a value, blocks, or an async iterable of chunks that stream as TOOL_RESULT deltas.
+ * An `external` tool is never run in-process: the reply pauses with REQUIRE_EXTERNAL_EXECUTION.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a toolkit holds tools of any input type
+export interface Tool<I = any> extends PermissionSubject {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  readOnly: boolean;
+  /** Safe to run at the same time as other concurrency-safe calls. */
+  concurrencySafe: boolean;
+  external?: boolean;
+  parse(input: unknown): I;
+  call(input: I, ctx: ToolContext): ToolCallReturn;
+}
+
+export function toolSchemaOf(tool: Pick<Tool, "name" | "description" | "inputSchema">): ToolSchema {
+  return { name: tool.name, description: tool.description, parameters: tool.inputSchema };
+}

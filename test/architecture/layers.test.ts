@@ -1,0 +1,28 @@
+import { createRequire } from "node:module";
+import { cruise, type IReporterOutput } from "dependency-cruiser";
+import { describe, expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+const config = require("../../.dependency-cruiser.cjs");
+
+async function violations(paths: string[]) {
+  const result: IReporterOutput = await cruise(paths, {
+    validate: true,
+    ruleSet: { forbidden: config.forbidden },
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: "node_modules" },
+  });
+  if (typeof result.output === "string") throw new Error("unexpected string output");
+  return result.output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+}
+
+describe("layers (DESIGN.md §2)", () => {
+  it("no file in src imports from a layer above its own, and there are no cycles", async () => {
+    expect(await violations(["src"])).toEqual([]);
+  }, 60_000);
+
+  it("the rules catch an upward import", async () => {
+    const found = await violations(["test/architecture/fixtures/src"]);
+    expect(found.length).toBeGreaterThan(0);
+  }, 60_000);
+});
