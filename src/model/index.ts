@@ -1,2 +1,1 @@
-export * from "./estimate-tokens.js";
-export * from "./types.js";
+export * from "./core.js";
