@@ -1,0 +1,34 @@
+import { Attempt, DEFAULT_TIMEOUT_MS, defaultFetch } from "./attempt.js";
+import type { ErrorContext } from "./errors.js";
+import { DEFAULT_MAX_RETRIES, nextDelayOrThrow, sleep } from "./retry.js";
+import type { HttpRequest, TransportOptions } from "./types.js";
+
+export interface JsonRequest extends TransportOptions {
+  provider: string;
+  request: HttpRequest;
+  signal?: AbortSignal;
+  credentialHint?: string;
+}
+
+/** A non-streaming JSON call (token counting, model info) with the same timeouts, errors and retries. */
+export async function requestJson(req: JsonRequest): Promise<unknown> {
+  const fetchFn = req.fetch ?? defaultFetch();
+  const maxRetries = req.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const ctx: ErrorContext = {
+    provider: req.provider,
+    url: req.request.url,
+    credentialHint: req.credentialHint,
+  };
+  const body = req.request.method === "GET" ? undefined : JSON.stringify(req.request.body);
+  for (let attempt = 0; ; attempt++) {
+    const run = new Attempt(ctx, req.timeout ?? DEFAULT_TIMEOUT_MS, req.signal);
+    try {
+      const response = await run.send(fetchFn, req.request, body);
+      return await response.json();
+    } catch (error) {
+      await sleep(nextDelayOrThrow(run.classify(error), attempt, maxRetries), req.signal, req.provider);
+    } finally {
+      run.dispose();
+    }
+  }
+}

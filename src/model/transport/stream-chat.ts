@@ -1,0 +1,65 @@
+import type { ChatChunk } from "../types.js";
+import { Attempt, DEFAULT_TIMEOUT_MS, defaultFetch } from "./attempt.js";
+import type { ErrorContext } from "./errors.js";
+import { createNdjsonReader } from "./ndjson.js";
+import { DEFAULT_MAX_RETRIES, nextDelayOrThrow, sleep } from "./retry.js";
+import { createSseReader } from "./sse.js";
+import type { StreamRequest } from "./types.js";
+
+/**
+ * Sends a streaming request and yields the parser's chunks: deltas, then one final chunk.
+ * Transient failures before any chunk reached the caller are retried (backoff, Retry-After, up to
+ * `maxRetries`); a failure after output surfaces as is. Throws ProviderError / AgentScopeError
+ * (`aborted` when `signal` fires). One generator, plain loops: nothing nested per delta.
+ */
+export async function* streamChat(req: StreamRequest): AsyncGenerator<ChatChunk, void, undefined> {
+  const fetchFn = req.fetch ?? defaultFetch();
+  const maxRetries = req.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const ctx: ErrorContext = {
+    provider: req.provider,
+    url: req.request.url,
+    credentialHint: req.credentialHint,
+  };
+  const body = req.request.method === "GET" ? undefined : JSON.stringify(req.request.body);
+  const out: ChatChunk[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const parser = req.createParser();
+    const run = new Attempt(ctx, req.timeout ?? DEFAULT_TIMEOUT_MS, req.signal);
+    const onEvent = (data: string, event: string | undefined) => parser.onEvent(data, event, out);
+    const reader = req.format === "sse" ? createSseReader(onEvent) : createNdjsonReader(onEvent);
+    let bodyReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    let emitted = false;
+    let finished = false;
+    try {
+      const response = await run.send(fetchFn, req.request, body);
+      if (response.body === null) throw new TypeError("the response has no body");
+      bodyReader = response.body.getReader();
+      const text = new TextDecoder();
+      for (;;) {
+        const { done, value } = await bodyReader.read();
+        if (done) break;
+        run.touch();
+        reader.feed(text.decode(value, { stream: true }));
+        if (out.length > 0) {
+          emitted = true;
+          for (let i = 0; i < out.length; i++) yield out[i] as ChatChunk;
+          out.length = 0;
+        }
+      }
+      finished = true;
+      reader.end();
+      const final = parser.finish();
+      for (let i = 0; i < out.length; i++) yield out[i] as ChatChunk;
+      out.length = 0;
+      yield final;
+      return;
+    } catch (error) {
+      out.length = 0;
+      const delay = nextDelayOrThrow(run.classify(error), attempt, maxRetries, emitted);
+      await sleep(delay, req.signal, req.provider);
+    } finally {
+      run.dispose();
+      if (!finished) bodyReader?.cancel().catch(() => {});
+    }
+  }
+}
