@@ -19,7 +19,7 @@ let ajv: AjvInstance | undefined;
 async function loadAjv(): Promise<AjvInstance> {
   if (ajv) return ajv;
   const module = (await import("ajv")) as unknown as { default: new (opts: object) => AjvInstance };
-  ajv = new module.default({ allErrors: false, strict: false });
+  ajv = new module.default({ allErrors: false, strict: false, logger: false }); // library code never prints
   return ajv;
 }
 

@@ -1,4 +1,5 @@
 import type { ToolSchema } from "../model/index.js";
+import { type Closeable, closeAll } from "./closeable.js";
 import { type Tool, toolSchemaOf } from "./types.js";
 
 export interface ToolGroup {
@@ -29,6 +30,7 @@ export class Toolkit {
     [BASIC_GROUP, { name: BASIC_GROUP, description: "always available", active: true }],
   ]);
   private schemaCache: ToolSchema[] | undefined;
+  private readonly resources = new Set<Closeable>();
 
   constructor(tools: Tool[] = []) {
     for (const tool of tools) this.register(tool);
@@ -109,5 +111,18 @@ export class Toolkit {
   /** Notes of active groups, for the system prompt. */
   groupNotes(): string[] {
     return [...this.groups.values()].filter((g) => g.active && g.notes).map((g) => `${g.name}: ${g.notes}`);
+  }
+
+  /** Keeps a resource (e.g. an MCP client) open for the toolkit's tools; `close()` closes it. */
+  attach(resource: Closeable): this {
+    this.resources.add(resource);
+    return this;
+  }
+
+  /** Closes every attached resource (the agent calls this when it is disposed). */
+  async close(): Promise<void> {
+    const resources = [...this.resources];
+    this.resources.clear();
+    await closeAll(resources);
   }
 }
