@@ -1,0 +1,118 @@
+import type { z } from "zod";
+import type { AgentEvent, InputEvent } from "../event/index.js";
+import { assertRoleBlocks, type Msg, newId } from "../message/index.js";
+import { decidePermission } from "../permission/index.js";
+import { type AgentState, emptyAgentState } from "../state/index.js";
+import { Toolkit } from "../tool/index.js";
+import { ReplyStateError } from "./errors.js";
+import { recoverCutOffReply } from "./recover.js";
+import { ReplyRun, type RunConfig } from "./reply-run.js";
+import type { AgentOptions, ReplyInput, ReplyOptions } from "./types.js";
+
+/** The reply Msg, with `structuredOutput` typed from the schema when one was given. */
+export type ReplyMsg<S> = S extends z.ZodType ? Msg<z.infer<S>> : Msg;
+
+/**
+ * A ReAct agent. `replyStream` yields every event of one reply; `reply` returns its assistant Msg.
+ * All session data lives in `state` (plain JSON): save it, load it elsewhere, and a paused reply
+ * resumes there. One Agent can serve many sessions by passing `{ state }` per call.
+ */
+export class Agent {
+  readonly name: string;
+  readonly toolkit: Toolkit;
+  state: AgentState;
+  private readonly config: RunConfig;
+  private readonly running = new WeakSet<AgentState>();
+
+  constructor(options: AgentOptions) {
+    this.name = options.name;
+    this.toolkit = options.toolkit instanceof Toolkit ? options.toolkit : new Toolkit(options.toolkit ?? []);
+    this.state = options.state ?? this.newState(options.sessionId ?? newId("session"), options);
+    const config: RunConfig = {
+      name: options.name,
+      systemPrompt: options.systemPrompt ?? "",
+      model: options.model,
+      toolkit: this.toolkit,
+      maxIters: options.maxIters ?? 50,
+      decide: options.decidePermission ?? decidePermission,
+    };
+    if (options.fallbackModel) config.fallbackModel = options.fallbackModel;
+    if (options.checkpoint) config.checkpoint = options.checkpoint;
+    this.config = config;
+    this.permissionDefaults = options.permission ?? {};
+  }
+
+  private readonly permissionDefaults: AgentOptions["permission"];
+
+  private newState(sessionId: string, options: AgentOptions): AgentState {
+    return emptyAgentState(sessionId, options.permission);
+  }
+
+  /** A fresh state for a new session, with this agent's permission settings. */
+  createState(sessionId: string = newId("session")): AgentState {
+    return emptyAgentState(sessionId, this.permissionDefaults);
+  }
+
+  /**
+   * Streams one reply. Input: new messages (or none), or an answer to a paused reply
+   * (USER_CONFIRM_RESULT, EXTERNAL_EXECUTION_RESULT, USER_INTERRUPT). A paused reply ends its stream
+   * without REPLY_END. Errors about the input (a wrong answer, a new message while calls wait) are
+   * thrown before any event and change nothing.
+   */
+  replyStream<S extends z.ZodType | undefined = undefined>(
+    input?: ReplyInput,
+    options: ReplyOptions<S> = {},
+  ): AsyncGenerator<AgentEvent> {
+    const state = options.state ?? this.state;
+    return this.guard(state, input, options);
+  }
+
+  private async *guard(
+    state: AgentState,
+    input: ReplyInput,
+    options: ReplyOptions<z.ZodType | undefined>,
+  ): AsyncGenerator<AgentEvent> {
+    if (this.running.has(state)) {
+      throw new ReplyStateError(`a reply is already running for session "${state.sessionId}"`);
+    }
+    this.running.add(state);
+    try {
+      if (!isAnswer(input)) recoverCutOffReply(state);
+      if (input !== undefined && !isAnswer(input)) {
+        for (const msg of Array.isArray(input) ? input : [input]) assertRoleBlocks(msg.role, msg.content);
+      }
+      yield* new ReplyRun(this.config, state, options).run(input);
+    } finally {
+      this.running.delete(state);
+    }
+  }
+
+  /** Runs one reply to its end (or its pause) and returns the reply's assistant Msg. */
+  async reply<S extends z.ZodType | undefined = undefined>(
+    input?: ReplyInput,
+    options: ReplyOptions<S> = {},
+  ): Promise<ReplyMsg<S>> {
+    let replyId: string | undefined;
+    for await (const event of this.replyStream(input, options)) replyId ??= event.replyId;
+    const state = options.state ?? this.state;
+    const msg = state.context.findLast((m) => m.id === replyId);
+    if (!msg) throw new ReplyStateError("the reply produced no message");
+    return msg as ReplyMsg<S>;
+  }
+
+  /** Adds messages to the context without replying (e.g. what other agents said). */
+  observe(msgs: Msg | Msg[], state: AgentState = this.state): void {
+    const list = Array.isArray(msgs) ? msgs : [msgs];
+    for (const msg of list) assertRoleBlocks(msg.role, msg.content);
+    if (state.replyContext?.waitingFor) {
+      throw new ReplyStateError(
+        `session "${state.sessionId}" has a reply waiting; answer it before adding messages`,
+      );
+    }
+    state.context.push(...list);
+  }
+}
+
+function isAnswer(input: ReplyInput): input is InputEvent {
+  return typeof input === "object" && input !== null && !Array.isArray(input) && "type" in input;
+}

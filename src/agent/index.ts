@@ -1,0 +1,5 @@
+export * from "./agent.js";
+export * from "./errors.js";
+export * from "./recover.js";
+export * from "./structured-output.js";
+export * from "./types.js";

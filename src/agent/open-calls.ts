@@ -1,0 +1,31 @@
+import type { Msg, ToolCallBlock, ToolResultBlock } from "../message/index.js";
+
+/** Tool calls of `msg` that have no result yet, in the order the model made them. */
+export function openCalls(msg: Msg): ToolCallBlock[] {
+  const answered = new Set<string>();
+  for (const block of msg.content) if (block.type === "tool_result") answered.add(block.id);
+  return msg.content.filter((b): b is ToolCallBlock => b.type === "tool_call" && !answered.has(b.id));
+}
+
+/** The results of the given calls, by call id. */
+export function resultsOf(msg: Msg, ids: ReadonlySet<string>): ToolResultBlock[] {
+  return msg.content.filter((b): b is ToolResultBlock => b.type === "tool_result" && ids.has(b.id));
+}
+
+/**
+ * Splits calls into batches: a run of concurrency-safe calls forms one parallel batch; every other
+ * call is a batch of its own, run in order.
+ */
+export function splitBatches<T>(
+  calls: T[],
+  isSafe: (call: T) => boolean,
+): Array<{ parallel: boolean; calls: T[] }> {
+  const batches: Array<{ parallel: boolean; calls: T[] }> = [];
+  for (const call of calls) {
+    const safe = isSafe(call);
+    const last = batches[batches.length - 1];
+    if (safe && last?.parallel) last.calls.push(call);
+    else batches.push({ parallel: safe, calls: [call] });
+  }
+  return batches;
+}

@@ -1,0 +1,48 @@
+import type { z } from "zod";
+import type { InputEvent } from "../event/index.js";
+import type { Msg } from "../message/index.js";
+import type { ChatModel } from "../model/core.js";
+import type { PermissionContext, PermissionDecision, PermissionSubject } from "../permission/index.js";
+import type { AgentState } from "../state/index.js";
+import type { Tool, Toolkit } from "../tool/index.js";
+
+/** What a reply can start from: new messages, an answer to a pause, or nothing (continue). */
+export type ReplyInput = Msg | Msg[] | InputEvent | undefined;
+
+export interface ReplyOptions<S extends z.ZodType | undefined = undefined> {
+  signal?: AbortSignal;
+  /** Ask for a final answer that fits this schema; the Msg's `structuredOutput` is typed from it. */
+  structuredOutput?: S;
+  /** Run the reply on this session state instead of `agent.state` (one agent, many sessions). */
+  state?: AgentState;
+}
+
+/** Where the agent is when it saves a checkpoint. */
+export type CheckpointReason = "reply_start" | "tool_result" | "pause" | "reply_end";
+
+/** Decides one tool call: the permission engine by default. */
+export type PermissionDecider = (
+  subject: PermissionSubject,
+  input: unknown,
+  context: PermissionContext,
+) => Promise<PermissionDecision>;
+
+export interface AgentOptions {
+  name: string;
+  systemPrompt?: string;
+  model: ChatModel;
+  /** Used when the model fails after its own retries. */
+  fallbackModel?: ChatModel;
+  toolkit?: Toolkit | Tool[];
+  /** Reasoning-acting iterations per reply (default 50). */
+  maxIters?: number;
+  /** Permission mode, rules and working directories for new sessions. */
+  permission?: Partial<PermissionContext>;
+  /** Replace the permission engine (tests, custom policies). */
+  decidePermission?: PermissionDecider;
+  /** Start from this state (e.g. loaded from a store). */
+  state?: AgentState;
+  sessionId?: string;
+  /** Called (and awaited) at every step that matters, so a store can save the state. */
+  checkpoint?: (state: AgentState, reason: CheckpointReason) => void | Promise<void>;
+}
