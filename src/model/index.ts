@@ -1,2 +1,3 @@
 export * from "./core.js";
 export * from "./transport/index.js";
+export * from "./normalize.js";
