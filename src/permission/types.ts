@@ -45,6 +45,12 @@ export interface PermissionContext {
   workingDirectories: string[];
 }
 
+/** What the engine tells `matchRule` about the rule being matched. */
+export interface RuleMatchContext {
+  behavior: RuleBehavior;
+  context: PermissionContext;
+}
+
 /** The small view of a tool the engine needs. */
 export interface PermissionSubject {
   name: string;
@@ -58,8 +64,18 @@ export interface PermissionSubject {
     input: unknown,
     context: PermissionContext,
   ): ToolPermissionResult | Promise<ToolPermissionResult>;
-  /** Whether a rule's content (the part in parentheses) matches this input. */
-  matchRule?(ruleContent: string, input: unknown): boolean;
+  /**
+   * Whether a rule's content (the part in parentheses) matches this input. `match` tells which kind
+   * of rule is asking (a compound shell command matches an allow rule only if every part does, a
+   * deny or ask rule if any part does) and the context that relative path patterns resolve against.
+   */
+  matchRule?(ruleContent: string, input: unknown, match?: RuleMatchContext): boolean;
+  /**
+   * Files and directories this call reads or writes, as given (relative paths resolve against the
+   * first working directory). The engine asks before touching a dangerous path or one outside the
+   * working directories, and auto-allows read-only and (in accept_edits) editing calls inside them.
+   */
+  pathsOf?(input: unknown): string[];
   /** Rules to offer the user when this call asks. */
   suggestRules?(input: unknown): string[];
 }
