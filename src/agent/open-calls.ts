@@ -29,3 +29,14 @@ export function splitBatches<T>(
   }
   return batches;
 }
+
+/** The tool calls of the last reasoning step: the trailing calls of `msg`, looking past their results. */
+export function lastStepCalls(msg: Msg): ToolCallBlock[] {
+  const calls: ToolCallBlock[] = [];
+  for (let i = msg.content.length - 1; i >= 0; i--) {
+    const block = msg.content[i]!;
+    if (block.type === "tool_call") calls.unshift(block);
+    else if (block.type !== "tool_result") break;
+  }
+  return calls;
+}

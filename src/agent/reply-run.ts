@@ -16,12 +16,12 @@ import {
   toErrorInfo,
 } from "../message/index.js";
 import type { ChatChunk, ChatFinal, ChatModel, ToolChoice } from "../model/core.js";
-import type { PermissionDecision } from "../permission/index.js";
+import { addRules, type PermissionDecision } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import { type Tool, ToolInputError, type Toolkit } from "../tool/index.js";
 import { ReplyStateError } from "./errors.js";
 import { buildModelInput } from "./model-input.js";
-import { openCalls, resultsOf, splitBatches } from "./open-calls.js";
+import { lastStepCalls, openCalls, resultsOf, splitBatches } from "./open-calls.js";
 import { checkAnswers, isInputEvent, pausedReply } from "./resume.js";
 import { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from "./structured-output.js";
 import { chunkToPart, isAsyncIterable, type OutputPart, valueToParts } from "./tool-output.js";
@@ -42,7 +42,7 @@ export interface RunConfig {
 type Ask = { call: ToolCallBlock; decision: PermissionDecision };
 type OpenBlock = { kind: "text" | "thinking" | "tool_call" | "data"; id: string };
 
-/** How many iterations before the limit structured output is forced. */
+/** On how many of the last iterations structured output is forced. */
 const FORCE_STRUCTURED_AT = 1;
 
 /**
@@ -248,21 +248,25 @@ export class ReplyRun {
         `reply "${reply.replyId}" asked for structured output: pass the same schema to resume it`,
       );
     }
+    // Rules the user accepted are parsed before anything changes: a bad rule is an error, not half an answer.
+    const permission =
+      input.type === "USER_CONFIRM_RESULT"
+        ? addRules(
+            this.state.permission,
+            input.confirmResults.flatMap((answer) => (answer.confirmed ? (answer.rules ?? []) : [])),
+          )
+        : this.state.permission;
     delete reply.waitingFor;
+    this.state.permission = permission;
     const event = { ...input, replyId: this.msg.id } as AgentEvent;
     this.push(event);
     if (input.type === "USER_INTERRUPT") {
       this.interrupt(input.reason ?? "interrupted by the user");
-      this.end("interrupted");
       return;
     }
     if (input.type === "USER_CONFIRM_RESULT") {
-      const accepted: string[] = [];
-      for (const answer of input.confirmResults) {
-        if (answer.confirmed) {
-          accepted.push(...(answer.rules ?? []));
-          continue;
-        }
+      const refused = input.confirmResults.filter((answer) => !answer.confirmed);
+      for (const answer of refused) {
         const call = this.findCall(answer.toolCall.id)!;
         this.writeResult(
           call,
@@ -270,32 +274,16 @@ export class ReplyRun {
           `The user refused this call${answer.reason ? `: ${answer.reason}` : "."}`,
         );
       }
-      if (accepted.length > 0) this.acceptRules(accepted);
+      if (refused.length > 0 && openCalls(this.msg).length === 0) this.noteAllDenied();
       return;
     }
     for (const result of input.toolResults) {
       this.emit("TOOL_RESULT_START", { toolCallId: result.id, toolCallName: result.name });
-      this.emitOutput(
-        result.id,
-        typeof result.output === "string" ? valueToParts(result.output) : valueToParts(result.output),
-      );
+      this.emitOutput(result.id, valueToParts(result.output));
       this.emit("TOOL_RESULT_END", {
         toolCallId: result.id,
         state: result.state === "running" ? "success" : result.state,
       });
-    }
-  }
-
-  private acceptRules(rules: string[]): void {
-    const permission = this.state.permission;
-    for (const text of rules) {
-      const match = /^([^()\s]+)(?:\((.*)\))?$/s.exec(text.trim());
-      if (!match)
-        throw new ReplyStateError(
-          `cannot read the permission rule "${text}" (expected Tool or Tool(content))`,
-        );
-      const rule = { toolName: match[1]!, behavior: "allow" as const, source: "confirmation" as const };
-      permission.rules.push(match[2] === undefined ? rule : { ...rule, ruleContent: match[2] });
     }
   }
 
@@ -316,7 +304,7 @@ export class ReplyRun {
       : this.config.toolkit.schemas();
     const options: { tools?: typeof tools; toolChoice?: ToolChoice; signal?: AbortSignal } = {};
     if (tools.length > 0) options.tools = tools;
-    if (this.structuredTool && iteration >= this.config.maxIters - FORCE_STRUCTURED_AT) {
+    if (this.structuredTool && iteration > this.config.maxIters - FORCE_STRUCTURED_AT) {
       options.toolChoice = { name: STRUCTURED_OUTPUT_TOOL };
     }
     if (this.options.signal) options.signal = this.options.signal;
@@ -385,7 +373,6 @@ export class ReplyRun {
 
   /** Gates and runs open calls batch by batch; returns true when the reply paused. */
   private async *act(open: ToolCallBlock[]): AsyncGenerator<AgentEvent, boolean> {
-    const step = new Set(open.map((call) => call.id));
     const batches = splitBatches(open, (call) => this.lookup(call.name)?.concurrencySafe === true);
     for (const batch of batches) {
       const run: Array<{ call: ToolCallBlock; tool: Tool }> = [];
@@ -432,15 +419,19 @@ export class ReplyRun {
         return true;
       }
     }
-    const results = resultsOf(this.msg, step);
-    if (results.length > 0 && results.every((result) => result.state === "denied")) {
-      const denied = this.msg.content.filter(
-        (b): b is ToolCallBlock => b.type === "tool_call" && step.has(b.id),
-      );
-      this.emit("ALL_TOOLS_DENIED", { deniedToolCalls: denied.map(snapshotCall) });
-      yield* this.drain();
-    }
+    this.noteAllDenied();
+    yield* this.drain();
     return false;
+  }
+
+  /** Emits ALL_TOOLS_DENIED when every call of the last reasoning step was denied. */
+  private noteAllDenied(): void {
+    const calls = lastStepCalls(this.msg);
+    if (calls.length === 0) return;
+    const results = resultsOf(this.msg, new Set(calls.map((call) => call.id)));
+    if (results.length === calls.length && results.every((result) => result.state === "denied")) {
+      this.emit("ALL_TOOLS_DENIED", { deniedToolCalls: calls.map(snapshotCall) });
+    }
   }
 
   /**
@@ -561,9 +552,15 @@ export class ReplyRun {
     try {
       const value = tool.call(parsed, ctx);
       if (isAsyncIterable(value)) {
-        for await (const chunk of value) {
-          if (signal.aborted) break;
-          this.emitOutput(call.id, [chunkToPart(chunk)]);
+        const chunks = value[Symbol.asyncIterator]();
+        try {
+          while (!signal.aborted) {
+            const next = await untilAborted(chunks.next(), signal);
+            if (next.done) break;
+            this.emitOutput(call.id, [chunkToPart(next.value)]);
+          }
+        } finally {
+          if (signal.aborted) void chunks.return?.()?.catch(() => {});
         }
       } else {
         this.emitOutput(call.id, valueToParts(await untilAborted(value, signal)));
