@@ -1,0 +1,12 @@
+export { chatToolChoice, formatOpenAIChat, mediaPart, type OpenAIChatFormatOptions } from "./chat-format.js";
+export { OpenAIChatModel, type OpenAIChatModelOptions, openAICompatible } from "./chat-model.js";
+export { mapChatFinishReason, OpenAIChatStreamParser } from "./chat-stream-parser.js";
+export type {
+  OpenAIChatContentPart,
+  OpenAIChatMessage,
+  OpenAIChatRequest,
+  OpenAIChatToolCall,
+  OpenAIChatToolChoice,
+} from "./chat-types.js";
+export { type OpenAIConnectionOptions, resolveConnection } from "./connection.js";
+export { OPENAI_PRESETS, type OpenAIPreset, type OpenAIPresetName } from "./presets.js";
