@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { functionTool } from "../function-tool.js";
+import type { Tool } from "../types.js";
+import { findRipgrep, type GrepQuery, searchWithJs, searchWithRipgrep } from "./grep-search.js";
+import { pathToolPermission, stringField, toolPath } from "./tool-paths.js";
+
+export interface GrepToolOptions {
+  /** Use ripgrep when it is on PATH (default true); otherwise a JavaScript search. */
+  useRipgrep?: boolean;
+  /** Most lines returned (default 500). */
+  maxResults?: number;
+}
+
+const input = z.object({
+  pattern: z.string().min(1).describe("A regular expression to search file contents for"),
+  path: z.string().optional().describe("The file or directory to search (default: the working directory)"),
+  glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.ts"'),
+  ignoreCase: z.boolean().optional(),
+  outputMode: z
+    .enum(["content", "files", "count"])
+    .optional()
+    .describe("content: matching lines; files: names of matching files (default); count: matches per file"),
+});
+
+/** Searches file contents by regular expression, with ripgrep when present, else in JavaScript. */
+export function grepTool(options: GrepToolOptions = {}): Tool<z.infer<typeof input>> {
+  const maxResults = options.maxResults ?? 500;
+  return functionTool({
+    name: "Grep",
+    description: "Searches file contents with a regular expression; lists matching files, lines or counts.",
+    input,
+    readOnly: true,
+    concurrencySafe: true,
+    ...pathToolPermission("Grep", (value) => stringField(value, "path"), { directory: true }),
+    async execute(args, ctx) {
+      const query: GrepQuery = {
+        pattern: args.pattern,
+        target: toolPath(args.path ?? ".", ctx),
+        glob: args.glob,
+        ignoreCase: args.ignoreCase ?? false,
+        mode: args.outputMode ?? "files",
+        signal: ctx.signal,
+      };
+      const rg = options.useRipgrep === false ? null : findRipgrep();
+      const lines = rg ? await searchWithRipgrep(rg, query) : await searchWithJs(query);
+      if (lines.length === 0) return `no matches for ${args.pattern}`;
+      const shown = lines.slice(0, maxResults).join("\n");
+      return lines.length > maxResults ? `${shown}\n[${lines.length - maxResults} more not shown]` : shown;
+    },
+  });
+}

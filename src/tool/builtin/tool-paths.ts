@@ -1,0 +1,55 @@
+import { posix, relative } from "node:path";
+import {
+  absolutePath,
+  baseDirectory,
+  isInside,
+  matchPathRule,
+  type PermissionContext,
+  type PermissionSubject,
+} from "../../permission/index.js";
+import type { ToolContext } from "../types.js";
+
+/** The absolute path a tool works on: relative paths resolve against the first working directory. */
+export function toolPath(path: string, ctx: Pick<ToolContext, "permission">): string {
+  return absolutePath(path, ctx.permission);
+}
+
+/** The directory a tool runs in: the first working directory (real path), else the process cwd. */
+export function toolCwd(ctx: Pick<ToolContext, "permission">): string {
+  return baseDirectory(ctx.permission);
+}
+
+/** A path shown to the model: relative to the first working directory when inside it. */
+export function displayPath(absolute: string, context: PermissionContext): string {
+  const base = baseDirectory(context);
+  return isInside(absolute, base) ? relative(base, absolute) || "." : absolute;
+}
+
+/**
+ * The permission members of a tool whose input names one path: the engine checks that path, rules
+ * like `Read(src/**)` match it as a glob, and the suggested rule covers its directory.
+ */
+export function pathToolPermission(
+  name: string,
+  pathOf: (input: unknown) => string | undefined,
+  options: { directory?: boolean } = {},
+): Pick<PermissionSubject, "pathsOf" | "matchRule" | "suggestRules"> {
+  return {
+    pathsOf: (input) => [pathOf(input) ?? "."],
+    matchRule: (content, input, match) => matchPathRule(content, pathOf(input) ?? ".", match),
+    suggestRules: (input) => [`${name}(${suggestedGlob(pathOf(input) ?? ".", options.directory === true)})`],
+  };
+}
+
+/** `src/a.ts` → `src/**`, `/tmp/x/y` → `/tmp/x/**`, a directory → itself with `/**`. */
+function suggestedGlob(path: string, isDirectory: boolean): string {
+  const dir = posix.normalize(isDirectory ? path : posix.dirname(path)).replace(/\/+$/, "");
+  return dir === "." || dir === "" ? "**" : `${dir}/**`;
+}
+
+/** Reads a string field of a tool input that may not have been validated yet. */
+export function stringField(input: unknown, key: string): string | undefined {
+  if (typeof input !== "object" || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[key];
+  return typeof value === "string" ? value : undefined;
+}
