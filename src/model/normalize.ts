@@ -43,7 +43,9 @@ export function normalizeMessages(messages: readonly Msg[], options: NormalizeOp
 
 function keepBlock(block: ContentBlock): boolean {
   if (block.type === "text") return block.text.trim() !== "";
-  if (block.type === "thinking") return block.thinking !== "" || block.redactedData !== undefined;
+  // A signature alone is kept: Anthropic's omitted thinking and Gemini's thought signatures must go back.
+  if (block.type === "thinking")
+    return block.thinking !== "" || block.redactedData !== undefined || block.signature !== undefined;
   return true;
 }
 

@@ -158,3 +158,17 @@ describe("normalizeMessages (property)", () => {
     );
   });
 });
+
+describe("normalizeMessages (encrypted reasoning)", () => {
+  it("encrypted-only-thinking: is kept for its own provider", () => {
+    const block: ContentBlock = {
+      type: "thinking",
+      id: "rs_1",
+      thinking: "",
+      signature: "enc",
+      itemId: "rs_1",
+      provider: "openai",
+    };
+    expect(normalize([assistantMsg([block, text("a")])])[0]?.content).toEqual([block, text("a")]);
+  });
+});

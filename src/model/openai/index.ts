@@ -10,3 +10,17 @@ export type {
 } from "./chat-types.js";
 export { type OpenAIConnectionOptions, resolveConnection } from "./connection.js";
 export { OPENAI_PRESETS, type OpenAIPreset, type OpenAIPresetName } from "./presets.js";
+export {
+  formatOpenAIResponses,
+  type OpenAIResponsesFormatOptions,
+  responsesMediaPart,
+  responsesToolChoice,
+} from "./responses-format.js";
+export { OpenAIResponsesModel, type OpenAIResponsesModelOptions } from "./responses-model.js";
+export { OpenAIResponsesStreamParser } from "./responses-stream-parser.js";
+export type {
+  OpenAIResponsesContentPart,
+  OpenAIResponsesInputItem,
+  OpenAIResponsesRequest,
+  OpenAIResponsesToolChoice,
+} from "./responses-types.js";
