@@ -33,6 +33,7 @@ interface Statements {
   load: BetterSqlite3.Statement<[string], Row>;
   version: BetterSqlite3.Statement<[string], { version: number }>;
   insert: BetterSqlite3.Statement<[string, string, number]>;
+  /** state, updated_at, session_id, expected version */
   update: BetterSqlite3.Statement<[string, number, string, number]>;
   remove: BetterSqlite3.Statement<[string]>;
   listFirst: BetterSqlite3.Statement<[number], { session_id: string; version: number; updated_at: number }>;
@@ -93,7 +94,7 @@ export class SqliteStateStore implements AgentStateStore {
         `INSERT INTO ${t} (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)`,
       ),
       update: db.prepare<[string, number, string, number]>(
-        `UPDATE ${t} SET version = version + 1, state = ?3, updated_at = ?4 WHERE session_id = ?1 AND version = ?2`,
+        `UPDATE ${t} SET version = version + 1, state = ?, updated_at = ? WHERE session_id = ? AND version = ?`,
       ),
       remove: db.prepare<[string]>(`DELETE FROM ${t} WHERE session_id = ?`),
       listFirst: db.prepare(`SELECT session_id, version, updated_at FROM ${t} ORDER BY session_id LIMIT ?`),
@@ -105,7 +106,7 @@ export class SqliteStateStore implements AgentStateStore {
       const actual = s.version.get(sessionId)?.version ?? 0;
       if (actual !== expected) throw new StateConflictError(sessionId, expected, actual);
       if (expected === 0) s.insert.run(sessionId, json, Date.now());
-      else s.update.run(sessionId, expected, json, Date.now());
+      else s.update.run(json, Date.now(), sessionId, expected);
       return expected + 1;
     });
     return { ...s, cas: (sessionId, json, expected) => cas.immediate(sessionId, json, expected) };
