@@ -1,0 +1,59 @@
+// npm run demo: an agent with a read-only tool and a tool that asks first, streaming its events.
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { EventRenderer } from "../src/app/cli/render-events.js";
+import { type AgentEvent, type RequireUserConfirmEvent, userConfirmResult } from "../src/event/index.js";
+import { userMsg } from "../src/message/index.js";
+import { demoAgent, prepareWorkspace, scriptedDemoModel } from "./demo-agent.js";
+import { modelFromEnvironment } from "./model-from-env.js";
+
+const workspace = join(tmpdir(), "agentscope-demo");
+prepareWorkspace(workspace);
+const configured = await modelFromEnvironment();
+const model = configured ?? scriptedDemoModel();
+process.stdout.write(
+  configured
+    ? `Using ${model.provider}:${model.name}.\n`
+    : "No provider configured (set OPENAI_API_KEY, ANTHROPIC_API_KEY, ... see README): using the scripted demo model.\n",
+);
+process.stdout.write(`Workspace: ${workspace}\n\n> Summarise my workspace and save the summary.\n`);
+
+const agent = demoAgent(model, workspace);
+const renderer = new EventRenderer({ color: process.stdout.isTTY });
+const ask = process.stdin.isTTY
+  ? createInterface({ input: process.stdin, output: process.stdout })
+  : undefined;
+
+function noTerminal(): string {
+  process.stdout.write("\n(no terminal: answering yes)\n");
+  return "y";
+}
+
+async function play(stream: AsyncIterable<AgentEvent>): Promise<RequireUserConfirmEvent | undefined> {
+  let pause: RequireUserConfirmEvent | undefined;
+  for await (const event of stream) {
+    process.stdout.write(renderer.render(event));
+    if (event.type === "REQUIRE_USER_CONFIRM") pause = event;
+  }
+  return pause;
+}
+
+let pause = await play(agent.replyStream(userMsg("Summarise my workspace and save the summary.")));
+while (pause) {
+  const confirmResults = [];
+  for (const call of pause.toolCalls) {
+    const answer = ask ? await ask.question(`Allow ${call.name}? [y]es / [n]o / [a]lways: `) : noTerminal();
+    const always = answer.trim().toLowerCase().startsWith("a");
+    const confirmed = always || answer.trim().toLowerCase().startsWith("y");
+    confirmResults.push({
+      confirmed,
+      toolCall: call,
+      ...(always && call.suggestedRules ? { rules: call.suggestedRules } : {}),
+    });
+  }
+  pause = await play(agent.replyStream(userConfirmResult({ replyId: pause.replyId, confirmResults })));
+}
+ask?.close();
+const rules = agent.state.permission.rules.map((r) => r.toolName);
+if (rules.length > 0) process.stdout.write(`Remembered rules: ${rules.join(", ")}\n`);
