@@ -11,7 +11,7 @@ import { createMsg, type DataBlock, type Msg, type TextBlock } from "../../messa
 import type { Closeable } from "../closeable.js";
 import { describeMcpConfig, type McpServerConfig, validateMcpConfig } from "./config.js";
 import { mcpContentToBlock, resourceContentsToBlock } from "./content.js";
-import { isConnectionLoss, isNotSent, isTimeout, McpError, messageOf } from "./errors.js";
+import { isConnectionLoss, isNotSent, isStaleSocket, isTimeout, McpError, messageOf } from "./errors.js";
 import { type McpCallOptions, type McpTool, mcpTools } from "./tool.js";
 import { type OpenedTransport, openTransport } from "./transport.js";
 
@@ -211,10 +211,28 @@ export class McpClient implements Closeable {
     return this.opening;
   }
 
+  /** Opens a new session; the handshake is tried twice when a pooled HTTP socket turns out dead. */
   private async open(): Promise<Session> {
     const stale = this.session;
     this.session = undefined;
     await stale?.client.close().catch(() => undefined);
+    let session = await this.handshake();
+    if (session instanceof Error && isStaleSocket(session.cause)) session = await this.handshake();
+    if (session instanceof Error) throw session;
+    if (this.closed) {
+      await session.client.close().catch(() => undefined);
+      throw new McpError(
+        "invalid_request",
+        this.name,
+        `MCP client "${this.name}" was closed while connecting`,
+      );
+    }
+    this.session = session;
+    return session;
+  }
+
+  /** Starts the transport and runs the MCP handshake; a failure is returned as an McpError. */
+  private async handshake(): Promise<Session | McpError> {
     const [{ Client }, opened] = await Promise.all([
       import("@modelcontextprotocol/sdk/client/index.js"),
       openTransport(this.config),
@@ -227,26 +245,17 @@ export class McpClient implements Closeable {
     client.onerror = () => {}; // failures surface through the requests that hit them
     try {
       await client.connect(opened.transport, this.requestOptions());
+      return session;
     } catch (error) {
       session.alive = false;
       await client.close().catch(() => undefined);
-      throw new McpError(
+      return new McpError(
         "connection",
         this.name,
         `could not connect to MCP server "${this.name}" (${describeMcpConfig(this.config)}): ${messageOf(error)}${this.stderrOf(session)}. Check that the server starts and speaks MCP.`,
         error,
       );
     }
-    if (this.closed) {
-      await client.close().catch(() => undefined);
-      throw new McpError(
-        "invalid_request",
-        this.name,
-        `MCP client "${this.name}" was closed while connecting`,
-      );
-    }
-    this.session = session;
-    return session;
   }
 
   /**

@@ -20,9 +20,21 @@ function errorName(error: unknown): string {
 const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
 
-/** The request never left: the SDK had no transport (safe to resend after reconnecting). */
+/**
+ * The server cannot have acted on the request, so it is safe to resend after reconnecting: the SDK
+ * had no transport, the HTTP server refused the connection, or it did not know the session (404).
+ */
 export function isNotSent(error: unknown): boolean {
-  return error instanceof Error && error.message === "Not connected";
+  if (!(error instanceof Error)) return false;
+  if (error.message === "Not connected") return true;
+  if ((error.cause as { code?: unknown } | undefined)?.code === "ECONNREFUSED") return true;
+  return errorCode(error) === 404 && error.message.startsWith("Streamable HTTP error");
+}
+
+/** A kept-alive HTTP socket the peer had already closed (fetch failed: "other side closed", reset). */
+export function isStaleSocket(error: unknown): boolean {
+  const code = errorCode((error as { cause?: unknown } | null)?.cause);
+  return code === "UND_ERR_SOCKET" || code === "ECONNRESET";
 }
 
 export function isTimeout(error: unknown): boolean {

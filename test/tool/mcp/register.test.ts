@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { functionTool, Toolkit, ToolNameCollisionError } from "../../../src/tool/index.js";
+import { McpClient, mcpToolName, registerMcpClient } from "../../../src/tool/mcp/index.js";
+import { everythingConfig, isAlive } from "./helpers.js";
+
+describe("registerMcpClient", () => {
+  const client = new McpClient(everythingConfig());
+  afterAll(() => client.close());
+
+  it("refuses a name that is taken and registers nothing", async () => {
+    const clash = functionTool({
+      name: "mcp__everything__echo",
+      description: "local",
+      input: z.object({}),
+      execute: () => "local",
+    });
+    const toolkit = new Toolkit([clash]);
+    await expect(registerMcpClient(toolkit, client)).rejects.toThrow(ToolNameCollisionError);
+    expect(toolkit.list()).toEqual([clash]);
+  });
+
+  it("adds the server's tools in a new active group, and toolkit.close() closes the server", async () => {
+    const toolkit = new Toolkit();
+    const tools = await registerMcpClient(toolkit, client, { group: "everything" });
+    expect(toolkit.listGroups()).toContainEqual(
+      expect.objectContaining({ name: "everything", active: true }),
+    );
+    expect(toolkit.isActive("mcp__everything__get-sum")).toBe(true);
+    expect(toolkit.schemas().map((schema) => schema.name)).toEqual(tools.map((tool) => tool.name));
+    toolkit.deactivateGroups("everything");
+    expect(toolkit.schemas()).toEqual([]);
+    const pid = client.pid as number;
+    await toolkit.close();
+    expect(client.connected).toBe(false);
+    expect(isAlive(pid)).toBe(false);
+  });
+});
+
+describe("MCP tool names", () => {
+  it("replace characters the Toolkit does not allow and stay within 128 characters", () => {
+    expect(mcpToolName("my server", "files.read")).toBe("mcp__my_server__files_read");
+    const long = mcpToolName("s", "x".repeat(300));
+    expect(long).toMatch(/^mcp__s__x+_[0-9a-f]{8}$/);
+    expect(long).toHaveLength(128);
+    expect(mcpToolName("s", `${"x".repeat(300)}y`)).not.toBe(long);
+  });
+});
+
+/** `import x from "@modelcontextprotocol/sdk..."` or `export ... from` it, except `import type`. */
+const STATIC_SDK_IMPORT = /^(?:import|export)\s+(?!type\s)[^;]*?from\s+"@modelcontextprotocol\/sdk[^"]*"/gm;
+
+describe("the MCP SDK stays off the import path", () => {
+  it("src/tool/mcp imports the SDK's values only with dynamic import()", () => {
+    const dir = join(import.meta.dirname, "../../../src/tool/mcp");
+    const offenders = readdirSync(dir)
+      .filter((file) => file.endsWith(".ts"))
+      .flatMap((file) =>
+        [...readFileSync(join(dir, file), "utf8").matchAll(STATIC_SDK_IMPORT)].map(
+          (match) => `${file}: ${match[0]}`,
+        ),
+      );
+    expect(offenders).toEqual([]);
+  });
+});
