@@ -1,0 +1,90 @@
+import type { Msg } from "../../message/index.js";
+import { estimateTokens } from "../estimate-tokens.js";
+import { modelInfo } from "../model-info.js";
+import { normalizeMessages } from "../normalize.js";
+import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
+import { streamChat } from "../transport/stream-chat.js";
+import type { TransportOptions } from "../transport/types.js";
+import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import { formatAnthropic } from "./anthropic-format.js";
+import { AnthropicStreamParser } from "./anthropic-stream.js";
+
+export interface AnthropicModelOptions extends TransportOptions {
+  /** `claude-sonnet-4-5`, `claude-opus-4-1`, ... */
+  model: string;
+  /** Defaults to ANTHROPIC_API_KEY. */
+  apiKey?: string;
+  /** Defaults to ANTHROPIC_BASE_URL, else https://api.anthropic.com. */
+  baseURL?: string;
+  /** The `anthropic-version` header. Default 2023-06-01. */
+  anthropicVersion?: string;
+  /** Extra headers on every request (e.g. `anthropic-beta`). */
+  headers?: Record<string, string>;
+  /** Default output limit when a call does not set `maxTokens` (Anthropic requires one). */
+  maxTokens?: number;
+  /** Enables extended thinking with this budget in tokens. */
+  thinkingBudget?: number;
+  temperature?: number;
+  /** Overrides the context window from the model table. */
+  contextSize?: number;
+}
+
+/** Claude through the Anthropic Messages API, streamed over SSE with our own transport. */
+export class AnthropicModel implements ChatModel {
+  readonly name: string;
+  readonly provider = "anthropic";
+  readonly contextSize: number;
+  private readonly maxTokens: number;
+
+  constructor(private readonly options: AnthropicModelOptions) {
+    this.name = options.model;
+    const info = modelInfo(options.model);
+    this.contextSize = options.contextSize ?? info?.contextSize ?? 200_000;
+    this.maxTokens = options.maxTokens ?? info?.maxOutputTokens ?? 8_192;
+  }
+
+  stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
+    return lazyStream(() => this.send(messages, opts));
+  }
+
+  private send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+    const o = this.options;
+    const apiKey = requireApiKey(setting(o.apiKey, "ANTHROPIC_API_KEY"), "Anthropic", "ANTHROPIC_API_KEY");
+    const baseURL = setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string;
+    const body = formatAnthropic(normalizeMessages(messages, { provider: this.provider }), {
+      model: o.model,
+      maxTokens: opts.maxTokens ?? this.maxTokens,
+      tools: opts.tools,
+      toolChoice: opts.toolChoice,
+      temperature: opts.temperature ?? o.temperature,
+      thinkingBudget: o.thinkingBudget,
+      extraBody: opts.extraBody,
+    });
+    return streamChat({
+      provider: this.provider,
+      request: {
+        url: joinUrl(baseURL, "/v1/messages"),
+        headers: {
+          "content-type": "application/json",
+          accept: "text/event-stream",
+          "x-api-key": apiKey,
+          "anthropic-version": o.anthropicVersion ?? "2023-06-01",
+          ...o.headers,
+        },
+        body,
+      },
+      format: "sse",
+      createParser: () => new AnthropicStreamParser(),
+      signal: opts.signal,
+      fetch: o.fetch,
+      maxRetries: o.maxRetries,
+      timeout: o.timeout,
+      credentialHint: "ANTHROPIC_API_KEY or the apiKey option",
+    });
+  }
+
+  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
+    return estimateTokens(messages, tools);
+  }
+}

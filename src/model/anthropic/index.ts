@@ -1,0 +1,4 @@
+export { type AnthropicFormatOptions, formatAnthropic } from "./anthropic-format.js";
+export { AnthropicModel, type AnthropicModelOptions } from "./anthropic-model.js";
+export { AnthropicStreamParser, anthropicStopReason } from "./anthropic-stream.js";
+export type * from "./anthropic-wire.js";

@@ -1,0 +1,96 @@
+import type { Msg } from "../../message/index.js";
+import { estimateTokens } from "../estimate-tokens.js";
+import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
+import { normalizeMessages } from "../normalize.js";
+import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
+import { streamChat } from "../transport/stream-chat.js";
+import type { TransportOptions } from "../transport/types.js";
+import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import { formatDashScope } from "./dashscope-format.js";
+import { DashScopeStreamParser } from "./dashscope-stream.js";
+
+export interface DashScopeModelOptions extends TransportOptions {
+  /** `qwen-plus`, `qwen3-max`, `qwen-vl-max`, ... */
+  model: string;
+  /** Defaults to DASHSCOPE_API_KEY. */
+  apiKey?: string;
+  /** Defaults to DASHSCOPE_BASE_URL, else https://dashscope.aliyuncs.com/api/v1 (international: https://dashscope-intl.aliyuncs.com/api/v1). */
+  baseURL?: string;
+  headers?: Record<string, string>;
+  /** Qwen3 hybrid thinking (`enable_thinking`); the reasoning streams as thinking. */
+  enableThinking?: boolean;
+  thinkingBudget?: number;
+  /** Use the multimodal-generation endpoint (content lists) even for text; default: only when media is sent. */
+  multimodal?: boolean;
+  maxTokens?: number;
+  temperature?: number;
+  contextSize?: number;
+}
+
+/** Qwen and other Model Studio models through DashScope's native generation API (SSE). */
+export class DashScopeModel implements ChatModel {
+  readonly name: string;
+  readonly provider = "dashscope";
+  readonly contextSize: number;
+
+  constructor(private readonly options: DashScopeModelOptions) {
+    this.name = options.model;
+    this.contextSize = options.contextSize ?? modelInfo(options.model)?.contextSize ?? DEFAULT_CONTEXT_SIZE;
+  }
+
+  stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
+    return lazyStream(() => this.send(messages, opts));
+  }
+
+  private send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+    const o = this.options;
+    const apiKey = requireApiKey(setting(o.apiKey, "DASHSCOPE_API_KEY"), "DashScope", "DASHSCOPE_API_KEY");
+    const baseURL = setting(
+      o.baseURL,
+      "DASHSCOPE_BASE_URL",
+      "https://dashscope.aliyuncs.com/api/v1",
+    ) as string;
+    const normalized = normalizeMessages(messages, { provider: this.provider });
+    const body = formatDashScope(normalized, {
+      model: o.model,
+      tools: opts.tools,
+      toolChoice: opts.toolChoice,
+      maxTokens: opts.maxTokens ?? o.maxTokens,
+      temperature: opts.temperature ?? o.temperature,
+      enableThinking: o.enableThinking,
+      thinkingBudget: o.thinkingBudget,
+      multimodal: o.multimodal,
+      extraBody: opts.extraBody,
+    });
+    const multimodal = body.input.messages.some((msg) => Array.isArray(msg.content));
+    const path = multimodal
+      ? "/services/aigc/multimodal-generation/generation"
+      : "/services/aigc/text-generation/generation";
+    return streamChat({
+      provider: this.provider,
+      request: {
+        url: joinUrl(baseURL, path),
+        headers: {
+          "content-type": "application/json",
+          accept: "text/event-stream",
+          authorization: `Bearer ${apiKey}`,
+          "x-dashscope-sse": "enable",
+          ...o.headers,
+        },
+        body,
+      },
+      format: "sse",
+      createParser: () => new DashScopeStreamParser(),
+      signal: opts.signal,
+      fetch: o.fetch,
+      maxRetries: o.maxRetries,
+      timeout: o.timeout,
+      credentialHint: "DASHSCOPE_API_KEY or the apiKey option",
+    });
+  }
+
+  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
+    return estimateTokens(messages, tools);
+  }
+}

@@ -1,0 +1,86 @@
+import type { Msg } from "../../message/index.js";
+import { estimateTokens } from "../estimate-tokens.js";
+import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
+import { normalizeMessages } from "../normalize.js";
+import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { joinUrl, setting } from "../provider-kit/settings.js";
+import { streamChat } from "../transport/stream-chat.js";
+import type { TransportOptions } from "../transport/types.js";
+import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import { formatOllama, type OllamaFormatOptions } from "./ollama-format.js";
+import { OllamaStreamParser } from "./ollama-stream.js";
+
+export interface OllamaModelOptions extends TransportOptions {
+  /** `llama3.1`, `qwen3:14b`, ... */
+  model: string;
+  /** Defaults to OLLAMA_HOST, else http://127.0.0.1:11434 (a host without scheme gets http://). */
+  host?: string;
+  /** Sent as a bearer token when set (hosted Ollama); defaults to OLLAMA_API_KEY. */
+  apiKey?: string;
+  headers?: Record<string, string>;
+  /** `think` for thinking models: true/false, or a level for models that take one. */
+  think?: OllamaFormatOptions["think"];
+  temperature?: number;
+  maxTokens?: number;
+  /** Context window Ollama allocates (`num_ctx`); also this model's `contextSize` when set. */
+  numCtx?: number;
+  keepAlive?: string | number;
+  contextSize?: number;
+}
+
+/** A host URL from OLLAMA_HOST-style values (`0.0.0.0:11434`, `localhost`, `http://...`). */
+export function ollamaBaseUrl(host: string): string {
+  const withScheme = /^https?:\/\//.test(host) ? host : `http://${host}`;
+  return withScheme.replace("//0.0.0.0", "//127.0.0.1");
+}
+
+/** A local model through Ollama's native /api/chat (NDJSON streaming). */
+export class OllamaModel implements ChatModel {
+  readonly name: string;
+  readonly provider = "ollama";
+  readonly contextSize: number;
+
+  constructor(private readonly options: OllamaModelOptions) {
+    this.name = options.model;
+    this.contextSize =
+      options.contextSize ?? options.numCtx ?? modelInfo(options.model)?.contextSize ?? DEFAULT_CONTEXT_SIZE;
+  }
+
+  stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
+    return lazyStream(() => this.send(messages, opts));
+  }
+
+  private send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+    const o = this.options;
+    const host = ollamaBaseUrl(setting(o.host, "OLLAMA_HOST", "http://127.0.0.1:11434") as string);
+    const apiKey = setting(o.apiKey, "OLLAMA_API_KEY");
+    const body = formatOllama(normalizeMessages(messages, { provider: this.provider }), {
+      model: o.model,
+      tools: opts.tools,
+      toolChoice: opts.toolChoice,
+      maxTokens: opts.maxTokens ?? o.maxTokens,
+      temperature: opts.temperature ?? o.temperature,
+      numCtx: o.numCtx,
+      think: o.think,
+      keepAlive: o.keepAlive,
+      extraBody: opts.extraBody,
+    });
+    const headers: Record<string, string> = { "content-type": "application/json", ...o.headers };
+    if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
+    return streamChat({
+      provider: this.provider,
+      request: { url: joinUrl(host, "/api/chat"), headers, body },
+      format: "ndjson",
+      createParser: () => new OllamaStreamParser(),
+      signal: opts.signal,
+      fetch: o.fetch,
+      maxRetries: o.maxRetries,
+      timeout: o.timeout,
+      credentialHint: "OLLAMA_API_KEY or the apiKey option (only hosted Ollama needs one)",
+    });
+  }
+
+  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
+    return estimateTokens(messages, tools);
+  }
+}
