@@ -1,0 +1,67 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { Msg } from "../../src/message/index.js";
+import { formatOpenAIChat } from "../../src/model/openai/chat-format.js";
+import { formatOpenAIResponses } from "../../src/model/openai/responses-format.js";
+import type { ToolSchema } from "../../src/model/types.js";
+import { STANDARD_TOOLS, standardConversation } from "./fixtures/standard-conversation.js";
+
+/**
+ * One standard conversation formatted by every formatter, compared with the expected request body in
+ * test/model/fixtures/<fixture>. `UPDATE_FIXTURES=1` rewrites the files (review the diff).
+ */
+interface FormatterCase {
+  fixture: string;
+  /** Provider id stamped on the conversation's thinking (so it is the target's own). */
+  provider: string;
+  format(messages: Msg[], tools: ToolSchema[]): unknown;
+}
+
+const CASES: FormatterCase[] = [
+  {
+    fixture: "openai-chat.json",
+    provider: "openai",
+    format: (messages, tools) =>
+      formatOpenAIChat(messages, { model: "gpt-4o", tools, toolChoice: "auto", maxTokens: 1024 }),
+  },
+  {
+    fixture: "openai-chat-deepseek.json",
+    provider: "deepseek",
+    format: (messages, tools) =>
+      formatOpenAIChat(messages, {
+        model: "deepseek-reasoner",
+        provider: "deepseek",
+        reasoningRoundTrip: true,
+        maxTokensField: "max_tokens",
+        tools,
+        toolChoice: { name: "get_weather" },
+        maxTokens: 1024,
+      }),
+  },
+  {
+    fixture: "openai-responses.json",
+    provider: "openai",
+    format: (messages, tools) =>
+      formatOpenAIResponses(messages, {
+        model: "o3",
+        tools,
+        toolChoice: "required",
+        maxTokens: 1024,
+        reasoningEffort: "low",
+        store: false,
+      }),
+  },
+];
+
+describe.each(CASES)("formatter fixture $fixture", ({ fixture, provider, format }) => {
+  it("formats the standard conversation as the recorded body", () => {
+    const body = format(standardConversation(provider), STANDARD_TOOLS);
+    const path = new URL(`./fixtures/${fixture}`, import.meta.url);
+    if (process.env.UPDATE_FIXTURES === "1") writeFileSync(path, `${JSON.stringify(body, null, 2)}\n`);
+    if (!existsSync(path))
+      throw new Error(
+        `no fixture ${fixture}: run UPDATE_FIXTURES=1 npx vitest run ${"test/model/formatter-fixtures.test.ts"} and review it`,
+      );
+    expect(body).toEqual(JSON.parse(readFileSync(path, "utf8")));
+  });
+});
