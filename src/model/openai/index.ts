@@ -1,3 +1,4 @@
+export { OpenAIBaseModel } from "./base-model.js";
 export { chatToolChoice, formatOpenAIChat, mediaPart, type OpenAIChatFormatOptions } from "./chat-format.js";
 export { OpenAIChatModel, type OpenAIChatModelOptions, openAICompatible } from "./chat-model.js";
 export { mapChatFinishReason, OpenAIChatStreamParser } from "./chat-stream-parser.js";

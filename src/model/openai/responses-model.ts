@@ -1,9 +1,7 @@
 import type { Msg } from "../../message/index.js";
-import { estimateTokens } from "../estimate-tokens.js";
-import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
-import { streamChat } from "../transport/stream-chat.js";
-import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
-import { type OpenAIConnectionOptions, type ResolvedConnection, resolveConnection } from "./connection.js";
+import type { ChatChunk, ChatOptions } from "../types.js";
+import { OpenAIBaseModel } from "./base-model.js";
+import type { OpenAIConnectionOptions } from "./connection.js";
 import { formatOpenAIResponses, type OpenAIResponsesFormatOptions } from "./responses-format.js";
 import { OpenAIResponsesStreamParser } from "./responses-stream-parser.js";
 
@@ -15,17 +13,9 @@ export interface OpenAIResponsesModelOptions extends OpenAIConnectionOptions {
 }
 
 /** OpenAI Responses API (`/responses`), streaming, with reasoning items round-tripped by id and encrypted content. */
-export class OpenAIResponsesModel implements ChatModel {
-  readonly name: string;
-  readonly provider: string;
-  readonly contextSize: number;
-  private readonly connection: ResolvedConnection;
-
+export class OpenAIResponsesModel extends OpenAIBaseModel {
   constructor(private readonly options: OpenAIResponsesModelOptions) {
-    this.name = options.model;
-    this.connection = resolveConnection(options);
-    this.provider = this.connection.preset.provider;
-    this.contextSize = options.contextSize ?? modelInfo(options.model)?.contextSize ?? DEFAULT_CONTEXT_SIZE;
+    super(options);
   }
 
   stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
@@ -41,20 +31,6 @@ export class OpenAIResponsesModel implements ChatModel {
       store: this.options.store,
       extraBody: opts.extraBody,
     });
-    return streamChat({
-      provider: this.provider,
-      request: { url: this.connection.url("/responses"), headers: this.connection.headers, body },
-      format: "sse",
-      createParser: () => new OpenAIResponsesStreamParser(this.provider),
-      signal: opts.signal,
-      credentialHint: this.connection.credentialHint,
-      fetch: this.options.fetch,
-      maxRetries: this.options.maxRetries,
-      timeout: this.options.timeout,
-    });
-  }
-
-  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
-    return estimateTokens(messages, tools);
+    return this.send("/responses", body, () => new OpenAIResponsesStreamParser(this.provider), opts);
   }
 }

@@ -1,0 +1,47 @@
+import type { Msg } from "../../message/index.js";
+import { estimateTokens } from "../estimate-tokens.js";
+import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
+import { streamChat } from "../transport/stream-chat.js";
+import type { WireParser } from "../transport/types.js";
+import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import { type OpenAIConnectionOptions, type ResolvedConnection, resolveConnection } from "./connection.js";
+
+/** What OpenAIChatModel and OpenAIResponsesModel share: connection, context size, sending, counting. */
+export abstract class OpenAIBaseModel implements ChatModel {
+  readonly name: string;
+  readonly provider: string;
+  readonly contextSize: number;
+  protected readonly connection: ResolvedConnection;
+
+  constructor(protected readonly connectionOptions: OpenAIConnectionOptions) {
+    this.name = connectionOptions.model;
+    this.connection = resolveConnection(connectionOptions);
+    this.provider = this.connection.preset.provider;
+    this.contextSize =
+      connectionOptions.contextSize ??
+      modelInfo(connectionOptions.model)?.contextSize ??
+      DEFAULT_CONTEXT_SIZE;
+  }
+
+  abstract stream(messages: Msg[], opts?: ChatOptions): AsyncIterable<ChatChunk>;
+
+  /** POSTs `body` to `path` and streams the SSE reply through a fresh parser per attempt. */
+  protected send(path: string, body: unknown, createParser: () => WireParser, opts: ChatOptions) {
+    const options = this.connectionOptions;
+    return streamChat({
+      provider: this.provider,
+      request: { url: this.connection.url(path), headers: this.connection.headers, body },
+      format: "sse",
+      createParser,
+      signal: opts.signal,
+      credentialHint: this.connection.credentialHint,
+      fetch: options.fetch,
+      maxRetries: options.maxRetries,
+      timeout: options.timeout,
+    });
+  }
+
+  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
+    return estimateTokens(messages, tools);
+  }
+}
