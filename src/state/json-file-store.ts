@@ -69,6 +69,7 @@ export class JsonFileStateStore implements AgentStateStore {
   }
 
   #path(sessionId: string): string {
+    assertSessionId(sessionId);
     return join(this.directory, `${fileStem(sessionId)}.json`);
   }
 
