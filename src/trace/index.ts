@@ -1,0 +1,3 @@
+export * from "./gen-ai.js";
+export * from "./jsonl-writer.js";
+export * from "./tracing-middleware.js";
