@@ -4,3 +4,4 @@ export * from "./normalize.js";
 export * from "./media.js";
 export * from "./model-info.js";
 export * from "./openai/index.js";
+export * from "./local-files.js";

@@ -1,3 +1,7 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { assistantMsg, type ContentBlock, dataBlock, textBlock, userMsg } from "../../src/message/index.js";
 import { modelInfo, registerModelInfo } from "../../src/model/model-info.js";
@@ -272,5 +276,44 @@ describe("OpenAIChatModel", () => {
   it("counts tokens with the estimator", () => {
     const model = new OpenAIChatModel({ model: "gpt-4o", apiKey: "k" });
     expect(model.countTokens([userMsg("x".repeat(400))])).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe("OpenAIChatModel with local files", () => {
+  const wire = chatCompletionFrames(["ok"], { input: 1, output: 1 });
+  const frames = [...wire.open, ...wire.deltas, ...wire.close];
+
+  it("reads a file: attachment into base64 before formatting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "as-openai-"));
+    writeFileSync(join(dir, "dot.png"), Buffer.from("PNGDATA"));
+    const { fetchFn, calls } = memoryFetch(frames);
+    const model = new OpenAIChatModel({ model: "gpt-4o", apiKey: "k", fetch: fetchFn });
+    const file = pathToFileURL(join(dir, "dot.png")).href;
+    for await (const _ of model.stream([
+      userMsg([{ type: "data", id: "d", source: { type: "url", url: file } }]),
+    ])) {
+    }
+    const body = JSON.parse(String(calls[0]?.init.body));
+    expect(body.messages[0].content).toEqual([
+      {
+        type: "image_url",
+        image_url: { url: `data:image/png;base64,${Buffer.from("PNGDATA").toString("base64")}` },
+      },
+    ]);
+  });
+
+  it("fails on iteration with a clear error when the file is missing", async () => {
+    const { fetchFn, calls } = memoryFetch(frames);
+    const model = new OpenAIChatModel({ model: "gpt-4o", apiKey: "k", fetch: fetchFn });
+    const stream = model.stream([
+      userMsg([{ type: "data", id: "d", source: { type: "url", url: "file:///nope/x.png" } }]),
+    ]);
+    await expect(
+      (async () => {
+        for await (const _ of stream) {
+        }
+      })(),
+    ).rejects.toThrow(/cannot read the attachment \/nope\/x.png/);
+    expect(calls).toHaveLength(0);
   });
 });

@@ -1,5 +1,6 @@
 import type { Msg } from "../../message/index.js";
 import { estimateTokens } from "../estimate-tokens.js";
+import { hasLocalFiles, inlineLocalFiles } from "../local-files.js";
 import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
 import { streamChat } from "../transport/stream-chat.js";
 import type { WireParser } from "../transport/types.js";
@@ -24,6 +25,14 @@ export abstract class OpenAIBaseModel implements ChatModel {
   }
 
   abstract stream(messages: Msg[], opts?: ChatOptions): AsyncIterable<ChatChunk>;
+
+  /** The request body: formatted at once, or after `file:` attachments are read (formatters stay pure). */
+  protected body<T>(messages: Msg[], format: (messages: Msg[]) => T): T | Promise<T> {
+    if (!hasLocalFiles(messages)) return format(messages);
+    const pending = inlineLocalFiles(messages).then(format);
+    pending.catch(() => {}); // surfaces when the stream is iterated, never as an unhandled rejection
+    return pending;
+  }
 
   /** POSTs `body` to `path` and streams the SSE reply through a fresh parser per attempt. */
   protected send(path: string, body: unknown, createParser: () => WireParser, opts: ChatOptions) {

@@ -21,18 +21,20 @@ export class OpenAIChatModel extends OpenAIBaseModel {
 
   stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
     const { preset } = this.connection;
-    const body = formatOpenAIChat(messages, {
-      model: this.name,
-      provider: this.provider,
-      tools: opts.tools,
-      toolChoice: opts.toolChoice,
-      maxTokens: opts.maxTokens,
-      maxTokensField: preset.maxTokensField,
-      temperature: opts.temperature,
-      reasoningEffort: this.options.reasoningEffort,
-      reasoningRoundTrip: preset.reasoningRoundTrip,
-      extraBody: opts.extraBody,
-    });
+    const body = this.body(messages, (msgs) =>
+      formatOpenAIChat(msgs, {
+        model: this.name,
+        provider: this.provider,
+        tools: opts.tools,
+        toolChoice: opts.toolChoice,
+        maxTokens: opts.maxTokens,
+        maxTokensField: preset.maxTokensField,
+        temperature: opts.temperature,
+        reasoningEffort: this.options.reasoningEffort,
+        reasoningRoundTrip: preset.reasoningRoundTrip,
+        extraBody: opts.extraBody,
+      }),
+    );
     return this.send("/chat/completions", body, () => new OpenAIChatStreamParser(this.provider), opts);
   }
 }

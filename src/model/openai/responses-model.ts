@@ -19,18 +19,20 @@ export class OpenAIResponsesModel extends OpenAIBaseModel {
   }
 
   stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
-    const body = formatOpenAIResponses(messages, {
-      model: this.name,
-      provider: this.provider,
-      tools: opts.tools,
-      toolChoice: opts.toolChoice,
-      maxTokens: opts.maxTokens,
-      temperature: opts.temperature,
-      reasoningEffort: this.options.reasoningEffort,
-      reasoningSummary: this.options.reasoningSummary,
-      store: this.options.store,
-      extraBody: opts.extraBody,
-    });
+    const body = this.body(messages, (msgs) =>
+      formatOpenAIResponses(msgs, {
+        model: this.name,
+        provider: this.provider,
+        tools: opts.tools,
+        toolChoice: opts.toolChoice,
+        maxTokens: opts.maxTokens,
+        temperature: opts.temperature,
+        reasoningEffort: this.options.reasoningEffort,
+        reasoningSummary: this.options.reasoningSummary,
+        store: this.options.store,
+        extraBody: opts.extraBody,
+      }),
+    );
     return this.send("/responses", body, () => new OpenAIResponsesStreamParser(this.provider), opts);
   }
 }

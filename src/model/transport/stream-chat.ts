@@ -20,7 +20,8 @@ export async function* streamChat(req: StreamRequest): AsyncGenerator<ChatChunk,
     url: req.request.url,
     credentialHint: req.credentialHint,
   };
-  const body = req.request.method === "GET" ? undefined : JSON.stringify(req.request.body);
+  const payload = req.request.body instanceof Promise ? await req.request.body : req.request.body;
+  const body = req.request.method === "GET" ? undefined : JSON.stringify(payload);
   const out: ChatChunk[] = [];
   for (let attempt = 0; ; attempt++) {
     const parser = req.createParser();

@@ -14,7 +14,8 @@ export interface TransportOptions {
   timeout?: number;
 }
 
-/** One HTTP request to a provider. `body` is sent as JSON (serialised once, reused by retries). */
+/** One HTTP request to a provider. `body` is sent as JSON (serialised once, reused by retries); a
+ * Promise is awaited first (e.g. while local files are read), so its failure surfaces on iteration. */
 export interface HttpRequest {
   url: string;
   headers: Record<string, string>;
