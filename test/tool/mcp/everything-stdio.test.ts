@@ -5,7 +5,7 @@ import { McpClient, McpError, type McpTool } from "../../../src/tool/mcp/index.j
 import { everythingConfig, runTool, textOfChunks, toolNamed } from "./helpers.js";
 
 describe("McpClient over stdio with @modelcontextprotocol/server-everything", () => {
-  const client = new McpClient(everythingConfig());
+  const client = new McpClient({ ...everythingConfig(), env: { AGENTSCOPE_MCP_TEST: "from-config" } });
   let tools: McpTool[];
 
   beforeAll(async () => {
@@ -35,6 +35,11 @@ describe("McpClient over stdio with @modelcontextprotocol/server-everything", ()
   it("echo returns the server's text", async () => {
     const chunks = await runTool(toolNamed(tools, "mcp__everything__echo"), { message: "hello" });
     expect(textOfChunks(chunks)).toBe("Echo: hello");
+  });
+
+  it("starts the server with the configured environment on top of a safe default", async () => {
+    const text = textOfChunks(await runTool(toolNamed(tools, "mcp__everything__get-env"), {}));
+    expect(JSON.parse(text)).toMatchObject({ AGENTSCOPE_MCP_TEST: "from-config", PATH: expect.any(String) });
   });
 
   it("get-sum adds the numbers", async () => {
