@@ -13,6 +13,8 @@ export function geminiStopReason(reason: unknown): ModelStopReason {
       return "stop";
     case "MAX_TOKENS":
       return "length";
+    case "FUNCTION_CALL":
+      return "tool_calls";
     case "SAFETY":
     case "RECITATION":
     case "BLOCKLIST":

@@ -17,6 +17,8 @@ interface WireLine {
   message?: {
     content?: string;
     thinking?: string;
+    /** Not Ollama's documented field, but some Ollama-compatible servers send it for `thinking`. */
+    reasoning_content?: string;
     tool_calls?: Array<{ id?: string; function?: { name?: string; arguments?: unknown } }>;
   };
 }
@@ -48,13 +50,14 @@ export class OllamaStreamParser implements WireParser {
     if (line.error !== undefined) throw errorFromBody(line, { provider: PROVIDER });
     if (line.model) this.model = line.model;
     const message = line.message;
-    if (message?.thinking) {
+    const thinking = message?.thinking || message?.reasoning_content;
+    if (thinking) {
       if (this.thinking === undefined || this.text !== undefined) {
         this.thinking = this.assembler.thinking(PROVIDER);
         this.text = undefined;
       }
-      this.thinking.thinking += message.thinking;
-      out.push({ type: "thinking", blockId: this.thinking.id, delta: message.thinking });
+      this.thinking.thinking += thinking;
+      out.push({ type: "thinking", blockId: this.thinking.id, delta: thinking });
     }
     if (message?.content) {
       this.text ??= this.assembler.text();
