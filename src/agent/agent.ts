@@ -4,7 +4,9 @@ import { assertRoleBlocks, type Msg, newId } from "../message/index.js";
 import { decidePermission } from "../permission/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
 import { Toolkit } from "../tool/index.js";
+import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
+import { composeHooks } from "./middleware-runner.js";
 import { recoverCutOffReply } from "./recover.js";
 import { ReplyRun, type RunConfig } from "./reply-run.js";
 import type { AgentOptions, ReplyInput, ReplyOptions } from "./types.js";
@@ -35,6 +37,8 @@ export class Agent {
       toolkit: this.toolkit,
       maxIters: options.maxIters ?? 50,
       decide: options.decidePermission ?? decidePermission,
+      middlewares: options.middlewares ?? [],
+      context: options.context ?? {},
     };
     if (options.fallbackModel) config.fallbackModel = options.fallbackModel;
     if (options.checkpoint) config.checkpoint = options.checkpoint;
@@ -81,10 +85,36 @@ export class Agent {
       if (input !== undefined && !isAnswer(input)) {
         for (const msg of Array.isArray(input) ? input : [input]) assertRoleBlocks(msg.role, msg.content);
       }
-      yield* new ReplyRun(this.config, state, options).run(input);
+      const run = new ReplyRun(this.config, state, options);
+      yield* this.withReplyHooks(run, input);
     } finally {
       this.running.delete(state);
     }
+  }
+
+  /** Runs the reply inside every middleware's `onReply`, outermost first. */
+  private withReplyHooks(run: ReplyRun, input: ReplyInput): AsyncIterable<AgentEvent> {
+    const runner = run.middlewareRunner;
+    const chain = composeHooks<ReplyInput, AsyncIterable<AgentEvent>>(
+      this.config.middlewares,
+      (m) => m.onReply,
+      (m) => runner.contextFor(m),
+      (next) => run.run(next),
+    );
+    return chain(input);
+  }
+
+  /**
+   * Compresses the context of a session now: everything before the last user message becomes a summary
+   * sent right after the system prompt. Refused while a reply runs on that state.
+   */
+  async compressContext(state: AgentState = this.state, signal?: AbortSignal): Promise<CompressionResult> {
+    if (this.running.has(state))
+      throw new ReplyStateError(`a reply is running for session "${state.sessionId}"`);
+    const context = this.config.context;
+    const summaryModel = context.summaryModel ?? this.config.model;
+    // On demand, everything before the last user message is summarised.
+    return compressState(state, this.config.model, summaryModel, context, { signal, keepTokens: 0 });
   }
 
   /** Runs one reply to its end (or its pause) and returns the reply's assistant Msg. */

@@ -19,7 +19,11 @@ import type { ChatChunk, ChatFinal, ChatModel, ToolChoice } from "../model/core.
 import { addRules, type PermissionDecision } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import { type Tool, ToolInputError, type Toolkit } from "../tool/index.js";
+import { compressState } from "./compress-state.js";
+import { type ContextOptions, limitImages, overTrigger } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
+import type { Middleware } from "./middleware.js";
+import { MiddlewareRunner } from "./middleware-runner.js";
 import { buildModelInput } from "./model-input.js";
 import { lastStepCalls, openCalls, resultsOf, splitBatches } from "./open-calls.js";
 import { checkAnswers, isInputEvent, pausedReply } from "./resume.js";
@@ -37,6 +41,8 @@ export interface RunConfig {
   maxIters: number;
   decide: PermissionDecider;
   checkpoint?: AgentOptions["checkpoint"];
+  middlewares: readonly Middleware[];
+  context: ContextOptions;
 }
 
 type Ask = { call: ToolCallBlock; decision: PermissionDecision };
@@ -59,6 +65,7 @@ export class ReplyRun {
   private readonly structuredTool: Tool | undefined;
   private structuredValue: unknown;
   private structuredDone = false;
+  private readonly mw: MiddlewareRunner;
 
   constructor(
     private readonly config: RunConfig,
@@ -68,6 +75,29 @@ export class ReplyRun {
     this.structuredTool = options.structuredOutput
       ? structuredOutputTool(options.structuredOutput)
       : undefined;
+    this.mw = new MiddlewareRunner(
+      config.middlewares,
+      {
+        state,
+        agentName: config.name,
+        replyId: () => this.msg?.id ?? "",
+        emit: (event) => {
+          if (!this.msg) throw new ReplyStateError("a middleware emitted an event before the reply started");
+          this.push(
+            createEvent(event.type, { ...event, replyId: this.msg.id } as EventInit<typeof event.type>),
+          );
+        },
+        requestStop: (reason) => {
+          this.stopReason ??= reason;
+        },
+      },
+      (request) => config.decide(request.tool, request.input, request.permission),
+    );
+  }
+
+  /** The middleware context of this reply (for the reply-level hooks the Agent runs). */
+  get middlewareRunner(): MiddlewareRunner {
+    return this.mw;
   }
 
   /** The assistant Msg of this reply (after `run` has started). */
@@ -100,8 +130,7 @@ export class ReplyRun {
         }
         if (this.options.signal?.aborted) continue;
         if (this.stopReason !== undefined) {
-          this.emit("REQUEST_STOP", { reason: this.stopReason });
-          this.end("stopped");
+          this.stop();
           yield* this.drain();
           return this.finish();
         }
@@ -121,6 +150,13 @@ export class ReplyRun {
         return this.finish();
       }
       reply.iteration += 1;
+      if (!this.mw.empty) {
+        await this.mw.beforeReasoning(reply.iteration);
+        if (this.stopReason !== undefined) this.stop();
+        yield* this.drain();
+        if (this.msg.finishedReason) return this.finish();
+      }
+      yield* this.compressIfNeeded(reply.iteration);
 
       // Reasoning, inline: this loop runs once per streamed delta.
       let final: ChatFinal | undefined;
@@ -135,11 +171,14 @@ export class ReplyRun {
         );
         yield* this.drain();
         try {
-          const stream = model.stream(this.modelInput(), this.chatOptions(reply.iteration));
+          const request = { model, messages: this.modelInput(), options: this.chatOptions(reply.iteration) };
+          const stream = this.mw.empty
+            ? model.stream(request.messages, request.options)
+            : this.mw.callModel(request);
           for await (const chunk of stream) {
             if (chunk.type === "final") {
-              final = chunk;
-              break;
+              final = chunk; // the last chunk: read on so the stream (and any middleware) can finish
+              continue;
             }
             this.onDelta(chunk, blocks);
             const out = this.out;
@@ -192,6 +231,14 @@ export class ReplyRun {
       if (usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = usage.cacheWriteTokens;
       this.push(createEvent("MODEL_CALL_END", end));
       yield* this.drain();
+      if (!this.mw.empty) {
+        await this.mw.afterReasoning(this.msg);
+        if (this.stopReason !== undefined) {
+          this.stop();
+          yield* this.drain();
+          return this.finish();
+        }
+      }
 
       if (!final.content.some((block) => block.type === "tool_call")) {
         if (this.structuredTool && !this.structuredDone) {
@@ -290,12 +337,36 @@ export class ReplyRun {
   // ---- reasoning ----
 
   private modelInput(): Msg[] {
-    return buildModelInput(
-      this.config.systemPrompt,
+    const prompt = this.mw.empty ? this.config.systemPrompt : this.mw.systemPrompt(this.config.systemPrompt);
+    const messages = buildModelInput(
+      prompt,
       this.config.toolkit.groupNotes(),
       this.state.summary,
       this.state.context,
     );
+    const maxImages = this.config.context.maxImages;
+    return maxImages === undefined ? messages : limitImages(messages, maxImages);
+  }
+
+  /** Summarises the older context when the next input would pass the trigger (see compression.ts). */
+  private async *compressIfNeeded(iteration: number): AsyncGenerator<AgentEvent> {
+    const { triggerRatio = 0.8 } = this.config.context;
+    const model = this.config.context.summaryModel ?? this.config.model;
+    if (
+      !overTrigger(
+        this.config.model,
+        this.modelInput(),
+        this.chatOptions(iteration).tools ?? [],
+        triggerRatio,
+      )
+    ) {
+      return;
+    }
+    await compressState(this.state, this.config.model, model, this.config.context, {
+      signal: this.options.signal,
+      emit: (event) => this.mw.ctx.emit(event),
+    });
+    yield* this.drain();
   }
 
   private chatOptions(iteration: number) {
@@ -457,7 +528,9 @@ export class ReplyRun {
     if (tool === this.structuredTool) return tool;
     let decision: PermissionDecision;
     try {
-      decision = await this.config.decide(tool, parsed, this.state.permission);
+      decision = this.mw.empty
+        ? await this.config.decide(tool, parsed, this.state.permission)
+        : await this.mw.decide({ tool, input: parsed, permission: this.state.permission });
     } catch (error) {
       this.writeResult(call, "error", `Error: the permission check failed: ${toErrorInfo(error).message}`);
       return undefined;
@@ -550,7 +623,9 @@ export class ReplyRun {
       },
     };
     try {
-      const value = tool.call(parsed, ctx);
+      const value = this.mw.empty
+        ? tool.call(parsed, ctx)
+        : await untilAborted(this.mw.callTool({ call, tool, input: parsed, ctx }), signal);
       if (isAsyncIterable(value)) {
         const chunks = value[Symbol.asyncIterator]();
         try {
@@ -622,6 +697,14 @@ export class ReplyRun {
     for (const call of openCalls(this.msg)) this.writeResult(call, state, text);
   }
 
+  /** Ends the reply on a stop request: calls not yet run are closed, then REQUEST_STOP and REPLY_END. */
+  private stop(): void {
+    const reason = this.stopReason ?? "stop requested";
+    this.closeOpenCalls("interrupted", `[not run: the reply was stopped: ${reason}]`);
+    this.emit("REQUEST_STOP", { reason });
+    this.end("stopped");
+  }
+
   private interrupt(reason: string): void {
     this.closeOpenCalls("interrupted", `[interrupted: ${reason}] This call did not run to completion.`);
     if (!this.msg.finishedReason) this.end("interrupted");
@@ -650,6 +733,7 @@ export class ReplyRun {
   }
 
   private push(event: AgentEvent): void {
+    if (this.mw.watchesEvents) this.mw.onEvent(event);
     applyEventInPlace(this.msg, event);
     this.out.push(event);
     this.notify();

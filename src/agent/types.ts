@@ -5,6 +5,8 @@ import type { ChatModel } from "../model/core.js";
 import type { PermissionContext, PermissionDecision, PermissionSubject } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import type { Tool, Toolkit } from "../tool/index.js";
+import type { ContextOptions } from "./compression.js";
+import type { Middleware } from "./middleware.js";
 
 /** What a reply can start from: new messages, an answer to a pause, or nothing (continue). */
 export type ReplyInput = Msg | Msg[] | InputEvent | undefined;
@@ -45,4 +47,8 @@ export interface AgentOptions {
   sessionId?: string;
   /** Called (and awaited) at every step that matters, so a store can save the state. */
   checkpoint?: (state: AgentState, reason: CheckpointReason) => void | Promise<void>;
+  /** Middleware around the stages of every reply, outermost first. */
+  middlewares?: Middleware[];
+  /** Context compression and image limits. */
+  context?: ContextOptions;
 }
