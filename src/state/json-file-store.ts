@@ -40,6 +40,16 @@ function fileStem(sessionId: string): string {
   return out;
 }
 
+/** File stem -> session id; undefined for a file this store did not name. */
+function sessionIdOf(stem: string): string | undefined {
+  try {
+    const sessionId = decodeURIComponent(stem);
+    return sessionId !== "" && fileStem(sessionId) === stem ? sessionId : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function fsyncPath(path: string): Promise<void> {
   const handle = await open(path, "r").catch(() => undefined);
   if (!handle) return;
@@ -180,8 +190,8 @@ export class JsonFileStateStore implements AgentStateStore {
     await this.#init();
     const ids = (await readdir(this.directory))
       .filter((name) => name.endsWith(".json"))
-      .map((name) => decodeURIComponent(name.slice(0, -".json".length)))
-      .filter((id) => after === undefined || id > after)
+      .map((name) => sessionIdOf(name.slice(0, -".json".length)))
+      .filter((id): id is string => id !== undefined && (after === undefined || id > after))
       .sort(compareSessionIds);
     const fetched: SessionSummary[] = [];
     for (const sessionId of ids) {

@@ -56,3 +56,16 @@ describe("JsonFileStateStore files", () => {
     rmSync(dir, { recursive: true });
   });
 });
+
+describe("JsonFileStateStore listing", () => {
+  it("ignores files in the directory that it did not write", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentscope-file-store-"));
+    const store = new JsonFileStateStore(dir);
+    await store.save("kept", stateWith("kept", []), { expectedVersion: 0 });
+    for (const stray of ["bad%zz.json", "Notes.json", "kept.json.1a2b.tmp", "readme.txt"]) {
+      writeFileSync(join(dir, stray), "{}");
+    }
+    expect((await store.list()).sessions.map((s) => s.sessionId)).toEqual(["kept"]);
+    rmSync(dir, { recursive: true });
+  });
+});
