@@ -1,0 +1,63 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { bearerAuth, type ServiceVariables } from "./http/auth.js";
+import { openApiDocument } from "./http/openapi.js";
+import { replyRoutes } from "./http/reply-routes.js";
+import { sessionRoutes } from "./http/session-routes.js";
+import { HttpError, toHttpError } from "./http-error.js";
+import type { ServiceRuntime } from "./runtime/service-runtime.js";
+
+export interface CreateAppOptions {
+  /** Bearer token → user; empty = no auth (every request is the `local` user). */
+  tokens?: ReadonlyMap<string, string>;
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Sub-apps mounted at `/` after the /v1 routes (their /v1/* paths get the same auth). */
+  mounts?: Hono<{ Variables: ServiceVariables }>[] | Hono[];
+  version?: string;
+}
+
+/**
+ * The service's Hono app: JSON routes under /v1 (OpenAPI at /v1/openapi.json), SSE for events,
+ * bearer auth, a body limit, and `{ error: { type, message } }` for every failure.
+ * `c.var.user` is the authenticated user in every /v1 route, mounted ones included.
+ */
+export function createApp(
+  runtime: ServiceRuntime,
+  options: CreateAppOptions = {},
+): Hono<{ Variables: ServiceVariables }> {
+  const app = new Hono<{ Variables: ServiceVariables }>();
+  const version = options.version ?? "0.1.0";
+  const maxSize = options.maxBodyBytes ?? 1024 * 1024;
+
+  app.onError((error, c) => {
+    const http = toHttpError(error);
+    return c.json(http.body, http.status);
+  });
+  app.notFound((c) =>
+    c.json(new HttpError(404, "not_found", `no route ${c.req.method} ${c.req.path}`).body, 404),
+  );
+
+  app.get("/v1/health", (c) =>
+    c.json({ status: "ok", backend: runtime.backend.kind, agents: runtime.agentNames }),
+  );
+  app.get("/v1/openapi.json", (c) => c.json(openApiDocument(version)));
+
+  app.use("/v1/*", bearerAuth(options.tokens ?? new Map()));
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize,
+      onError: (c) =>
+        c.json(
+          new HttpError(413, "payload_too_large", `the body is over the limit of ${maxSize} bytes`).body,
+          413,
+        ),
+    }),
+  );
+  app.get("/v1/agents", (c) => c.json({ agents: runtime.agentNames.map((name) => ({ name })) }));
+  app.route("/v1/sessions", sessionRoutes(runtime));
+  app.route("/v1/sessions", replyRoutes(runtime));
+  for (const mount of options.mounts ?? []) app.route("/", mount as Hono<{ Variables: ServiceVariables }>);
+  return app;
+}

@@ -1,0 +1,44 @@
+import type { BusMessage, ServiceBus } from "./types.js";
+
+/**
+ * In-process delivery of bus messages. Backends that span processes (Redis, PostgreSQL) publish
+ * remotely and feed what they receive into `deliver`.
+ */
+export class LocalBus implements ServiceBus {
+  readonly #listeners = new Map<string, Set<(message: BusMessage) => void>>();
+
+  async publish(message: BusMessage): Promise<void> {
+    this.deliver(message);
+  }
+
+  deliver(message: BusMessage): void {
+    for (const listener of this.#listeners.get(message.sessionId) ?? []) listener(message);
+  }
+
+  subscribe(sessionId: string, listener: (message: BusMessage) => void): () => void {
+    let set = this.#listeners.get(sessionId);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(sessionId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#listeners.get(sessionId) === set) this.#listeners.delete(sessionId);
+    };
+  }
+}
+
+/** Parses a bus message received from another replica; undefined when it is not one. */
+export function decodeBusMessage(text: string): BusMessage | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<BusMessage>;
+    if (typeof value.sessionId !== "string") return undefined;
+    if (value.kind === "events") return { sessionId: value.sessionId, kind: "events" };
+    if (value.kind === "interrupt")
+      return { sessionId: value.sessionId, kind: "interrupt", reason: String(value.reason ?? "interrupted") };
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,113 @@
+import type { AgentEvent } from "../../../event/index.js";
+import { type AgentStateStore, InMemoryStateStore } from "../../../state/index.js";
+import { LocalBus } from "./local-bus.js";
+import { pageRecords } from "./page-records.js";
+import {
+  type BackendOptions,
+  DEFAULT_MAX_EVENTS,
+  type EventLog,
+  type LoggedEvent,
+  type RunLease,
+  type RunLocks,
+  type ServiceBackend,
+  type SessionDirectory,
+  type SessionRecord,
+} from "./types.js";
+
+class MemoryEventLog implements EventLog {
+  readonly #logs = new Map<string, { next: number; events: LoggedEvent[] }>();
+  constructor(private readonly max: number) {}
+
+  async append(sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> {
+    let log = this.#logs.get(sessionId);
+    if (!log) {
+      log = { next: 1, events: [] };
+      this.#logs.set(sessionId, log);
+    }
+    const added = events.map((event) => ({ seq: log.next++, event: structuredClone(event) }));
+    log.events.push(...added);
+    if (log.events.length > this.max) log.events.splice(0, log.events.length - this.max);
+    return added;
+  }
+
+  async read(sessionId: string, after: number, limit: number): Promise<LoggedEvent[]> {
+    const events = this.#logs.get(sessionId)?.events ?? [];
+    const start = events.findIndex((e) => e.seq > after);
+    return start < 0 ? [] : events.slice(start, start + limit);
+  }
+
+  async lastSeq(sessionId: string): Promise<number> {
+    return (this.#logs.get(sessionId)?.next ?? 1) - 1;
+  }
+
+  async firstSeq(sessionId: string): Promise<number> {
+    return this.#logs.get(sessionId)?.events[0]?.seq ?? 0;
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    this.#logs.delete(sessionId);
+  }
+}
+
+/** In-process run locks: a set of held session ids. */
+export class MemoryRunLocks implements RunLocks {
+  readonly #held = new Set<string>();
+
+  async acquire(sessionId: string): Promise<RunLease | undefined> {
+    if (this.#held.has(sessionId)) return undefined;
+    this.#held.add(sessionId);
+    let released = false;
+    return {
+      sessionId,
+      renew: async () => !released,
+      release: async () => {
+        if (!released) this.#held.delete(sessionId);
+        released = true;
+      },
+    };
+  }
+
+  async isHeld(sessionId: string): Promise<boolean> {
+    return this.#held.has(sessionId);
+  }
+}
+
+class MemorySessionDirectory implements SessionDirectory {
+  readonly #records = new Map<string, SessionRecord>();
+
+  async create(record: SessionRecord): Promise<boolean> {
+    if (this.#records.has(record.sessionId)) return false;
+    this.#records.set(record.sessionId, { ...record });
+    return true;
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | undefined> {
+    const record = this.#records.get(sessionId);
+    return record && { ...record };
+  }
+
+  async list(owner: string, options: { limit: number; cursor?: string }) {
+    const mine = [...this.#records.values()]
+      .filter((r) => r.owner === owner && (options.cursor === undefined || r.sessionId > options.cursor))
+      .sort((a, b) => (a.sessionId < b.sessionId ? -1 : 1));
+    return pageRecords(mine.slice(0, options.limit + 1), options.limit);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    this.#records.delete(sessionId);
+  }
+}
+
+/** Everything in this process's memory: for tests and `agentscope chat` without a store. */
+export function memoryBackend(options: BackendOptions & { store?: AgentStateStore } = {}): ServiceBackend {
+  const store = options.store ?? new InMemoryStateStore();
+  return {
+    kind: "memory",
+    store,
+    events: new MemoryEventLog(options.maxEventsPerSession ?? DEFAULT_MAX_EVENTS),
+    locks: new MemoryRunLocks(),
+    sessions: new MemorySessionDirectory(),
+    bus: new LocalBus(),
+    close: () => store.close(),
+  };
+}

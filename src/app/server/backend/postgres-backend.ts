@@ -1,0 +1,218 @@
+import type { Client, Pool } from "pg";
+import { PostgresStateStore } from "../../../state/index.js";
+import { importDriver } from "../../../state/lazy-driver.js";
+import { redactUrl } from "../../../state/redact-url.js";
+import { leaseOwner, ownerIsGone } from "./lease-owner.js";
+import { decodeBusMessage, LocalBus } from "./local-bus.js";
+import { pageRecords } from "./page-records.js";
+import {
+  type BackendOptions,
+  DEFAULT_LOCK_TTL_MS,
+  DEFAULT_MAX_EVENTS,
+  type RunLease,
+  type ServiceBackend,
+  type SessionRecord,
+} from "./types.js";
+
+function schema(p: string): string {
+  return `SELECT pg_advisory_xact_lock(hashtext('agentscope service ${p}'));
+CREATE TABLE IF NOT EXISTS ${p}events (session_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, event text NOT NULL, PRIMARY KEY (session_id, seq));
+CREATE TABLE IF NOT EXISTS ${p}sessions (session_id text COLLATE "C" PRIMARY KEY, owner text NOT NULL, agent text NOT NULL, title text, created_at text NOT NULL);
+CREATE INDEX IF NOT EXISTS ${p}sessions_owner ON ${p}sessions (owner, session_id);
+CREATE TABLE IF NOT EXISTS ${p}leases (session_id text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL);`;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: pg row
+function toRecord(row: any): SessionRecord {
+  const record: SessionRecord = {
+    sessionId: row.session_id,
+    owner: row.owner,
+    agent: row.agent,
+    createdAt: row.created_at,
+  };
+  if (row.title !== null) record.title = row.title;
+  return record;
+}
+
+/**
+ * PostgreSQL: the event log, session directory and run leases are tables next to the state table; a
+ * lease is a row with an expiry that its holder renews; replicas notify each other with
+ * LISTEN/NOTIFY on `<prefix>bus` (one listening connection per replica).
+ */
+export async function postgresBackend(url: string, options: BackendOptions = {}): Promise<ServiceBackend> {
+  const pg = await importDriver(() => import("pg"), "pg", "the PostgreSQL service backend");
+  const p = options.prefix ?? "agentscope_";
+  const ttl = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
+  const max = options.maxEventsPerSession ?? DEFAULT_MAX_EVENTS;
+  const pool: Pool = new pg.default.Pool({ connectionString: url });
+  pool.on("error", () => {}); // an idle connection dropped: the next query reports it
+  try {
+    await pool.query(schema(p));
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new Error(
+      `the PostgreSQL service backend cannot prepare ${redactUrl(url)}: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  const store = new PostgresStateStore({ client: pool, table: `${p}state` });
+  await store.init();
+  const channel = `${p}bus`;
+  const local = new LocalBus();
+  let listener: Client | undefined;
+  let closed = false;
+  const listen = async (): Promise<void> => {
+    const client = new pg.default.Client({ connectionString: url });
+    client.on("error", () => {});
+    client.on("notification", (n) => {
+      const message = n.payload ? decodeBusMessage(n.payload) : undefined;
+      if (message) local.deliver(message);
+    });
+    client.on("end", () => {
+      if (!closed) setTimeout(() => void listen().catch(() => {}), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`LISTEN "${channel}"`);
+    listener = client;
+  };
+  await listen();
+
+  async function take(sessionId: string, owner: string): Promise<boolean> {
+    const taken = await pool.query(
+      `INSERT INTO ${p}leases (session_id, owner, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+       ON CONFLICT (session_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
+       WHERE ${p}leases.expires_at < now() RETURNING owner`,
+      [sessionId, owner, ttl],
+    );
+    return taken.rowCount === 1;
+  }
+
+  return {
+    kind: "postgres",
+    store,
+    bus: {
+      async publish(message) {
+        local.deliver(message);
+        await pool.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(message)]);
+      },
+      subscribe: (sessionId, fn) => local.subscribe(sessionId, fn),
+    },
+    events: {
+      async append(sessionId, events) {
+        if (events.length === 0) return [];
+        const { rows } = await pool.query(
+          `WITH last AS (SELECT COALESCE(MAX(seq), 0) AS s FROM ${p}events WHERE session_id = $1)
+           INSERT INTO ${p}events (session_id, seq, event)
+           SELECT $1, last.s + e.ord, e.ev FROM last, unnest($2::text[]) WITH ORDINALITY AS e(ev, ord)
+           RETURNING seq`,
+          [sessionId, events.map((event) => JSON.stringify(event))],
+        );
+        const seqs = rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
+        const last = seqs.at(-1) ?? 0;
+        if (last > max)
+          await pool.query(`DELETE FROM ${p}events WHERE session_id = $1 AND seq <= $2`, [
+            sessionId,
+            last - max,
+          ]);
+        return events.map((event, i) => ({ seq: seqs[i]!, event }));
+      },
+      async read(sessionId, after, limit) {
+        const { rows } = await pool.query(
+          `SELECT seq, event FROM ${p}events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+          [sessionId, after, limit],
+        );
+        return rows.map((row) => ({ seq: Number(row.seq), event: JSON.parse(row.event) }));
+      },
+      async lastSeq(sessionId) {
+        const { rows } = await pool.query(`SELECT MAX(seq) AS seq FROM ${p}events WHERE session_id = $1`, [
+          sessionId,
+        ]);
+        return Number(rows[0]?.seq ?? 0);
+      },
+      async firstSeq(sessionId) {
+        const { rows } = await pool.query(`SELECT MIN(seq) AS seq FROM ${p}events WHERE session_id = $1`, [
+          sessionId,
+        ]);
+        return Number(rows[0]?.seq ?? 0);
+      },
+      async delete(sessionId) {
+        await pool.query(`DELETE FROM ${p}events WHERE session_id = $1`, [sessionId]);
+      },
+    },
+    locks: {
+      async acquire(sessionId): Promise<RunLease | undefined> {
+        const owner = leaseOwner();
+        if (!(await take(sessionId, owner))) {
+          const { rows } = await pool.query(`SELECT owner FROM ${p}leases WHERE session_id = $1`, [
+            sessionId,
+          ]);
+          const holder = rows[0]?.owner as string | undefined;
+          if (!holder || !ownerIsGone(holder)) return undefined;
+          await pool.query(`DELETE FROM ${p}leases WHERE session_id = $1 AND owner = $2`, [
+            sessionId,
+            holder,
+          ]);
+          if (!(await take(sessionId, owner))) return undefined;
+        }
+        let released = false;
+        return {
+          sessionId,
+          async renew() {
+            if (released) return false;
+            const result = await pool.query(
+              `UPDATE ${p}leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE session_id = $1 AND owner = $2`,
+              [sessionId, owner, ttl],
+            );
+            return result.rowCount === 1;
+          },
+          async release() {
+            if (released) return;
+            released = true;
+            await pool.query(`DELETE FROM ${p}leases WHERE session_id = $1 AND owner = $2`, [
+              sessionId,
+              owner,
+            ]);
+          },
+        };
+      },
+      async isHeld(sessionId) {
+        const { rows } = await pool.query(
+          `SELECT 1 FROM ${p}leases WHERE session_id = $1 AND expires_at > now()`,
+          [sessionId],
+        );
+        return rows.length > 0;
+      },
+    },
+    sessions: {
+      async create(r) {
+        const result = await pool.query(
+          `INSERT INTO ${p}sessions (session_id, owner, agent, title, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+          [r.sessionId, r.owner, r.agent, r.title ?? null, r.createdAt],
+        );
+        return result.rowCount === 1;
+      },
+      async get(sessionId) {
+        const { rows } = await pool.query(`SELECT * FROM ${p}sessions WHERE session_id = $1`, [sessionId]);
+        return rows[0] ? toRecord(rows[0]) : undefined;
+      },
+      async list(owner, { limit, cursor }) {
+        const { rows } = await pool.query(
+          `SELECT * FROM ${p}sessions WHERE owner = $1 AND session_id > $2 ORDER BY session_id LIMIT $3`,
+          [owner, cursor ?? "", limit + 1],
+        );
+        return pageRecords(rows.map(toRecord), limit);
+      },
+      async delete(sessionId) {
+        await pool.query(`DELETE FROM ${p}sessions WHERE session_id = $1`, [sessionId]);
+      },
+    },
+    async close() {
+      closed = true;
+      await listener?.end().catch(() => {});
+      await store.close();
+      await pool.end();
+    },
+  };
+}

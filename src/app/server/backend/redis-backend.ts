@@ -1,0 +1,184 @@
+import type { Redis } from "ioredis";
+import type { AgentEvent } from "../../../event/index.js";
+import { RedisStateStore } from "../../../state/index.js";
+import { importDriver } from "../../../state/lazy-driver.js";
+import { leaseOwner, ownerIsGone } from "./lease-owner.js";
+import { decodeBusMessage, LocalBus } from "./local-bus.js";
+import { pageRecords } from "./page-records.js";
+import {
+  type BackendOptions,
+  DEFAULT_LOCK_TTL_MS,
+  DEFAULT_MAX_EVENTS,
+  type RunLease,
+  type ServiceBackend,
+  type SessionRecord,
+} from "./types.js";
+
+/** KEYS: stream. ARGV: max length, event JSON... Entry ids are `0-<seq>`, so seq survives trimming. */
+const APPEND = `
+local seq = 0
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then seq = tonumber(string.match(last[1][1], '%-(%d+)$')) end
+local out = {}
+for i = 2, #ARGV do
+  seq = seq + 1
+  redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[1], '0-' .. seq, 'e', ARGV[i])
+  out[#out + 1] = seq
+end
+return out`;
+
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+/** KEYS: record hash, owner index. ARGV: session id, owner, agent, title, createdAt. */
+const CREATE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'agent', ARGV[3], 'title', ARGV[4], 'createdAt', ARGV[5])
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+return 1`;
+
+function seqOf(id: string): number {
+  return Number(id.slice(id.indexOf("-") + 1));
+}
+
+/**
+ * Redis: the event log is a Stream per session (entry id `0-<seq>`, trimmed to the retention bound),
+ * the run lock `SET NX PX` renewed by its holder, sessions a hash each plus a sorted set per owner,
+ * and replicas notify each other on one pub/sub channel (`<prefix>bus`).
+ */
+export async function redisBackend(url: string, options: BackendOptions = {}): Promise<ServiceBackend> {
+  const { Redis: RedisClient } = await importDriver(
+    () => import("ioredis"),
+    "ioredis",
+    "the Redis service backend",
+  );
+  const p = options.prefix ?? "agentscope:";
+  const ttl = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
+  const max = options.maxEventsPerSession ?? DEFAULT_MAX_EVENTS;
+  const connect = async (): Promise<Redis> => {
+    const client = new RedisClient(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    client.on("error", () => {}); // commands reject with the error; ioredis would print it otherwise
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      throw new Error(`the Redis service backend cannot connect to ${url}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    return client;
+  };
+  const redis = await connect();
+  const subscriber = await connect();
+  const store = new RedisStateStore({ client: redis, keyPrefix: `${p}state:` });
+  const channel = `${p}bus`;
+  const local = new LocalBus();
+  subscriber.on("message", (_channel: string, text: string) => {
+    const message = decodeBusMessage(text);
+    if (message) local.deliver(message);
+  });
+  await subscriber.subscribe(channel);
+
+  const streamKey = (id: string) => `${p}events:${id}`;
+  const lockKey = (id: string) => `${p}lock:${id}`;
+  const recordKey = (id: string) => `${p}session:${id}`;
+  const ownerKey = (owner: string) => `${p}owner:${owner}`;
+
+  async function take(sessionId: string, owner: string): Promise<boolean> {
+    if ((await redis.set(lockKey(sessionId), owner, "PX", ttl, "NX")) === "OK") return true;
+    const holder = await redis.get(lockKey(sessionId));
+    if (holder === null || !ownerIsGone(holder)) return false;
+    await redis.eval(RELEASE, 1, lockKey(sessionId), holder);
+    return (await redis.set(lockKey(sessionId), owner, "PX", ttl, "NX")) === "OK";
+  }
+
+  return {
+    kind: "redis",
+    store,
+    bus: {
+      async publish(message) {
+        local.deliver(message);
+        await redis.publish(channel, JSON.stringify(message));
+      },
+      subscribe: (sessionId, listener) => local.subscribe(sessionId, listener),
+    },
+    events: {
+      async append(sessionId, events: AgentEvent[]) {
+        if (events.length === 0) return [];
+        const json = events.map((event) => JSON.stringify(event));
+        const seqs = (await redis.eval(APPEND, 1, streamKey(sessionId), max, ...json)) as number[];
+        return events.map((event, i) => ({ seq: Number(seqs[i]), event }));
+      },
+      async read(sessionId, after, limit) {
+        const entries = await redis.xrange(streamKey(sessionId), `0-${after + 1}`, "+", "COUNT", limit);
+        return entries.map(([id, fields]) => ({ seq: seqOf(id), event: JSON.parse(fields[1] ?? "null") }));
+      },
+      async lastSeq(sessionId) {
+        const [entry] = await redis.xrevrange(streamKey(sessionId), "+", "-", "COUNT", 1);
+        return entry ? seqOf(entry[0]) : 0;
+      },
+      async firstSeq(sessionId) {
+        const [entry] = await redis.xrange(streamKey(sessionId), "-", "+", "COUNT", 1);
+        return entry ? seqOf(entry[0]) : 0;
+      },
+      async delete(sessionId) {
+        await redis.del(streamKey(sessionId));
+      },
+    },
+    locks: {
+      async acquire(sessionId): Promise<RunLease | undefined> {
+        const owner = leaseOwner();
+        if (!(await take(sessionId, owner))) return undefined;
+        let released = false;
+        return {
+          sessionId,
+          renew: async () => !released && (await redis.eval(RENEW, 1, lockKey(sessionId), owner, ttl)) === 1,
+          release: async () => {
+            if (released) return;
+            released = true;
+            await redis.eval(RELEASE, 1, lockKey(sessionId), owner);
+          },
+        };
+      },
+      async isHeld(sessionId) {
+        return (await redis.exists(lockKey(sessionId))) === 1;
+      },
+    },
+    sessions: {
+      async create(r) {
+        const args = [r.sessionId, r.owner, r.agent, r.title ?? "", r.createdAt];
+        return (await redis.eval(CREATE, 2, recordKey(r.sessionId), ownerKey(r.owner), ...args)) === 1;
+      },
+      async get(sessionId) {
+        const h = await redis.hgetall(recordKey(sessionId));
+        if (!h.owner) return undefined;
+        const record: SessionRecord = {
+          sessionId,
+          owner: h.owner,
+          agent: h.agent ?? "",
+          createdAt: h.createdAt ?? "",
+        };
+        if (h.title) record.title = h.title;
+        return record;
+      },
+      async list(owner, { limit, cursor }) {
+        const start = cursor === undefined ? "-" : `(${cursor}`;
+        const ids = await redis.zrangebylex(ownerKey(owner), start, "+", "LIMIT", 0, limit + 1);
+        const records: SessionRecord[] = [];
+        for (const id of ids) {
+          const record = await this.get(id);
+          if (record) records.push(record);
+        }
+        return pageRecords(records, limit);
+      },
+      async delete(sessionId) {
+        const owner = await redis.hget(recordKey(sessionId), "owner");
+        await redis.del(recordKey(sessionId));
+        if (owner !== null) await redis.zrem(ownerKey(owner), sessionId);
+      },
+    },
+    async close() {
+      await store.close();
+      await Promise.allSettled([subscriber.quit(), redis.quit()]);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import type { AgentEvent } from "../../../event/index.js";
+import type { AgentStateStore } from "../../../state/index.js";
+
+/** An event as the log keeps it: `seq` increases by one per event within a session (the SSE `id:`). */
+export interface LoggedEvent {
+  seq: number;
+  event: AgentEvent;
+}
+
+/**
+ * The durable per-session event log. Appends for one session come from the single run holding its
+ * lock, so `seq` is gap-free and increasing; reads return events with `seq > after` in order.
+ * Older events beyond the retention bound are dropped (`firstSeq` says where the log now starts).
+ */
+export interface EventLog {
+  append(sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]>;
+  read(sessionId: string, after: number, limit: number): Promise<LoggedEvent[]>;
+  /** The seq of the newest event (0 when none). */
+  lastSeq(sessionId: string): Promise<number>;
+  /** The seq of the oldest kept event (0 when none). */
+  firstSeq(sessionId: string): Promise<number>;
+  delete(sessionId: string): Promise<void>;
+}
+
+/** A held run lock. `renew` extends it (false = lost: stop the run); `release` is idempotent. */
+export interface RunLease {
+  readonly sessionId: string;
+  renew(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+/** One run per session at a time, across every replica sharing the backend. */
+export interface RunLocks {
+  /** The lease, or undefined when another run holds the session. */
+  acquire(sessionId: string): Promise<RunLease | undefined>;
+  isHeld(sessionId: string): Promise<boolean>;
+}
+
+/** Who owns a session and which agent answers in it. */
+export interface SessionRecord {
+  sessionId: string;
+  owner: string;
+  agent: string;
+  title?: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+export interface SessionRecordPage {
+  sessions: SessionRecord[];
+  nextCursor?: string;
+}
+
+/** The service's index of sessions per user. `create` fails (false) when the id is taken. */
+export interface SessionDirectory {
+  create(record: SessionRecord): Promise<boolean>;
+  get(sessionId: string): Promise<SessionRecord | undefined>;
+  /** The owner's sessions, ordered by session id. */
+  list(owner: string, options: { limit: number; cursor?: string }): Promise<SessionRecordPage>;
+  delete(sessionId: string): Promise<void>;
+}
+
+/** What a replica tells the others (and itself) about a session. */
+export type BusMessage =
+  | { sessionId: string; kind: "events" }
+  | { sessionId: string; kind: "interrupt"; reason: string };
+
+/** Cross-replica notifications; delivery is best effort (followers also re-read the log on a timer). */
+export interface ServiceBus {
+  publish(message: BusMessage): Promise<void>;
+  /** Calls `listener` for every message about `sessionId` (from any replica); returns unsubscribe. */
+  subscribe(sessionId: string, listener: (message: BusMessage) => void): () => void;
+}
+
+/**
+ * Everything the service keeps, on one store backend (memory, SQLite, Redis or PostgreSQL).
+ * `pollMs`: how often a follower re-reads the log when no notification can reach it (other processes
+ * on one SQLite file); undefined when notifications always arrive.
+ */
+export interface ServiceBackend {
+  readonly kind: string;
+  readonly store: AgentStateStore;
+  readonly events: EventLog;
+  readonly locks: RunLocks;
+  readonly sessions: SessionDirectory;
+  readonly bus: ServiceBus;
+  readonly pollMs?: number;
+  close(): Promise<void>;
+}
+
+export interface BackendOptions {
+  /** Events kept per session (default 10,000); older ones are dropped. */
+  maxEventsPerSession?: number;
+  /** How long a run lock lives without renewal (default 15 s); runs renew it every third of that. */
+  lockTtlMs?: number;
+  /** Prefix of tables (SQL) or keys (Redis). */
+  prefix?: string;
+}
+
+export const DEFAULT_MAX_EVENTS = 10_000;
+export const DEFAULT_LOCK_TTL_MS = 15_000;

@@ -1,0 +1,49 @@
+import { ReplyStateError } from "../../agent/index.js";
+import { RoleViolationError, ValidationError } from "../../message/index.js";
+import { PermissionRuleError } from "../../permission/index.js";
+import { StateConflictError } from "../../state/index.js";
+
+/** The `type` of an error body: what kind of mistake, so clients can branch without parsing text. */
+export type HttpErrorType =
+  | "invalid_json"
+  | "invalid_request"
+  | "authentication"
+  | "not_found"
+  | "conflict"
+  | "run_in_progress"
+  | "payload_too_large"
+  | "rate_limit"
+  | "internal";
+
+/** An error the service answers with `{ error: { type, message } }` and this status. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 500 | 503,
+    readonly type: HttpErrorType,
+    message: string,
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+
+  get body(): { error: { type: HttpErrorType; message: string } } {
+    return { error: { type: this.type, message: this.message } };
+  }
+}
+
+export const notFound = (sessionId: string) =>
+  new HttpError(404, "not_found", `session "${sessionId}" does not exist (or belongs to another user)`);
+
+/** Maps what the runtime throws to an HTTP error; anything unexpected is a 500 that says what failed. */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (
+    error instanceof ValidationError ||
+    error instanceof RoleViolationError ||
+    error instanceof PermissionRuleError
+  )
+    return new HttpError(400, "invalid_request", error.message);
+  if (error instanceof ReplyStateError) return new HttpError(409, "conflict", error.message);
+  if (error instanceof StateConflictError) return new HttpError(409, "conflict", error.message);
+  return new HttpError(500, "internal", `the server failed: ${(error as Error)?.message ?? String(error)}`);
+}

@@ -1,0 +1,55 @@
+import type { MiddlewareHandler } from "hono";
+import { HttpError } from "../http-error.js";
+
+/** The user every request acts as when the server has no tokens (it then listens on 127.0.0.1 only). */
+export const LOCAL_USER = "local";
+
+/** Hono variables set by the service's middleware. */
+export interface ServiceVariables {
+  user: string;
+}
+
+/** Parses `token1:alice,token2:bob` (AGENTSCOPE_TOKENS) into token → user. */
+export function parseTokens(text: string | undefined): Map<string, string> {
+  const tokens = new Map<string, string>();
+  for (const pair of (text ?? "").split(",")) {
+    const entry = pair.trim();
+    if (entry === "") continue;
+    const colon = entry.lastIndexOf(":");
+    const token = entry.slice(0, colon).trim();
+    const user = entry.slice(colon + 1).trim();
+    if (colon <= 0 || token === "" || user === "")
+      throw new TypeError(`AGENTSCOPE_TOKENS: "${entry}" is not token:user (write token1:alice,token2:bob)`);
+    tokens.set(token, user);
+  }
+  return tokens;
+}
+
+/**
+ * Bearer-token auth: sets `user` from the token, or 401. With no tokens every request is LOCAL_USER.
+ * EventSource cannot send headers, so GET requests may pass the token as `?access_token=`.
+ */
+export function bearerAuth(
+  tokens: ReadonlyMap<string, string>,
+): MiddlewareHandler<{ Variables: ServiceVariables }> {
+  return async (c, next) => {
+    if (tokens.size === 0) {
+      c.set("user", LOCAL_USER);
+      return next();
+    }
+    const header = c.req.header("authorization");
+    const token =
+      /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() ??
+      (c.req.method === "GET" ? c.req.query("access_token") : undefined);
+    const user = token === undefined ? undefined : tokens.get(token);
+    if (user === undefined) {
+      throw new HttpError(
+        401,
+        "authentication",
+        token === undefined ? "send Authorization: Bearer <token>" : "the bearer token is not valid",
+      );
+    }
+    c.set("user", user);
+    return next();
+  };
+}

@@ -1,0 +1,28 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { formatPath } from "../../../message/index.js";
+import { HttpError } from "../http-error.js";
+
+/**
+ * Reads a JSON body and validates it: not JSON → 400 invalid_json; wrong shape → 400 naming the field.
+ * An empty body counts as `{}`.
+ */
+export async function readBody<T>(c: Context, schema: z.ZodType<T>, what: string): Promise<T> {
+  const text = await c.req.text();
+  let value: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new HttpError(400, "invalid_json", `the body is not JSON: ${(error as Error).message}`);
+    }
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw new HttpError(
+    400,
+    "invalid_request",
+    `invalid ${what}: ${formatPath(issue.path) || "(body)"}: ${issue.message}`,
+  );
+}

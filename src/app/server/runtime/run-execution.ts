@@ -1,0 +1,140 @@
+import type { Agent, CheckpointReason, ReplyInput } from "../../../agent/index.js";
+import { type AgentEvent, createEvent } from "../../../event/index.js";
+import { toErrorInfo } from "../../../message/index.js";
+import type { AgentState } from "../../../state/index.js";
+import type { RunLease, ServiceBackend } from "../backend/types.js";
+import { HttpError, notFound } from "../http-error.js";
+import { EventQueue } from "./event-queue.js";
+
+/** A run accepted by the service. Its events are those logged with seq > `after`. */
+export interface RunHandle {
+  sessionId: string;
+  replyId: string;
+  after: number;
+  /** Resolves when the run has ended or paused, its state is saved and all its events are logged. */
+  done: Promise<void>;
+}
+
+/** Saves a state at a checkpoint; registered per running state (one Agent serves many sessions). */
+export type CheckpointHook = (state: AgentState, reason: CheckpointReason) => Promise<void>;
+
+/** Events after which the agent saves the state and stops: held back until that save is done. */
+const TERMINAL = new Set<AgentEvent["type"]>([
+  "REPLY_END",
+  "REQUIRE_USER_CONFIRM",
+  "REQUIRE_EXTERNAL_EXECUTION",
+]);
+
+export interface RunContext {
+  backend: ServiceBackend;
+  agent: Agent;
+  sessionId: string;
+  hooks: WeakMap<AgentState, CheckpointHook>;
+  renewEveryMs: number;
+}
+
+/** A live run on this replica: `abort` interrupts it. */
+export interface LocalRun {
+  handle: RunHandle;
+  abort(reason: string): void;
+}
+
+async function acquire(ctx: RunContext): Promise<RunLease> {
+  // A run that just logged its last event releases the lock a moment later: wait briefly for it.
+  for (let attempt = 0; ; attempt++) {
+    const lease = await ctx.backend.locks.acquire(ctx.sessionId);
+    if (lease) return lease;
+    if (attempt === 3) {
+      throw new HttpError(
+        409,
+        "run_in_progress",
+        `session "${ctx.sessionId}" is already running a reply; wait for it to finish or interrupt it`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Starts one reply (or resumes a paused one) under the session's run lock, independent of any HTTP
+ * connection. Resolves once the input is accepted (the first event exists); input errors reject and
+ * change nothing. The state is saved with compare-and-set at every checkpoint, after the events
+ * before it are logged; the pause/end events are logged after the final save, then the lock is freed.
+ */
+export async function startRun(ctx: RunContext, input: ReplyInput): Promise<LocalRun> {
+  const { backend, sessionId } = ctx;
+  const lease = await acquire(ctx);
+  const controller = new AbortController();
+  const queue = new EventQueue(backend, sessionId);
+  let state: AgentState | undefined;
+  let generator: AsyncGenerator<AgentEvent> | undefined;
+  let first: IteratorResult<AgentEvent>;
+  let after: number;
+  try {
+    const stored = await backend.store.load(sessionId);
+    if (!stored) throw notFound(sessionId);
+    state = stored.state;
+    let version = stored.version;
+    ctx.hooks.set(state, async (current) => {
+      await queue.flush();
+      version = (await backend.store.save(sessionId, current, { expectedVersion: version })).version;
+    });
+    after = await backend.events.lastSeq(sessionId);
+    generator = ctx.agent.replyStream(input, { state, signal: controller.signal });
+    first = await generator.next();
+  } catch (error) {
+    if (state) ctx.hooks.delete(state);
+    await lease.release();
+    throw error;
+  }
+  const replyId = first.done ? "" : first.value.replyId;
+  const stopInterrupts = backend.bus.subscribe(sessionId, (message) => {
+    if (message.kind === "interrupt") controller.abort(message.reason);
+  });
+  const renewal = setInterval(() => {
+    lease.renew().then(
+      (ok) => ok || controller.abort("the run lost its session lock"),
+      () => controller.abort("the run could not renew its session lock"),
+    );
+  }, ctx.renewEveryMs);
+
+  const pump = async () => {
+    const held: AgentEvent[] = [];
+    const push = (event: AgentEvent) => {
+      if (held.length > 0 || TERMINAL.has(event.type)) held.push(event);
+      else queue.push(event);
+    };
+    let failure: unknown;
+    try {
+      if (!first.done) push(first.value);
+      for (let next = await generator.next(); !next.done; next = await generator.next()) push(next.value);
+    } catch (error) {
+      failure = error;
+    }
+    try {
+      await queue.flush();
+      const paused = held.some(
+        (e) => e.type === "REQUIRE_USER_CONFIRM" || e.type === "REQUIRE_EXTERNAL_EXECUTION",
+      );
+      if (failure !== undefined && !paused && !held.some((e) => e.type === "REPLY_END")) {
+        held.push(
+          createEvent("REPLY_END", { replyId, finishedReason: "error", error: toErrorInfo(failure) }),
+        );
+      }
+      for (const event of held) queue.push(event);
+      await queue.flush();
+    } catch {
+      // The log is unreachable: the state is saved; a follower will see the events the log kept.
+    } finally {
+      clearInterval(renewal);
+      stopInterrupts();
+      if (state) ctx.hooks.delete(state);
+      await lease.release().catch(() => {});
+    }
+  };
+  const done = pump();
+  return {
+    handle: { sessionId, replyId, after, done },
+    abort: (reason) => controller.abort(reason),
+  };
+}

@@ -1,0 +1,344 @@
+import { Agent, type AgentOptions, type CheckpointReason } from "../../../agent/index.js";
+import {
+  type ConfirmResult,
+  externalExecutionResult,
+  type InputEvent,
+  userConfirmResult,
+  userInterrupt,
+} from "../../../event/index.js";
+import { type Msg, newId, type ToolResultBlock } from "../../../message/index.js";
+import type { AgentState } from "../../../state/index.js";
+import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
+import { HttpError, notFound } from "../http-error.js";
+import { type FollowItem, followEvents } from "./follow-events.js";
+import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
+import { type SessionStatus, sessionStatus } from "./session-status.js";
+
+/** An agent the service offers: Agent options without `checkpoint` (the service saves the state). */
+export type ServiceAgentOptions = Omit<AgentOptions, "checkpoint" | "state" | "sessionId">;
+
+export interface ServiceRuntimeOptions {
+  backend: ServiceBackend;
+  /** The first one answers sessions created without naming an agent. */
+  agents: ServiceAgentOptions[];
+  /** Keep-alive interval of followers (default 15 s). */
+  heartbeatMs?: number;
+  /** How often a run renews its lock (default 5 s; keep it under a third of the lock TTL). */
+  renewEveryMs?: number;
+  /** Runs at once on this replica (default 100); more get 429. */
+  maxConcurrentRuns?: number;
+}
+
+export interface CreateSessionOptions {
+  /** Choose the id (e.g. an AG-UI threadId); default a fresh one. */
+  sessionId?: string;
+  agent?: string;
+  title?: string;
+}
+
+/** One answer to a waiting confirmation, by tool call id (the runtime fills in the call). */
+export interface ConfirmAnswer {
+  toolCallId: string;
+  confirmed: boolean;
+  /** Permission rules to allow from now on (e.g. the event's `suggestedRules` for "always"). */
+  rules?: string[];
+  reason?: string;
+  /** Edited arguments (JSON text). */
+  input?: string;
+}
+
+export interface FollowSessionOptions {
+  /** Events after this id (default: from the first). */
+  after?: number;
+  signal: AbortSignal;
+  /** Stop once this resolves (e.g. `handle.done`) and its events are yielded. */
+  until?: Promise<unknown>;
+}
+
+const SESSION_ID = /^[\w.:-]{1,200}$/;
+
+/**
+ * The agent service without HTTP: sessions owned by users, replies that run server-side under a
+ * cross-replica lock and log every event, and followers that read that log from any event id.
+ * Every method takes the calling user; another user's session is "not found" (HttpError 404).
+ * The HTTP routes, the AG-UI endpoint and the CLI all drive the service through this object.
+ */
+export class ServiceRuntime {
+  readonly backend: ServiceBackend;
+  readonly #agents = new Map<string, Agent>();
+  readonly #defaultAgent: string;
+  readonly #hooks = new WeakMap<AgentState, CheckpointHook>();
+  readonly #runs = new Map<string, LocalRun>();
+  readonly #heartbeatMs: number;
+  readonly #renewEveryMs: number;
+  readonly #maxRuns: number;
+
+  constructor(options: ServiceRuntimeOptions) {
+    if (options.agents.length === 0) throw new TypeError("ServiceRuntime needs at least one agent");
+    this.backend = options.backend;
+    const checkpoint = (state: AgentState, reason: CheckpointReason) =>
+      this.#hooks.get(state)?.(state, reason);
+    for (const definition of options.agents) {
+      if (this.#agents.has(definition.name)) throw new TypeError(`two agents are named "${definition.name}"`);
+      this.#agents.set(definition.name, new Agent({ ...definition, checkpoint }));
+    }
+    this.#defaultAgent = options.agents[0]!.name;
+    this.#heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.#renewEveryMs = options.renewEveryMs ?? 5_000;
+    this.#maxRuns = options.maxConcurrentRuns ?? 100;
+  }
+
+  /** Names of the agents offered; the first is the default. */
+  get agentNames(): string[] {
+    return [...this.#agents.keys()];
+  }
+
+  agent(name: string): Agent | undefined {
+    return this.#agents.get(name);
+  }
+
+  async createSession(user: string, options: CreateSessionOptions = {}): Promise<SessionRecord> {
+    const sessionId = options.sessionId ?? newId("session");
+    if (!SESSION_ID.test(sessionId))
+      throw new HttpError(
+        400,
+        "invalid_request",
+        `sessionId: use 1-200 letters, digits, "_", ".", ":" or "-"`,
+      );
+    const agentName = options.agent ?? this.#defaultAgent;
+    const agent = this.#agents.get(agentName);
+    if (!agent)
+      throw new HttpError(
+        400,
+        "invalid_request",
+        `agent: unknown agent "${agentName}" (have: ${this.agentNames.join(", ")})`,
+      );
+    const record: SessionRecord = {
+      sessionId,
+      owner: user,
+      agent: agentName,
+      createdAt: new Date().toISOString(),
+    };
+    if (options.title !== undefined) record.title = options.title;
+    if (!(await this.backend.sessions.create(record)))
+      throw new HttpError(409, "conflict", `session "${sessionId}" already exists`);
+    try {
+      await this.backend.store.save(sessionId, agent.createState(sessionId), { expectedVersion: 0 });
+    } catch (error) {
+      await this.backend.sessions.delete(sessionId);
+      throw error;
+    }
+    return record;
+  }
+
+  /** The session if `user` owns it; creates it when it does not exist yet (AG-UI threads). */
+  async ensureSession(
+    user: string,
+    sessionId: string,
+    options: Omit<CreateSessionOptions, "sessionId"> = {},
+  ) {
+    const record = await this.backend.sessions.get(sessionId);
+    if (record) return this.#own(record, user, sessionId);
+    try {
+      return await this.createSession(user, { ...options, sessionId });
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 409) return this.getSession(user, sessionId);
+      throw error;
+    }
+  }
+
+  async getSession(user: string, sessionId: string): Promise<SessionRecord> {
+    return this.#own(await this.backend.sessions.get(sessionId), user, sessionId);
+  }
+
+  async listSessions(
+    user: string,
+    options: { limit?: number; cursor?: string } = {},
+  ): Promise<SessionRecordPage> {
+    const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
+    return this.backend.sessions.list(user, { limit, ...(options.cursor ? { cursor: options.cursor } : {}) });
+  }
+
+  /** Deletes state, log and record; a running session is a 409 (interrupt it first). */
+  async deleteSession(user: string, sessionId: string): Promise<void> {
+    await this.getSession(user, sessionId);
+    if (await this.backend.locks.isHeld(sessionId))
+      throw new HttpError(
+        409,
+        "run_in_progress",
+        `session "${sessionId}" is running a reply; interrupt it first`,
+      );
+    await this.backend.store.delete(sessionId);
+    await this.backend.events.delete(sessionId);
+    await this.backend.sessions.delete(sessionId);
+  }
+
+  /** The session's messages, as the agent keeps them (one assistant Msg per reply). */
+  async messages(user: string, sessionId: string): Promise<Msg[]> {
+    await this.getSession(user, sessionId);
+    return (await this.#load(sessionId)).context;
+  }
+
+  async status(user: string, sessionId: string): Promise<SessionStatus> {
+    const record = await this.getSession(user, sessionId);
+    const [state, running, last] = await Promise.all([
+      this.#load(sessionId),
+      this.backend.locks.isHeld(sessionId),
+      this.backend.events.lastSeq(sessionId),
+    ]);
+    return sessionStatus(state, record.agent, running, last);
+  }
+
+  /** Starts a reply to `input` (new messages, or none to continue); 409 while another run holds it. */
+  startReply(user: string, sessionId: string, input: Msg[] | undefined): Promise<RunHandle> {
+    return this.#run(user, sessionId, input);
+  }
+
+  /** Resumes a paused reply with a confirmation, external results or an interrupt. */
+  answer(user: string, sessionId: string, input: InputEvent): Promise<RunHandle> {
+    return this.#run(user, sessionId, input);
+  }
+
+  /** Answers waiting confirmations by tool call id; a call that is not waiting is a 409 and changes nothing. */
+  async confirm(
+    user: string,
+    sessionId: string,
+    answers: ConfirmAnswer[],
+    replyId?: string,
+  ): Promise<RunHandle> {
+    await this.getSession(user, sessionId);
+    const state = await this.#load(sessionId);
+    const msg = state.context.findLast((m) => m.id === state.replyContext?.replyId);
+    const confirmResults: ConfirmResult[] = answers.map((answer) => {
+      const call = msg?.content.find((b) => b.type === "tool_call" && b.id === answer.toolCallId);
+      const result: ConfirmResult = {
+        confirmed: answer.confirmed,
+        toolCall: {
+          id: answer.toolCallId,
+          name: call?.type === "tool_call" ? call.name : "",
+          input: answer.input ?? (call?.type === "tool_call" ? call.input : "{}"),
+        },
+      };
+      if (answer.rules) result.rules = answer.rules;
+      if (answer.reason !== undefined) result.reason = answer.reason;
+      return result;
+    });
+    return this.#run(
+      user,
+      sessionId,
+      userConfirmResult({ replyId: replyId ?? this.#replyId(state), confirmResults }),
+    );
+  }
+
+  /** Sends the results of calls that were submitted for external execution. */
+  async submitResults(
+    user: string,
+    sessionId: string,
+    toolResults: ToolResultBlock[],
+    replyId?: string,
+  ): Promise<RunHandle> {
+    await this.getSession(user, sessionId);
+    const id = replyId ?? this.#replyId(await this.#load(sessionId));
+    return this.#run(user, sessionId, externalExecutionResult({ replyId: id, toolResults }));
+  }
+
+  /** The reply id an answer goes to, when the client did not say. */
+  async replyIdOf(user: string, sessionId: string): Promise<string> {
+    await this.getSession(user, sessionId);
+    return this.#replyId(await this.#load(sessionId));
+  }
+
+  /**
+   * Interrupts the session's reply: a running one is aborted (on whichever replica runs it); a paused
+   * one is ended with USER_INTERRUPT. Nothing to interrupt: 409.
+   */
+  async interrupt(
+    user: string,
+    sessionId: string,
+    reason = "interrupted by the user",
+  ): Promise<{ was: "running" | "paused"; run?: RunHandle }> {
+    await this.getSession(user, sessionId);
+    const local = this.#runs.get(sessionId);
+    if (local) {
+      local.abort(reason);
+      return { was: "running", run: local.handle };
+    }
+    if (await this.backend.locks.isHeld(sessionId)) {
+      await this.backend.bus.publish({ sessionId, kind: "interrupt", reason });
+      return { was: "running" };
+    }
+    const reply = (await this.#load(sessionId)).replyContext;
+    if (!reply?.waitingFor)
+      throw new HttpError(409, "conflict", `session "${sessionId}" has no reply to interrupt`);
+    const run = await this.#run(user, sessionId, userInterrupt({ replyId: reply.replyId, reason }));
+    return { was: "paused", run };
+  }
+
+  /** The session's events after `after`, then live ones until the signal aborts (or `until`). */
+  async follow(
+    user: string,
+    sessionId: string,
+    options: FollowSessionOptions,
+  ): Promise<AsyncGenerator<FollowItem>> {
+    await this.getSession(user, sessionId);
+    const follow: Parameters<typeof followEvents>[2] = {
+      after: options.after ?? 0,
+      signal: options.signal,
+      heartbeatMs: this.#heartbeatMs,
+    };
+    if (options.until) follow.until = options.until;
+    return followEvents(this.backend, sessionId, follow);
+  }
+
+  /** Waits for this replica's runs to finish their current step, then closes the backend. */
+  async close(): Promise<void> {
+    for (const run of this.#runs.values()) run.abort("the server is shutting down");
+    await Promise.allSettled([...this.#runs.values()].map((run) => run.handle.done));
+    await Promise.allSettled([...this.#agents.values()].map((agent) => agent.toolkit.close()));
+    await this.backend.close();
+  }
+
+  async #run(user: string, sessionId: string, input: Msg[] | InputEvent | undefined): Promise<RunHandle> {
+    const record = await this.getSession(user, sessionId);
+    if (this.#runs.size >= this.#maxRuns)
+      throw new HttpError(
+        429,
+        "rate_limit",
+        `this server already runs ${this.#maxRuns} replies; retry shortly`,
+      );
+    const agent = this.#agents.get(record.agent);
+    if (!agent)
+      throw new HttpError(
+        409,
+        "conflict",
+        `session "${sessionId}" uses agent "${record.agent}", which this server does not offer`,
+      );
+    const run = await startRun(
+      { backend: this.backend, agent, sessionId, hooks: this.#hooks, renewEveryMs: this.#renewEveryMs },
+      input,
+    );
+    this.#runs.set(sessionId, run);
+    void run.handle.done.finally(() => {
+      if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);
+    });
+    return run.handle;
+  }
+
+  #replyId(state: AgentState): string {
+    const reply = state.replyContext;
+    if (!reply?.waitingFor)
+      throw new HttpError(409, "conflict", `session "${state.sessionId}" has no reply waiting for an answer`);
+    return reply.replyId;
+  }
+
+  async #load(sessionId: string): Promise<AgentState> {
+    const stored = await this.backend.store.load(sessionId);
+    if (!stored) throw notFound(sessionId);
+    return stored.state;
+  }
+
+  #own(record: SessionRecord | undefined, user: string, sessionId: string): SessionRecord {
+    if (!record || record.owner !== user) throw notFound(sessionId);
+    return record;
+  }
+}
