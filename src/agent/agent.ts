@@ -117,6 +117,11 @@ export class Agent {
     return compressState(state, this.config.model, summaryModel, context, { signal, keepTokens: 0 });
   }
 
+  /** Closes what the toolkit holds open (MCP servers). Call it when the agent is no longer needed. */
+  async close(): Promise<void> {
+    await this.toolkit.close();
+  }
+
   /** Runs one reply to its end (or its pause) and returns the reply's assistant Msg. */
   async reply<S extends z.ZodType | undefined = undefined>(
     input?: ReplyInput,

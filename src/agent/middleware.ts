@@ -4,7 +4,7 @@ import type { ChatChunk, ChatModel, ChatOptions } from "../model/core.js";
 import type { PermissionContext, PermissionDecision } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import type { Tool, ToolContext } from "../tool/index.js";
-import type { ReplyInput } from "./types.js";
+import type { ReplyInput } from "./reply-input.js";
 
 /** What every middleware hook can see and do. */
 export interface MiddlewareContext {

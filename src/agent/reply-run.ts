@@ -18,7 +18,7 @@ import {
 import type { ChatChunk, ChatFinal, ChatModel, ToolChoice } from "../model/core.js";
 import { addRules, type PermissionDecision } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
-import { type Tool, ToolInputError, type Toolkit } from "../tool/index.js";
+import { type Tool, ToolError, ToolInputError, type Toolkit } from "../tool/index.js";
 import { compressState } from "./compress-state.js";
 import { type ContextOptions, limitImages, overTrigger } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
@@ -652,10 +652,14 @@ export class ReplyRun {
       this.emit("TOOL_RESULT_END", { toolCallId: call.id, state: "success" });
     } catch (error) {
       const state = signal.aborted ? "interrupted" : "error";
-      const message = signal.aborted
-        ? `[interrupted: ${abortReason(signal)}]`
-        : `Error: ${toErrorInfo(error).message}`;
-      this.emitOutput(call.id, [{ kind: "text", text: message }]);
+      if (!signal.aborted && ToolError.isInstance(error) && error.output !== undefined) {
+        this.emitOutput(call.id, valueToParts(error.output));
+      } else {
+        const message = signal.aborted
+          ? `[interrupted: ${abortReason(signal)}]`
+          : `Error: ${toErrorInfo(error).message}`;
+        this.emitOutput(call.id, [{ kind: "text", text: message }]);
+      }
       this.emit("TOOL_RESULT_END", { toolCallId: call.id, state });
     }
   }

@@ -1,6 +1,4 @@
 import type { z } from "zod";
-import type { InputEvent } from "../event/index.js";
-import type { Msg } from "../message/index.js";
 import type { ChatModel } from "../model/core.js";
 import type { PermissionContext, PermissionDecision, PermissionSubject } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
@@ -8,8 +6,7 @@ import type { Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
 import type { Middleware } from "./middleware.js";
 
-/** What a reply can start from: new messages, an answer to a pause, or nothing (continue). */
-export type ReplyInput = Msg | Msg[] | InputEvent | undefined;
+export type { ReplyInput } from "./reply-input.js";
 
 export interface ReplyOptions<S extends z.ZodType | undefined = undefined> {
   signal?: AbortSignal;
