@@ -87,7 +87,7 @@ export function inputMessagesJson(messages: Msg[]): { system?: string; input: st
   for (const msg of messages) {
     const parts = msg.content.map(partOf);
     if (msg.role === "system") system.push(...parts);
-    else input.push({ role: msg.role, parts });
+    else if (parts.length > 0) input.push({ role: msg.role, parts }); // empty ones never reach the provider
   }
   const out: { system?: string; input: string } = { input: JSON.stringify(input) };
   if (system.length > 0) out.system = JSON.stringify(system);

@@ -33,6 +33,7 @@ interface ReplySpan {
   inputTokens: number;
   outputTokens: number;
   modelSeen: boolean;
+  replyIdSet: boolean;
 }
 
 /**
@@ -72,6 +73,7 @@ export function tracingMiddleware(options: TracingOptions = {}): Middleware {
         inputTokens: 0,
         outputTokens: 0,
         modelSeen: false,
+        replyIdSet: false,
       };
       live.set(ctx.state, reply);
       let ended = false;
@@ -173,10 +175,12 @@ export function tracingMiddleware(options: TracingOptions = {}): Middleware {
 
 /** Folds the reply's events into its span; returns true on REPLY_END. */
 function observeReplyEvent(reply: ReplySpan, event: AgentEvent): boolean {
+  if (!reply.replyIdSet) {
+    // The first event names the reply: REPLY_START, or the answer that resumes a paused reply.
+    reply.replyIdSet = true;
+    reply.span.setAttribute(AgentScopeAttr.replyId, event.replyId);
+  }
   switch (event.type) {
-    case "REPLY_START":
-      reply.span.setAttribute(AgentScopeAttr.replyId, event.replyId);
-      return false;
     case "MODEL_CALL_END":
       reply.inputTokens += event.inputTokens;
       reply.outputTokens += event.outputTokens;
