@@ -110,16 +110,14 @@ function userContent(content: unknown, messageId: string): ContentBlock[] {
 }
 
 /**
- * Turns AG-UI resume entries into the input event that continues the paused reply `reply`.
- * Every waiting call must be answered (AG-UI: no partial resumes). Confirmations: `approved`,
- * optional `editedArgs` (full replacement), `rules` to remember, `reason` for a refusal; a
- * cancelled one is a refusal. External runs: `{ output, isError? }`. When every entry is
- * cancelled the reply ends (USER_INTERRUPT).
+ * Turns AG-UI resume entries into the input event that continues paused reply `replyId`, whose
+ * `waiting` calls are asking for a confirmation or submitted for external execution. Every waiting
+ * call must be answered (AG-UI: no partial resumes). Confirmations: `approved`, optional
+ * `editedArgs` (full replacement), `rules` to remember, `reason` for a refusal; a cancelled one is a
+ * refusal. External runs: `{ output, isError? }`. When every entry is cancelled the reply ends
+ * (USER_INTERRUPT).
  */
-export function resumeInput(reply: Msg, resume: ResumeEntry[]): InputEvent {
-  const waiting = reply.content.filter(
-    (b): b is ToolCallBlock => b.type === "tool_call" && (b.state === "asking" || b.state === "submitted"),
-  );
+export function resumeInput(replyId: string, waiting: ToolCallBlock[], resume: ResumeEntry[]): InputEvent {
   if (waiting.length === 0)
     throw new AguiInputError("nothing is waiting in this thread; send messages without resume");
   const byId = new Map(resume.map((entry) => [entry.interruptId, entry]));
@@ -138,7 +136,7 @@ export function resumeInput(reply: Msg, resume: ResumeEntry[]): InputEvent {
     throw new AguiInputError(`resume must answer every open interrupt; missing: ${missing.join(", ")}`);
 
   if (resume.every((entry) => entry.status === "cancelled")) {
-    return userInterrupt({ replyId: reply.id, reason: "the user cancelled the pending tool calls" });
+    return userInterrupt({ replyId: replyId, reason: "the user cancelled the pending tool calls" });
   }
   const asking = waiting.filter((call) => call.state === "asking");
   if (asking.length > 0) {
@@ -148,12 +146,12 @@ export function resumeInput(reply: Msg, resume: ResumeEntry[]): InputEvent {
       );
     }
     return userConfirmResult({
-      replyId: reply.id,
+      replyId: replyId,
       confirmResults: asking.map((call) => confirmAnswer(call, byId.get(interruptId("confirm", call.id))!)),
     });
   }
   return externalExecutionResult({
-    replyId: reply.id,
+    replyId: replyId,
     toolResults: waiting.map((call) => externalAnswer(call, byId.get(interruptId("external", call.id))!)),
   });
 }

@@ -9,7 +9,7 @@ import { resumeInput } from "../../../src/app/agui/input.js";
 import type { AguiEvent } from "../../../src/app/agui/protocol.js";
 import { finishAguiRun, startAguiRun, translateEvent } from "../../../src/app/agui/translate.js";
 import { type AgentEvent, createEvent } from "../../../src/event/index.js";
-import { AgentScopeError, userMsg } from "../../../src/message/index.js";
+import { AgentScopeError, type ToolCallBlock, userMsg } from "../../../src/message/index.js";
 import { ScriptedModel } from "../../../src/testing/index.js";
 import { functionTool } from "../../../src/tool/index.js";
 
@@ -56,6 +56,13 @@ async function expectValid(events: AguiEvent[]): Promise<void> {
   );
   expect(checked).toHaveLength(events.length);
 }
+
+const waitingCalls = (agent: Agent) =>
+  agent.state.context
+    .at(-1)!
+    .content.filter(
+      (b): b is ToolCallBlock => b.type === "tool_call" && (b.state === "asking" || b.state === "submitted"),
+    );
 
 const types = (events: AguiEvent[]) =>
   events
@@ -164,8 +171,7 @@ describe("AgentEvent → AG-UI translation", () => {
     });
     expect(log).toEqual([]);
 
-    const reply = agent.state.context.at(-1)!;
-    const input = resumeInput(reply, [
+    const input = resumeInput(agent.state.replyContext!.replyId, waitingCalls(agent), [
       { interruptId: "confirm:c9", status: "resolved", payload: { approved: true } },
     ]);
     const second = await translateRun(agent.replyStream(input), "run-2");
@@ -242,8 +248,9 @@ describe("AgentEvent → AG-UI translation", () => {
     ]);
     const agent = new Agent({ name: "a", model, toolkit: [writeNote([])] });
     await translateRun(agent.replyStream(userMsg("note")));
-    const reply = agent.state.context.at(-1)!;
-    const input = resumeInput(reply, [{ interruptId: "confirm:c1", status: "cancelled" }]);
+    const input = resumeInput(agent.state.replyContext!.replyId, waitingCalls(agent), [
+      { interruptId: "confirm:c1", status: "cancelled" },
+    ]);
     expect(input.type).toBe("USER_INTERRUPT");
     const events = await translateRun(agent.replyStream(input), "run-2");
     await expectValid(events);

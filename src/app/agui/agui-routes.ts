@@ -1,0 +1,159 @@
+import { Hono } from "hono";
+import type { InputEvent } from "../../event/index.js";
+import type { Msg } from "../../message/index.js";
+import type { ServiceVariables } from "../server/http/auth.js";
+import { readBody } from "../server/http/read-body.js";
+import { toHttpError } from "../server/http-error.js";
+import type { ServiceRuntime } from "../server/runtime/service-runtime.js";
+import {
+  AguiInputError,
+  newUserMessages,
+  type RunAgentInput,
+  RunAgentInputSchema,
+  resumeInput,
+} from "./input.js";
+import { type AguiEvent, aguiFrame } from "./protocol.js";
+import { finishAguiRun, startAguiRun, translateEvent } from "./translate.js";
+
+const encoder = new TextEncoder();
+
+/** What starts the run: a RUN_ERROR to send instead, or the input to run. */
+type Plan = { error: { message: string; code: string } } | { input: Msg[] | InputEvent };
+
+/**
+ * `POST /v1/agui`: the AG-UI 1.0 endpoint. The threadId is the session id (created on first use,
+ * owned by the caller); `forwardedProps.agent` picks the agent of a new thread. New user messages
+ * (by id) start a reply; `resume` answers the interrupts of a paused one. The reply runs in the
+ * service (it survives the client going away); this stream follows its events as AG-UI events.
+ * Malformed bodies and another user's thread are 4xx JSON errors; protocol mistakes are RUN_ERROR.
+ */
+export function aguiRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
+  const app = new Hono<{ Variables: ServiceVariables }>();
+  app.post("/v1/agui", async (c) => {
+    const user = c.get("user");
+    let body: RunAgentInput;
+    let plan: Plan;
+    try {
+      body = await readBody(c, RunAgentInputSchema, "AG-UI RunAgentInput");
+      const agent = agentOf(body.forwardedProps);
+      await runtime.ensureSession(user, body.threadId, agent ? { agent } : {});
+      plan = await planRun(runtime, user, body);
+    } catch (error) {
+      const http = toHttpError(error);
+      return c.json(http.body, http.status);
+    }
+    return aguiStream(runtime, user, body, plan, c.req.raw.signal);
+  });
+  return app;
+}
+
+function agentOf(forwardedProps: unknown): string | undefined {
+  if (typeof forwardedProps !== "object" || forwardedProps === null) return undefined;
+  const agent = (forwardedProps as { agent?: unknown }).agent;
+  return typeof agent === "string" && agent !== "" ? agent : undefined;
+}
+
+async function planRun(runtime: ServiceRuntime, user: string, body: RunAgentInput): Promise<Plan> {
+  const status = await runtime.status(user, body.threadId);
+  try {
+    if (body.resume !== undefined && body.resume.length > 0) {
+      if (!status.waitingFor || !status.replyId) {
+        throw new AguiInputError("resume answers no open interrupt: this thread is not waiting");
+      }
+      return { input: resumeInput(status.replyId, status.pendingToolCalls, body.resume) };
+    }
+    if (status.waitingFor) {
+      const open = status.pendingToolCalls.map((call) => call.id).join(", ");
+      throw new AguiInputError(
+        `this thread has open interrupts (tool calls ${open}); send resume to answer them`,
+      );
+    }
+    const known = new Set((await runtime.messages(user, body.threadId)).map((msg) => msg.id));
+    const input = newUserMessages(body.messages, known);
+    if (input.length === 0)
+      throw new AguiInputError("the run carries no new user message (messages are matched by id)");
+    return { input };
+  } catch (error) {
+    if (error instanceof AguiInputError)
+      return { error: { message: error.message, code: "invalid_request" } };
+    throw error;
+  }
+}
+
+function aguiStream(
+  runtime: ServiceRuntime,
+  user: string,
+  body: RunAgentInput,
+  plan: Plan,
+  requestSignal: AbortSignal,
+): Response {
+  const controller = new AbortController();
+  requestSignal.addEventListener("abort", () => controller.abort(), { once: true });
+  let out!: ReadableStreamDefaultController<Uint8Array>;
+  const write = (text: string) => {
+    if (controller.signal.aborted) return;
+    try {
+      out.enqueue(encoder.encode(text));
+    } catch {
+      controller.abort(); // the client has gone; the run goes on in the service
+    }
+  };
+  const send = (events: AguiEvent[]) => {
+    for (const event of events) write(aguiFrame(event));
+  };
+
+  const pump = async () => {
+    const { translation, events } = startAguiRun({
+      threadId: body.threadId,
+      runId: body.runId,
+      state: body.state,
+    });
+    send(events);
+    try {
+      if ("error" in plan) {
+        send(finishAguiRun(translation, plan.error));
+        return;
+      }
+      const handle = Array.isArray(plan.input)
+        ? await runtime.startReply(user, body.threadId, plan.input)
+        : await runtime.answer(user, body.threadId, plan.input);
+      const items = await runtime.follow(user, body.threadId, {
+        after: handle.after,
+        signal: controller.signal,
+        until: handle.done,
+      });
+      for await (const item of items) {
+        if (item.kind === "event") send(translateEvent(translation, item.event));
+        else if (item.kind === "heartbeat") write(": keep-alive\n\n");
+      }
+      send(finishAguiRun(translation));
+    } catch (error) {
+      const http = toHttpError(error);
+      send(finishAguiRun(translation, { message: http.message, code: http.type }));
+    } finally {
+      try {
+        out.close();
+      } catch {
+        // the client has gone
+      }
+    }
+  };
+
+  // `start` must return at once (a stream is not read before it resolves): the run is pumped apart.
+  const stream = new ReadableStream<Uint8Array>({
+    start(controllerOfStream) {
+      out = controllerOfStream;
+      void pump();
+    },
+    cancel() {
+      controller.abort();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      "x-accel-buffering": "no",
+    },
+  });
+}
