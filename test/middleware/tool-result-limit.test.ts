@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { MiddlewareContext, ToolCallRequest } from "../../src/agent/index.js";
-import { dataBlock, textBlock } from "../../src/message/index.js";
+import { z } from "zod";
+import { Agent, type MiddlewareContext, type ToolCallRequest } from "../../src/agent/index.js";
+import { blocksOf, dataBlock, textBlock, userMsg } from "../../src/message/index.js";
 import { toolResultLimitMiddleware } from "../../src/middleware/index.js";
 import { estimateTextTokens } from "../../src/model/core.js";
+import { ScriptedModel } from "../../src/testing/index.js";
+import { functionTool } from "../../src/tool/index.js";
+import { collect } from "../agent/helpers.js";
 
 /** Runs the hook alone: `value` is what the tool returned. */
 async function limited(value: unknown, options: Parameters<typeof toolResultLimitMiddleware>[0]) {
@@ -85,5 +89,46 @@ describe("toolResultLimitMiddleware", () => {
 
   it("rejects a bad limit when it is created", () => {
     expect(() => toolResultLimitMiddleware({ maxTokens: -1 })).toThrow(/maxTokens must be an integer ≥ 0/);
+  });
+});
+
+describe("toolResultLimitMiddleware in a reply", () => {
+  it("the stored result and what the model reads next are both cut, streamed or not", async () => {
+    const dump = functionTool({
+      name: "dump",
+      description: "prints a lot",
+      input: z.object({ stream: z.boolean() }),
+      readOnly: true,
+      execute: ({ stream }) =>
+        stream
+          ? (async function* () {
+              for (let i = 0; i < 50; i++) yield `line ${String(i).padStart(3, "0")}\n`;
+            })()
+          : long,
+    });
+    const model = new ScriptedModel([
+      {
+        toolCalls: [
+          { id: "c1", name: "dump", input: { stream: false } },
+          { id: "c2", name: "dump", input: { stream: true } },
+        ],
+      },
+      { text: "done" },
+    ]);
+    const agent = new Agent({
+      name: "a",
+      model,
+      toolkit: [dump],
+      middlewares: [toolResultLimitMiddleware({ maxTokens: 20 })],
+    });
+    await collect(agent.replyStream(userMsg("go")));
+    const results = blocksOf(agent.state.context.at(-1)!, "tool_result");
+    expect(results.map((r) => r.state)).toEqual(["success", "success"]);
+    expect(results[0]!.output).toBe(`${long.slice(0, 80)}\n[truncated: 180 of 200 tokens cut, limit 20]`);
+    expect(results[1]!.output).toMatch(
+      /^line 000\nline 001\n.*\n\[truncated: \d+ of \d+ tokens cut, limit 20\]$/s,
+    );
+    const seen = blocksOf(model.calls[1]!.messages.at(-1)!, "tool_result").map((r) => r.output);
+    expect(seen).toEqual(results.map((r) => r.output));
   });
 });

@@ -6,7 +6,7 @@ import { Agent } from "../../src/agent/index.js";
 import { type AgentEvent, applyEvent } from "../../src/event/index.js";
 import { userMsg } from "../../src/message/index.js";
 import { ScriptedModel } from "../../src/testing/index.js";
-import { readTrace, TraceFileError, writeTrace } from "../../src/trace/index.js";
+import { jsonlTraceMiddleware, readTrace, TraceFileError, writeTrace } from "../../src/trace/index.js";
 import { collect, weather } from "../agent/helpers.js";
 
 let dir: string;
@@ -120,5 +120,25 @@ describe("JSONL traces", () => {
       `${JSON.stringify({ type: "AGENT_END", id: "e1", createdAt: "t", replyId: "r", finishedReason: "completed" })}\n`,
     );
     expect((await readTrace(file))[0]!.type).toBe("REPLY_END");
+  });
+
+  it("the middleware records every reply of each session to that session's file", async () => {
+    const model = new ScriptedModel(
+      Array.from({ length: 4 }, (_, i) => ({ text: `answer ${i}`, delayMs: 1 })),
+    );
+    const agent = new Agent({
+      name: "assistant",
+      model,
+      middlewares: [jsonlTraceMiddleware({ file: ({ sessionId }) => join(dir, `${sessionId}.jsonl`) })],
+    });
+    const one = agent.createState("one");
+    const two = agent.createState("two");
+    const streams = await Promise.all([
+      collect(agent.replyStream(userMsg("a"), { state: one })),
+      collect(agent.replyStream(userMsg("b"), { state: two })),
+    ]);
+    const later = await collect(agent.replyStream(userMsg("c"), { state: one }));
+    expect(await readTrace(join(dir, "one.jsonl"))).toEqual([...streams[0]!, ...later]);
+    expect(await readTrace(join(dir, "two.jsonl"))).toEqual(streams[1]);
   });
 });
