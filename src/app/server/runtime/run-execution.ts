@@ -18,7 +18,7 @@ export interface RunHandle {
 /** Saves a state at a checkpoint; registered per running state (one Agent serves many sessions). */
 export type CheckpointHook = (state: AgentState, reason: CheckpointReason) => Promise<void>;
 
-/** Events after which the agent saves the state and stops: held back until that save is done. */
+/** Events that may be a run's last (the agent then saves and stops): held back until that save is done. */
 const TERMINAL = new Set<AgentEvent["type"]>([
   "REPLY_END",
   "REQUIRE_USER_CONFIRM",
@@ -99,9 +99,11 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   }, ctx.renewEveryMs);
 
   const pump = async () => {
+    // The last event, if it may end the run, waits for the final save; anything after it releases it.
     const held: AgentEvent[] = [];
     const push = (event: AgentEvent) => {
-      if (held.length > 0 || TERMINAL.has(event.type)) held.push(event);
+      for (const earlier of held.splice(0)) queue.push(earlier);
+      if (TERMINAL.has(event.type)) held.push(event);
       else queue.push(event);
     };
     let failure: unknown;

@@ -1,0 +1,104 @@
+import type { AgentEvent } from "../../event/index.js";
+import { userMsg } from "../../message/index.js";
+import { LOCAL_USER } from "../server/http/auth.js";
+import type { RunHandle } from "../server/runtime/run-execution.js";
+import type { ConfirmAnswer, ServiceRuntime } from "../server/runtime/service-runtime.js";
+import { endsRun, readEventStream } from "./sse-client.js";
+
+/** What `agentscope chat` needs of an agent, in-process or over HTTP. */
+export interface ChatClient {
+  readonly sessionId: string;
+  /** Starts a reply to `text` and yields its events until it ends or pauses. */
+  send(text: string): AsyncGenerator<AgentEvent>;
+  confirm(answers: ConfirmAnswer[]): AsyncGenerator<AgentEvent>;
+  /** Interrupts the reply in flight. */
+  interrupt(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A chat in this process, on a ServiceRuntime (the same code path as the server). */
+export async function runtimeChatClient(runtime: ServiceRuntime, agent?: string): Promise<ChatClient> {
+  const session = await runtime.createSession(LOCAL_USER, agent ? { agent } : {});
+  const sessionId = session.sessionId;
+  async function* follow(start: Promise<RunHandle>): AsyncGenerator<AgentEvent> {
+    const run = await start;
+    const controller = new AbortController();
+    const items = await runtime.follow(LOCAL_USER, sessionId, {
+      after: run.after,
+      signal: controller.signal,
+      until: run.done,
+    });
+    for await (const item of items) if (item.kind === "event") yield item.event;
+  }
+  return {
+    sessionId,
+    send: (text) => follow(runtime.startReply(LOCAL_USER, sessionId, [userMsg(text)])),
+    confirm: (answers) => follow(runtime.confirm(LOCAL_USER, sessionId, answers)),
+    interrupt: async () => void (await runtime.interrupt(LOCAL_USER, sessionId).catch(() => undefined)),
+    close: () => runtime.close(),
+  };
+}
+
+export interface HttpChatOptions {
+  url: string;
+  token?: string;
+  /** Continue this session instead of creating one. */
+  sessionId?: string;
+  agent?: string;
+}
+
+async function failure(response: Response): Promise<Error> {
+  const body = (await response.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
+  return new Error(`${response.status}: ${body?.error?.message ?? response.statusText}`);
+}
+
+/**
+ * A chat against a running server. A stream cut mid-run is resumed from the last event id
+ * (`Last-Event-ID`), so nothing is shown twice or lost.
+ */
+export async function httpChatClient(options: HttpChatOptions): Promise<ChatClient> {
+  const base = options.url.replace(/\/+$/, "");
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const call = async (method: string, path: string, body?: unknown, accept = "application/json") => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { ...headers, accept },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!response.ok) throw await failure(response);
+    return response;
+  };
+  let sessionId = options.sessionId;
+  if (!sessionId) {
+    const created = await call("POST", "/v1/sessions", options.agent ? { agent: options.agent } : {});
+    sessionId = ((await created.json()) as { sessionId: string }).sessionId;
+  }
+  const path = `/v1/sessions/${encodeURIComponent(sessionId)}`;
+
+  async function* run(route: string, body: unknown): AsyncGenerator<AgentEvent> {
+    let response = await call("POST", `${path}/${route}`, body, "text/event-stream");
+    let last: number | undefined;
+    for (;;) {
+      let ended = false;
+      for await (const { seq, event } of readEventStream(response)) {
+        last = seq;
+        yield event;
+        if (endsRun(event)) ended = true;
+      }
+      if (ended || last === undefined) return;
+      response = await fetch(`${base}${path}/events`, {
+        headers: { ...headers, accept: "text/event-stream", "last-event-id": String(last) },
+      });
+      if (!response.ok) throw await failure(response);
+    }
+  }
+
+  return {
+    sessionId,
+    send: (text) => run("replies", { text }),
+    confirm: (answers) => run("confirm", { answers }),
+    interrupt: async () => void (await call("POST", `${path}/interrupt`, {}).catch(() => undefined)),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,71 @@
+import type { AgentEvent, RequireUserConfirmEvent } from "../../event/index.js";
+import type { ConfirmAnswer } from "../server/runtime/service-runtime.js";
+import type { ChatClient } from "./chat-client.js";
+import type { LineReader } from "./line-reader.js";
+import { EventRenderer } from "./render-events.js";
+
+export interface ChatIo {
+  lines: LineReader;
+  out: NodeJS.WritableStream;
+  color: boolean;
+}
+
+/** y / n / a(lways) for each call that asks; "always" adds the call's suggested rules. */
+async function askEach(event: RequireUserConfirmEvent, io: ChatIo): Promise<ConfirmAnswer[] | undefined> {
+  const answers: ConfirmAnswer[] = [];
+  for (const call of event.toolCalls) {
+    const line = await io.lines.next(`Allow ${call.name}? [y]es / [n]o / [a]lways: `);
+    if (line === undefined) return undefined;
+    const answer = line.trim().toLowerCase();
+    const always = answer.startsWith("a");
+    const entry: ConfirmAnswer = { toolCallId: call.id, confirmed: always || answer.startsWith("y") };
+    if (always && call.suggestedRules?.length) entry.rules = call.suggestedRules;
+    answers.push(entry);
+  }
+  return answers;
+}
+
+/**
+ * The chat loop: read a line, stream the reply, answer confirmations, repeat until /exit or end of
+ * input. Ctrl-C while a reply streams interrupts it (the program keeps going); at the prompt it quits.
+ */
+export async function chatLoop(client: ChatClient, io: ChatIo): Promise<void> {
+  let replying = false;
+  const onInterrupt = () => {
+    if (replying) {
+      io.out.write("\n[interrupting the reply]\n");
+      void client.interrupt();
+    } else io.lines.close();
+  };
+  io.lines.rl.on("SIGINT", onInterrupt);
+  process.on("SIGINT", onInterrupt);
+  try {
+    for (;;) {
+      const line = await io.lines.next("> ");
+      if (line === undefined || line.trim() === "/exit") break;
+      if (line.trim() === "") continue;
+      let stream: AsyncGenerator<AgentEvent> | undefined = client.send(line);
+      while (stream) {
+        const renderer = new EventRenderer({ color: io.color });
+        let ask: RequireUserConfirmEvent | undefined;
+        replying = true;
+        try {
+          for await (const event of stream) {
+            io.out.write(renderer.render(event));
+            if (event.type === "REQUIRE_USER_CONFIRM") ask = event;
+          }
+        } catch (error) {
+          io.out.write(`\nerror: ${(error as Error).message}\n`);
+        } finally {
+          replying = false;
+        }
+        io.out.write("\n");
+        const answers = ask ? await askEach(ask, io) : undefined;
+        stream = answers ? client.confirm(answers) : undefined;
+      }
+    }
+  } finally {
+    process.off("SIGINT", onInterrupt);
+    io.lines.close();
+  }
+}

@@ -1,0 +1,20 @@
+import { existsSync } from "node:fs";
+import { loadServiceConfig } from "../server/config/load-config.js";
+import { ConfigError, type ServiceConfig } from "../server/config/service-config.js";
+
+const DEFAULT_FILES = [
+  "agentscope.config.ts",
+  "agentscope.config.mjs",
+  "agentscope.config.js",
+  "agentscope.config.json",
+];
+
+/** The config named by --config, or the first agentscope.config.* in the working directory. */
+export async function findConfig(file: string | undefined): Promise<ServiceConfig> {
+  const chosen = file ?? DEFAULT_FILES.find((name) => existsSync(name));
+  if (!chosen)
+    throw new ConfigError(
+      `no config: pass --config <file> or create one of ${DEFAULT_FILES.join(", ")} (or try: agentscope demo)`,
+    );
+  return loadServiceConfig(chosen);
+}

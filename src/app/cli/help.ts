@@ -1,0 +1,55 @@
+/** The CLI's help texts, one per command. */
+export const HELP: Record<"main" | "chat" | "serve" | "demo", string> = {
+  main: `agentscope: run agents as a service or chat with them in the terminal
+
+Usage: agentscope <command> [options]
+
+Commands:
+  chat     chat in the terminal with an agent from a config file or on a running server
+  serve    start the agent service (HTTP + SSE under /v1, AG-UI, web console)
+  demo     start the service with the demo agent on the embedded store
+
+Run "agentscope <command> --help" for a command's options.
+`,
+  chat: `Usage: agentscope chat [--config file] [--agent name] | [--url http://host:port] [--token t] [--session id]
+
+Chat in the terminal: streamed text, dimmed thinking, tool calls and results. When a tool asks,
+answer y (yes), n (no) or a (always: remember the suggested rule). Ctrl-C interrupts the reply;
+Ctrl-C at the prompt (or /exit, or end of input) quits. Lines can be piped on stdin.
+
+Options:
+  --config <file>   agents config (.json, or .ts with tsx); default agentscope.config.{ts,json}
+  --agent <name>    which agent of the config (default: the first)
+  --store <url>     keep the session in this store (default memory:)
+  --url <url>       chat with a running server instead
+  --token <token>   bearer token for --url (default AGENTSCOPE_TOKEN)
+  --session <id>    continue this server session
+  -h, --help        show this help
+`,
+  serve: `Usage: agentscope serve [--config file] [--port n] [--host addr] [--store url]
+
+Start the agent service: JSON + SSE routes under /v1 (OpenAPI at /v1/openapi.json), the AG-UI
+endpoint and the web console. Tokens come from the config's "tokens" or AGENTSCOPE_TOKENS
+("token1:alice,token2:bob"); without tokens the server listens on 127.0.0.1 only.
+
+Options:
+  --config <file>   agents config (.json, or .ts with tsx); default agentscope.config.{ts,json}
+  --port <n>        port (default 8787; 0 = any free port)
+  --host <addr>     address (default 127.0.0.1)
+  --store <url>     sqlite:./path.db (default .agentscope/state.db), redis://..., postgres://...
+  -h, --help        show this help
+`,
+  demo: `Usage: agentscope demo [--port n] [--model spec] [--workspace dir]
+
+Start the service with the demo agent (list_files runs at once, save_note asks first) on the
+embedded SQLite store, and print the web console's URL. Without --model the agent runs on a
+scripted model.
+
+Options:
+  --port <n>          port (default 8787; 0 = any free port)
+  --model <spec>      a model spec such as openai:gpt-4o-mini
+  --workspace <dir>   the demo's files (default .agentscope/demo-workspace)
+  --store <url>       default sqlite:.agentscope/state.db
+  -h, --help          show this help
+`,
+};

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { createBackend } from "../server/backend/create-backend.js";
+import { buildAgents } from "../server/config/build-agents.js";
+import { ConfigError } from "../server/config/service-config.js";
+import { ServiceRuntime } from "../server/runtime/service-runtime.js";
+import { type ChatClient, httpChatClient, runtimeChatClient } from "./chat-client.js";
+import { chatLoop } from "./chat-command.js";
+import { demoCommand } from "./demo-command.js";
+import { findConfig } from "./find-config.js";
+import { HELP } from "./help.js";
+import { LineReader } from "./line-reader.js";
+import { serveCommand } from "./serve-command.js";
+
+const out = process.stdout;
+
+function port(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new ConfigError(`--port: "${value}" is not a port number`);
+  return n;
+}
+
+async function chat(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: "string" },
+      agent: { type: "string" },
+      store: { type: "string" },
+      url: { type: "string" },
+      token: { type: "string" },
+      session: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return void out.write(HELP.chat);
+  let client: ChatClient;
+  if (values.url) {
+    const options: Parameters<typeof httpChatClient>[0] = { url: values.url };
+    const token = values.token ?? process.env.AGENTSCOPE_TOKEN;
+    if (token) options.token = token;
+    if (values.session) options.sessionId = values.session;
+    if (values.agent) options.agent = values.agent;
+    client = await httpChatClient(options);
+  } else {
+    const config = await findConfig(values.config);
+    const runtime = new ServiceRuntime({
+      backend: await createBackend(values.store ?? "memory:"),
+      agents: await buildAgents(config.agents),
+    });
+    client = await runtimeChatClient(runtime, values.agent);
+  }
+  out.write(`session ${client.sessionId} (Ctrl-C interrupts a reply; /exit quits)\n`);
+  try {
+    await chatLoop(client, { lines: new LineReader(process.stdin, out), out, color: out.isTTY === true });
+  } finally {
+    await client.close();
+  }
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      config: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      store: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return void out.write(HELP.serve);
+  const options: Parameters<typeof serveCommand>[0] = { config: await findConfig(values.config), out };
+  const p = port(values.port);
+  if (p !== undefined) options.port = p;
+  if (values.host) options.host = values.host;
+  if (values.store) options.store = values.store;
+  await serveCommand(options);
+}
+
+async function demo(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: "string" },
+      model: { type: "string" },
+      workspace: { type: "string" },
+      store: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return void out.write(HELP.demo);
+  const options: Parameters<typeof demoCommand>[0] = { out };
+  const p = port(values.port);
+  if (p !== undefined) options.port = p;
+  if (values.model) options.model = values.model;
+  if (values.workspace) options.workspace = values.workspace;
+  if (values.store) options.store = values.store;
+  await demoCommand(options);
+}
+
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { chat, serve, demo };
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+    out.write(HELP.main);
+    return;
+  }
+  const run = COMMANDS[command];
+  if (!run) {
+    process.stderr.write(`agentscope: unknown command "${command}"\n\n${HELP.main}`);
+    process.exitCode = 2;
+    return;
+  }
+  await run(rest);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const known =
+    error instanceof ConfigError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+  process.stderr.write(
+    `agentscope: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`,
+  );
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import type { Msg } from "../../message/index.js";
+import type { ChatModel, ChatOptions } from "../../model/core.js";
+import { ScriptedModel, type ScriptedTurn } from "../../testing/index.js";
+import { functionTool, type Tool } from "../../tool/index.js";
+import type { AgentConfig } from "../server/config/service-config.js";
+
+/** Creates the demo workspace with two files, unless it exists. */
+export function prepareDemoWorkspace(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  if (readdirSync(dir).length > 0) return;
+  writeFileSync(join(dir, "todo.md"), "- ship the event stream\n- write the README\n");
+  writeFileSync(join(dir, "notes.txt"), "The demo runs on a scripted model unless a model is configured.\n");
+}
+
+/** `list_files` (read-only: runs at once) and `save_note` (writes: the permission engine asks). */
+export function demoTools(workspace: string): Tool[] {
+  const listFiles = functionTool({
+    name: "list_files",
+    description: "List the files in the workspace with their first line.",
+    input: z.object({}),
+    readOnly: true,
+    execute: () =>
+      readdirSync(workspace)
+        .sort()
+        .map((name) => `${name}: ${readFileSync(join(workspace, name), "utf8").split("\n")[0]}`)
+        .join("\n"),
+  });
+  const saveNote = functionTool({
+    name: "save_note",
+    description: "Save a note into the workspace (creates or replaces the file).",
+    input: z.object({ file: z.string().regex(/^[\w.-]+$/), text: z.string() }),
+    suggestRules: () => ["save_note"],
+    execute: ({ file, text }) => {
+      writeFileSync(join(workspace, file), text);
+      return `saved ${text.length} characters to ${file}`;
+    },
+  });
+  return [listFiles, saveNote] as Tool[];
+}
+
+function lastToolResult(messages: Msg[]) {
+  return messages.at(-1)?.content.findLast((b) => b.type === "tool_result");
+}
+
+/** The demo's turn for a conversation: list, then save, then answer, keyed on the last tool result. */
+function demoTurn(messages: Msg[]): ScriptedTurn {
+  const result = lastToolResult(messages);
+  if (!result || messages.at(-1)?.role === "user") {
+    return {
+      thinking: "The user wants a summary of the workspace. I will look at the files first.",
+      toolCalls: [{ name: "list_files", input: {} }],
+    };
+  }
+  if (result.name === "list_files") {
+    const listing = typeof result.output === "string" ? result.output : "";
+    const count = listing.split("\n").filter(Boolean).length;
+    return {
+      text: `I found ${count} files. I'll save a short summary as summary.md.`,
+      toolCalls: [{ name: "save_note", input: { file: "summary.md", text: `# Workspace\n\n${listing}\n` } }],
+    };
+  }
+  return result.state === "success"
+    ? { text: "Done: summary.md lists every file in the workspace with its first line." }
+    : { text: "Understood, I did not save anything. The files are listed above." };
+}
+
+/**
+ * The scripted stand-in for a provider. Unlike a plain ScriptedModel it never runs out: each call
+ * plays the turn that fits the conversation, so every session of a server can run the demo.
+ */
+export function demoModel(): ChatModel {
+  const base = new ScriptedModel([], { name: "scripted-demo" });
+  return {
+    name: base.name,
+    provider: base.provider,
+    contextSize: base.contextSize,
+    countTokens: (messages, tools) => base.countTokens(messages, tools),
+    stream: (messages: Msg[], options?: ChatOptions) =>
+      new ScriptedModel([demoTurn(messages)], { name: "scripted-demo", chunkSize: 3 }).stream(
+        messages,
+        options,
+      ),
+  };
+}
+
+/** The demo agent as a service config entry. */
+export function demoAgentConfig(workspace: string, model: ChatModel | string = demoModel()): AgentConfig {
+  return {
+    name: "demo",
+    systemPrompt: "You are a careful assistant working in a small file workspace.",
+    model,
+    tools: demoTools(workspace),
+  };
+}

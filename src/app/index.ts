@@ -1,0 +1,47 @@
+// agentscope/app: the agent service (Hono + SSE), its runtime and backends, config loading, the demo agent.
+
+export { type ChatClient, httpChatClient, runtimeChatClient } from "./cli/chat-client.js";
+export { EventRenderer, type RenderOptions } from "./cli/render-events.js";
+export { demoAgentConfig, demoModel, demoTools, prepareDemoWorkspace } from "./demo/demo-agent.js";
+export { type CreateAppOptions, createApp } from "./server/app.js";
+export { createBackend } from "./server/backend/create-backend.js";
+export { memoryBackend } from "./server/backend/memory-backend.js";
+export type {
+  BackendOptions,
+  BusMessage,
+  EventLog,
+  LoggedEvent,
+  RunLease,
+  RunLocks,
+  ServiceBackend,
+  ServiceBus,
+  SessionDirectory,
+  SessionRecord,
+  SessionRecordPage,
+} from "./server/backend/types.js";
+export { buildAgents } from "./server/config/build-agents.js";
+export { loadServiceConfig } from "./server/config/load-config.js";
+export {
+  type AgentConfig,
+  AgentConfigSchema,
+  ConfigError,
+  parseServiceConfig,
+  type ServiceConfig,
+  ServiceConfigSchema,
+} from "./server/config/service-config.js";
+export { bearerAuth, LOCAL_USER, parseTokens, type ServiceVariables } from "./server/http/auth.js";
+export { readBody } from "./server/http/read-body.js";
+export { resumePoint, sseFrame, sseResponse } from "./server/http/sse.js";
+export { HttpError, type HttpErrorType, toHttpError } from "./server/http-error.js";
+export type { FollowItem } from "./server/runtime/follow-events.js";
+export type { RunHandle } from "./server/runtime/run-execution.js";
+export {
+  type ConfirmAnswer,
+  type CreateSessionOptions,
+  type FollowSessionOptions,
+  type ServiceAgentOptions,
+  ServiceRuntime,
+  type ServiceRuntimeOptions,
+} from "./server/runtime/service-runtime.js";
+export type { SessionStatus } from "./server/runtime/session-status.js";
+export { type RunningServer, type StartServerOptions, startServer } from "./server/start-server.js";
