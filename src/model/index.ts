@@ -5,3 +5,7 @@ export * from "./media.js";
 export * from "./model-info.js";
 export * from "./openai/index.js";
 export * from "./local-files.js";
+export * from "./anthropic/index.js";
+export * from "./gemini/index.js";
+export * from "./ollama/index.js";
+export * from "./dashscope/index.js";

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -6,6 +10,7 @@ import {
   dataBlock,
   type Msg,
   textBlock,
+  urlBlock,
   userMsg,
 } from "../../src/message/index.js";
 import { AnthropicModel, formatAnthropic } from "../../src/model/anthropic/index.js";
@@ -308,6 +313,23 @@ describe("AnthropicModel on the wire", () => {
       },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_9", content: "sunny" }] },
     ]);
+  });
+
+  it("reads a local file: attachment into base64 before formatting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "as-anthropic-"));
+    const file = join(dir, "dot.png");
+    writeFileSync(file, Buffer.from(PNG, "base64"));
+    wire.queue({ frames: [start, ...stop("end_turn")] });
+    const model = new AnthropicModel({ model: "claude-sonnet-4-5", apiKey: "k", baseURL: wire.url });
+    await collect(model.stream([userMsg([textBlock("see"), urlBlock(pathToFileURL(file).href)])]));
+    expect(
+      (wire.requests[0]?.body as { messages: Array<{ content: unknown[] }> } | undefined)?.messages[0]
+        ?.content[1],
+    ).toEqual({
+      type: "image",
+      source: { type: "base64", media_type: "image/png", data: PNG },
+    });
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("surfaces an error event inside the stream as a typed error", async () => {

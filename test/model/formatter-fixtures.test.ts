@@ -1,6 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { Msg } from "../../src/message/index.js";
+import { formatAnthropic } from "../../src/model/anthropic/anthropic-format.js";
+import { formatDashScope } from "../../src/model/dashscope/dashscope-format.js";
+import { formatGemini } from "../../src/model/gemini/gemini-format.js";
+import { formatOllama } from "../../src/model/ollama/ollama-format.js";
 import { formatOpenAIChat } from "../../src/model/openai/chat-format.js";
 import { formatOpenAIResponses } from "../../src/model/openai/responses-format.js";
 import type { ToolSchema } from "../../src/model/types.js";
@@ -49,6 +53,42 @@ const CASES: FormatterCase[] = [
         maxTokens: 1024,
         reasoningEffort: "low",
         store: false,
+      }),
+  },
+  {
+    fixture: "anthropic.json",
+    provider: "anthropic",
+    format: (messages, tools) =>
+      formatAnthropic(messages, {
+        model: "claude-sonnet-4-5",
+        maxTokens: 1024,
+        tools,
+        toolChoice: "auto",
+        thinkingBudget: 1024,
+      }),
+  },
+  {
+    fixture: "gemini.json",
+    provider: "gemini",
+    format: (messages, tools) =>
+      formatGemini(messages, { tools, toolChoice: "required", maxTokens: 1024, thinkingBudget: 512 }),
+  },
+  {
+    fixture: "ollama.json",
+    provider: "ollama",
+    format: (messages, tools) =>
+      formatOllama(messages, { model: "qwen3", tools, think: true, maxTokens: 1024 }),
+  },
+  {
+    fixture: "dashscope.json",
+    provider: "dashscope",
+    format: (messages, tools) =>
+      formatDashScope(messages, {
+        model: "qwen-vl-max",
+        tools,
+        toolChoice: { name: "get_weather" },
+        enableThinking: true,
+        maxTokens: 1024,
       }),
   },
 ];

@@ -49,11 +49,12 @@ describe("formatOllama", () => {
         role: "assistant",
         content: "",
         thinking: "hmm",
-        tool_calls: [{ function: { name: "chart", arguments: { kind: "bar" } } }],
+        tool_calls: [{ id: "c1", function: { name: "chart", arguments: { kind: "bar" } } }],
       },
       {
         role: "tool",
         tool_name: "chart",
+        tool_call_id: "c1",
         content:
           "drawn\n<system-reminder>A(n) image file is returned and shown to you next as [c1#1].</system-reminder>",
       },

@@ -9,7 +9,11 @@ import {
   textBlock,
   userMsg,
 } from "../../src/message/index.js";
+import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
+import { DashScopeModel } from "../../src/model/dashscope/dashscope-model.js";
+import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
 import { MISSING_TOOL_RESULT } from "../../src/model/normalize.js";
+import { OllamaModel } from "../../src/model/ollama/ollama-model.js";
 import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
 import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
 import type { FetchFunction, TransportOptions } from "../../src/model/transport/types.js";
@@ -20,6 +24,16 @@ import {
   responsesFrames,
   type TextWire,
 } from "./helpers/openai-wire.js";
+import {
+  anthropicErrorBody,
+  anthropicFrames,
+  dashScopeErrorBody,
+  dashScopeFrames,
+  geminiFrames,
+  googleErrorBody,
+  ollamaErrorBody,
+  ollamaFrames,
+} from "./helpers/provider-wire.js";
 import { startWireServer, type WireServer } from "./helpers/wire-server.js";
 
 /**
@@ -39,6 +53,8 @@ interface ProviderCase {
   credentialHint: string;
   /** Whether thinking this provider produced goes back to it on the next turn. */
   thinkingRoundTrip: boolean;
+  /** False when aimock does not speak the provider: the aimock behaviours are then covered by its own recorded-frame tests. */
+  aimock?: boolean;
 }
 
 const CASES: ProviderCase[] = [
@@ -80,6 +96,48 @@ const CASES: ProviderCase[] = [
     errorBody: openAIErrorBody,
     credentialHint: "OPENAI_API_KEY",
     thinkingRoundTrip: true,
+  },
+  {
+    name: "anthropic",
+    create: (origin, options) =>
+      new AnthropicModel({ model: "claude-sonnet-4-5", baseURL: origin, apiKey: "sk-ant-test", ...options }),
+    textWire: (texts, usage) => anthropicFrames(texts, usage),
+    errorBody: anthropicErrorBody,
+    credentialHint: "ANTHROPIC_API_KEY",
+    thinkingRoundTrip: true,
+  },
+  {
+    name: "gemini",
+    create: (origin, options) =>
+      new GeminiModel({
+        model: "gemini-2.5-flash",
+        baseURL: `${origin}/v1beta`,
+        apiKey: "g-test",
+        ...options,
+      }),
+    textWire: (texts, usage) => geminiFrames(texts, usage),
+    errorBody: googleErrorBody,
+    credentialHint: "GEMINI_API_KEY",
+    thinkingRoundTrip: true,
+  },
+  {
+    name: "ollama",
+    create: (origin, options) => new OllamaModel({ model: "llama3.1", host: origin, ...options }),
+    textWire: (texts, usage) => ollamaFrames(texts, usage),
+    errorBody: ollamaErrorBody,
+    contentType: "application/x-ndjson",
+    credentialHint: "OLLAMA_API_KEY",
+    thinkingRoundTrip: true,
+  },
+  {
+    name: "dashscope",
+    create: (origin, options) =>
+      new DashScopeModel({ model: "qwen-plus", baseURL: origin, apiKey: "sk-ds", ...options }),
+    textWire: (texts, usage) => dashScopeFrames(texts, usage),
+    errorBody: dashScopeErrorBody,
+    credentialHint: "DASHSCOPE_API_KEY",
+    thinkingRoundTrip: true,
+    aimock: false,
   },
 ];
 
@@ -171,8 +229,9 @@ describe.each(CASES)("$name", (provider) => {
     provider.create(wire.url, { maxRetries: 2, ...options });
   const serve = (texts: string[], usage = { input: 11, output: 7 }) => provider.textWire(texts, usage);
   const stream = { "content-type": provider.contentType ?? "text/event-stream" };
+  const aimockIt = provider.aimock === false ? it.skip : it;
 
-  it("streams text as deltas with one stable block id, then a final chunk", async () => {
+  aimockIt("streams text as deltas with one stable block id, then a final chunk", async () => {
     const { deltas, final } = await run(aimockModel(), [userMsg("say hello")]);
     const text = deltas.filter((d) => d.type === "text");
     expect(text.map((d) => d.delta).join("")).toBe("Hello from the mock");
@@ -184,7 +243,7 @@ describe.each(CASES)("$name", (provider) => {
     expect(lastBody()).toContain("say hello");
   });
 
-  it("does one tool round trip", async () => {
+  aimockIt("does one tool round trip", async () => {
     const model = aimockModel();
     const first = await run(model, [userMsg("weather?")], { tools: [WEATHER_TOOL] });
     const call = first.final.content.find((b) => b.type === "tool_call");
@@ -208,7 +267,7 @@ describe.each(CASES)("$name", (provider) => {
     expect(lastBody()).toContain(call?.id);
   });
 
-  it("streams two parallel tool calls", async () => {
+  aimockIt("streams two parallel tool calls", async () => {
     const { deltas, final } = await run(aimockModel(), [userMsg("two cities")], { tools: [WEATHER_TOOL] });
     const calls = final.content.filter((b) => b.type === "tool_call");
     expect(calls.map((c) => (c.type === "tool_call" ? JSON.parse(c.input).city : ""))).toEqual([
@@ -220,7 +279,7 @@ describe.each(CASES)("$name", (provider) => {
     expect(named.map((d) => d.blockId)).toEqual(calls.map((c) => c.id));
   });
 
-  it("round-trips thinking", async () => {
+  aimockIt("round-trips thinking", async () => {
     const model = aimockModel();
     const first = await run(model, [userMsg("deep question")]);
     const thinking = first.final.content.find((b) => b.type === "thinking");
@@ -234,7 +293,7 @@ describe.each(CASES)("$name", (provider) => {
     expect(lastBody().includes("Let me think step by step")).toBe(provider.thinkingRoundTrip);
   });
 
-  it("sends an image in the user message", async () => {
+  aimockIt("sends an image in the user message", async () => {
     const { final } = await run(aimockModel(), [
       userMsg([textBlock("describe this"), dataBlock(PNG, "image/png")]),
     ]);
@@ -242,7 +301,7 @@ describe.each(CASES)("$name", (provider) => {
     expect(lastBody()).toContain(PNG);
   });
 
-  it("sends an image returned by a tool", async () => {
+  aimockIt("sends an image returned by a tool", async () => {
     const output: ContentBlock[] = [textBlock("the chart"), dataBlock(PNG, "image/png")];
     const reply = assistantMsg([
       { type: "tool_call", id: "call_c1", name: "chart", input: "{}", state: "finished" },
@@ -253,7 +312,7 @@ describe.each(CASES)("$name", (provider) => {
     expect(lastBody()).toContain("call_c1");
   });
 
-  it("gives a tool call left without a result an error result", async () => {
+  aimockIt("gives a tool call left without a result an error result", async () => {
     const reply = assistantMsg([
       { type: "tool_call", id: "call_lost", name: "get_weather", input: "{}", state: "pending" },
     ]);

@@ -1,8 +1,8 @@
 import type { Msg } from "../../message/index.js";
 import { estimateTokens } from "../estimate-tokens.js";
 import { modelInfo } from "../model-info.js";
-import { normalizeMessages } from "../normalize.js";
 import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import { streamChat } from "../transport/stream-chat.js";
 import type { TransportOptions } from "../transport/types.js";
@@ -52,15 +52,17 @@ export class AnthropicModel implements ChatModel {
     const o = this.options;
     const apiKey = requireApiKey(setting(o.apiKey, "ANTHROPIC_API_KEY"), "Anthropic", "ANTHROPIC_API_KEY");
     const baseURL = setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string;
-    const body = formatAnthropic(normalizeMessages(messages, { provider: this.provider }), {
-      model: o.model,
-      maxTokens: opts.maxTokens ?? this.maxTokens,
-      tools: opts.tools,
-      toolChoice: opts.toolChoice,
-      temperature: opts.temperature ?? o.temperature,
-      thinkingBudget: o.thinkingBudget,
-      extraBody: opts.extraBody,
-    });
+    const body = requestBody(messages, this.provider, (msgs) =>
+      formatAnthropic(msgs, {
+        model: o.model,
+        maxTokens: opts.maxTokens ?? this.maxTokens,
+        tools: opts.tools,
+        toolChoice: opts.toolChoice,
+        temperature: opts.temperature ?? o.temperature,
+        thinkingBudget: o.thinkingBudget,
+        extraBody: opts.extraBody,
+      }),
+    );
     return streamChat({
       provider: this.provider,
       request: {

@@ -65,7 +65,8 @@ class Messages {
   }
 }
 
-function hasMedia(messages: Msg[]): boolean {
+/** Whether any message (or tool result) holds media: such requests go to the multimodal endpoint. */
+export function hasMedia(messages: Msg[]): boolean {
   for (const msg of messages)
     for (const block of msg.content) {
       if (block.type === "data") return true;

@@ -1,13 +1,13 @@
 import type { Msg } from "../../message/index.js";
 import { estimateTokens } from "../estimate-tokens.js";
 import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
-import { normalizeMessages } from "../normalize.js";
 import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import { streamChat } from "../transport/stream-chat.js";
 import type { TransportOptions } from "../transport/types.js";
 import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
-import { formatDashScope } from "./dashscope-format.js";
+import { formatDashScope, hasMedia } from "./dashscope-format.js";
 import { DashScopeStreamParser } from "./dashscope-stream.js";
 
 export interface DashScopeModelOptions extends TransportOptions {
@@ -51,19 +51,20 @@ export class DashScopeModel implements ChatModel {
       "DASHSCOPE_BASE_URL",
       "https://dashscope.aliyuncs.com/api/v1",
     ) as string;
-    const normalized = normalizeMessages(messages, { provider: this.provider });
-    const body = formatDashScope(normalized, {
-      model: o.model,
-      tools: opts.tools,
-      toolChoice: opts.toolChoice,
-      maxTokens: opts.maxTokens ?? o.maxTokens,
-      temperature: opts.temperature ?? o.temperature,
-      enableThinking: o.enableThinking,
-      thinkingBudget: o.thinkingBudget,
-      multimodal: o.multimodal,
-      extraBody: opts.extraBody,
-    });
-    const multimodal = body.input.messages.some((msg) => Array.isArray(msg.content));
+    const multimodal = o.multimodal ?? hasMedia(messages);
+    const body = requestBody(messages, this.provider, (msgs) =>
+      formatDashScope(msgs, {
+        model: o.model,
+        tools: opts.tools,
+        toolChoice: opts.toolChoice,
+        maxTokens: opts.maxTokens ?? o.maxTokens,
+        temperature: opts.temperature ?? o.temperature,
+        enableThinking: o.enableThinking,
+        thinkingBudget: o.thinkingBudget,
+        multimodal,
+        extraBody: opts.extraBody,
+      }),
+    );
     const path = multimodal
       ? "/services/aigc/multimodal-generation/generation"
       : "/services/aigc/text-generation/generation";

@@ -1,8 +1,8 @@
 import type { Msg } from "../../message/index.js";
 import { estimateTokens } from "../estimate-tokens.js";
 import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
-import { normalizeMessages } from "../normalize.js";
 import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import { streamChat } from "../transport/stream-chat.js";
 import type { TransportOptions } from "../transport/types.js";
@@ -52,14 +52,16 @@ export class GeminiModel implements ChatModel {
       "GEMINI_BASE_URL",
       "https://generativelanguage.googleapis.com/v1beta",
     ) as string;
-    const body = formatGemini(normalizeMessages(messages, { provider: this.provider }), {
-      tools: opts.tools,
-      toolChoice: opts.toolChoice,
-      maxTokens: opts.maxTokens ?? o.maxTokens,
-      temperature: opts.temperature ?? o.temperature,
-      thinkingBudget: o.thinkingBudget,
-      extraBody: opts.extraBody,
-    });
+    const body = requestBody(messages, this.provider, (msgs) =>
+      formatGemini(msgs, {
+        tools: opts.tools,
+        toolChoice: opts.toolChoice,
+        maxTokens: opts.maxTokens ?? o.maxTokens,
+        temperature: opts.temperature ?? o.temperature,
+        thinkingBudget: o.thinkingBudget,
+        extraBody: opts.extraBody,
+      }),
+    );
     return streamChat({
       provider: this.provider,
       request: {

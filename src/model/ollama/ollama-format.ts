@@ -64,10 +64,10 @@ class Messages {
     msg.thinking = msg.thinking === undefined ? text : `${msg.thinking}\n${text}`;
   }
 
-  toolCall(name: string, input: string): void {
+  toolCall(id: string, name: string, input: string): void {
     const msg = this.open("assistant");
     msg.tool_calls ??= [];
-    msg.tool_calls.push({ function: { name, arguments: parseToolInput(input) } });
+    msg.tool_calls.push({ id, function: { name, arguments: parseToolInput(input) } });
   }
 
   raw(msg: OllamaMessage): void {
@@ -108,11 +108,11 @@ export function formatOllama(messages: Msg[], options: OllamaFormatOptions): Oll
             out.thinking(block.thinking);
           break;
         case "tool_call":
-          out.toolCall(block.name, block.input);
+          out.toolCall(block.id, block.name, block.input);
           break;
         case "tool_result": {
           const { text, promoted: media } = splitToolOutput(block, OLLAMA_MEDIA);
-          out.raw({ role: "tool", content: text, tool_name: block.name });
+          out.raw({ role: "tool", content: text, tool_name: block.name, tool_call_id: block.id });
           const images = media.flatMap((item) => {
             const data = item.type === "data" ? base64Of(item.source) : undefined;
             return data === undefined ? [] : [data];

@@ -1,8 +1,8 @@
 import type { Msg } from "../../message/index.js";
 import { estimateTokens } from "../estimate-tokens.js";
 import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
-import { normalizeMessages } from "../normalize.js";
 import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
 import { streamChat } from "../transport/stream-chat.js";
 import type { TransportOptions } from "../transport/types.js";
@@ -54,17 +54,19 @@ export class OllamaModel implements ChatModel {
     const o = this.options;
     const host = ollamaBaseUrl(setting(o.host, "OLLAMA_HOST", "http://127.0.0.1:11434") as string);
     const apiKey = setting(o.apiKey, "OLLAMA_API_KEY");
-    const body = formatOllama(normalizeMessages(messages, { provider: this.provider }), {
-      model: o.model,
-      tools: opts.tools,
-      toolChoice: opts.toolChoice,
-      maxTokens: opts.maxTokens ?? o.maxTokens,
-      temperature: opts.temperature ?? o.temperature,
-      numCtx: o.numCtx,
-      think: o.think,
-      keepAlive: o.keepAlive,
-      extraBody: opts.extraBody,
-    });
+    const body = requestBody(messages, this.provider, (msgs) =>
+      formatOllama(msgs, {
+        model: o.model,
+        tools: opts.tools,
+        toolChoice: opts.toolChoice,
+        maxTokens: opts.maxTokens ?? o.maxTokens,
+        temperature: opts.temperature ?? o.temperature,
+        numCtx: o.numCtx,
+        think: o.think,
+        keepAlive: o.keepAlive,
+        extraBody: opts.extraBody,
+      }),
+    );
     const headers: Record<string, string> = { "content-type": "application/json", ...o.headers };
     if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
     return streamChat({

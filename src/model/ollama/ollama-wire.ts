@@ -1,6 +1,8 @@
 /** The Ollama /api/chat request this package sends. */
 
 export interface OllamaToolCall {
+  /** Our call id; Ollama versions without call ids ignore it. */
+  id?: string;
   function: { name: string; arguments: Record<string, unknown> };
 }
 
@@ -13,6 +15,8 @@ export interface OllamaMessage {
   tool_calls?: OllamaToolCall[];
   /** On tool messages: the tool that produced the result. */
   tool_name?: string;
+  /** On tool messages: the call answered (pairs parallel calls of the same tool where Ollama reads it). */
+  tool_call_id?: string;
 }
 
 export interface OllamaRequest {

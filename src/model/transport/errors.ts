@@ -109,8 +109,10 @@ export function errorFromResponse(
   let type = statusType(status);
   const detail = providerMessage(body) ?? (bodyText.slice(0, 300) || "no details");
   let retryable: boolean | undefined;
-  // OpenAI answers 429 for an exhausted quota too; retrying cannot help.
-  if (type === "rate_limit" && /insufficient_quota|quota|billing/i.test(bodyText)) retryable = false;
+  // OpenAI answers 429 for an exhausted quota too; retrying cannot help. (Not any "quota": DashScope's
+  // plain rate limit is `Throttling.RateQuota`.)
+  if (type === "rate_limit" && /insufficient_quota|exceeded your current quota|billing/i.test(bodyText))
+    retryable = false;
   if (status === 529) type = "upstream"; // Anthropic "overloaded"
   const message = `${ctx.provider} request failed with HTTP ${status}: ${detail}. ${whatToCheck(type, ctx)}`;
   return new ProviderError(
