@@ -34,6 +34,8 @@ interface ReplySpan {
   outputTokens: number;
   modelSeen: boolean;
   replyIdSet: boolean;
+  /** Ends each tool span still open: the reply ends them if it ends first (an interrupt drops a tool). */
+  openTools: Set<() => void>;
 }
 
 /**
@@ -74,6 +76,7 @@ export function tracingMiddleware(options: TracingOptions = {}): Middleware {
         outputTokens: 0,
         modelSeen: false,
         replyIdSet: false,
+        openTools: new Set(),
       };
       live.set(ctx.state, reply);
       let ended = false;
@@ -90,6 +93,7 @@ export function tracingMiddleware(options: TracingOptions = {}): Middleware {
         throw error;
       } finally {
         live.delete(ctx.state);
+        for (const interrupt of [...reply.openTools]) interrupt();
         span.setAttributes({
           [GenAI.inputTokens]: reply.inputTokens,
           [GenAI.outputTokens]: reply.outputTokens,
@@ -157,20 +161,38 @@ export function tracingMiddleware(options: TracingOptions = {}): Middleware {
         parent,
       );
       const spanContext = trace.setSpan(parent, span);
+      const end = endOnce(span, live.get(ctx.state)?.openTools);
       let outcome: unknown;
       try {
         outcome = await context.with(spanContext, () => next(request));
       } catch (error) {
         recordError(span, error);
-        span.end();
+        end();
         throw error;
       }
-      if (isAsyncIterable(outcome)) return traceToolStream(outcome, span, spanContext, capture);
+      if (isAsyncIterable(outcome)) return traceToolStream(outcome, span, end, spanContext, capture);
       if (capture) span.setAttribute(GenAI.toolCallResult, resultText(outcome));
-      span.end();
+      end();
       return outcome;
     },
   };
+}
+
+/** Ends `span` once; until then `open` holds a way for the reply to end it as interrupted. */
+function endOnce(span: Span, open: Set<() => void> | undefined): () => void {
+  let ended = false;
+  const interrupt = () => {
+    span.setAttribute(AgentScopeAttr.interrupted, true);
+    end();
+  };
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    open?.delete(interrupt);
+    span.end();
+  };
+  open?.add(interrupt);
+  return end;
 }
 
 /** Folds the reply's events into its span; returns true on REPLY_END. */
@@ -234,6 +256,7 @@ function recordError(span: Span, error: unknown): void {
 async function* traceToolStream(
   chunks: AsyncIterable<ToolChunk>,
   span: Span,
+  end: () => void,
   spanContext: Context,
   capture: boolean,
 ): AsyncGenerator<ToolChunk> {
@@ -248,7 +271,7 @@ async function* traceToolStream(
     recordError(span, error);
     throw error;
   } finally {
-    span.end();
+    end();
   }
 }
 

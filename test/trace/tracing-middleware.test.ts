@@ -334,6 +334,31 @@ describe("tracingMiddleware", () => {
     expect(parentId(only("execute_tool"))).toBe(roots[1]!.spanContext().spanId);
   });
 
+  it("ends the span of a tool still running when the reply is interrupted, marked as such", async () => {
+    const stuck = functionTool({
+      name: "stuck",
+      description: "ignores the signal for a while",
+      input: z.object({}),
+      readOnly: true,
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve("late"), 200)),
+    });
+    const model = new ScriptedModel([{ toolCalls: [{ name: "stuck" }] }]);
+    const agent = new Agent({
+      name: "a",
+      model,
+      toolkit: [stuck],
+      middlewares: [tracingMiddleware({ tracer })],
+    });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 20);
+    const events = await collect(agent.replyStream(userMsg("go"), { signal: abort.signal }));
+    const end = events.at(-1)!;
+    expect(end.type === "REPLY_END" && end.finishedReason).toBe("interrupted");
+    const tool = only("execute_tool");
+    expect(tool.attributes["agentscope.interrupted"]).toBe(true);
+    expect(only("invoke_agent").endTime).toEqual(expect.any(Array));
+  });
+
   it("uses the global tracer provider when no tracer is given (a no-op without an SDK)", async () => {
     const model = new ScriptedModel([{ text: "hi" }]);
     const agent = new Agent({ name: "a", model, middlewares: [tracingMiddleware()] });
