@@ -5,5 +5,6 @@ export * from "./errors.js";
 export * from "./middleware.js";
 export { composeHooks } from "./middleware-runner.js";
 export * from "./recover.js";
+export * from "./session.js";
 export * from "./structured-output.js";
 export * from "./types.js";

@@ -17,7 +17,7 @@ import {
 } from "../message/index.js";
 import type { ChatChunk, ChatFinal, ChatModel, ToolChoice } from "../model/core.js";
 import { addRules, type PermissionDecision } from "../permission/index.js";
-import type { AgentState } from "../state/index.js";
+import { type AgentState, replaceUnstorableChars } from "../state/index.js";
 import { type Tool, ToolError, ToolInputError, type Toolkit } from "../tool/index.js";
 import { compressState } from "./compress-state.js";
 import { type ContextOptions, limitImages, overTrigger } from "./compression.js";
@@ -231,6 +231,7 @@ export class ReplyRun {
       if (usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = usage.cacheWriteTokens;
       this.push(createEvent("MODEL_CALL_END", end));
       yield* this.drain();
+      await this.save("model_call");
       if (!this.mw.empty) {
         await this.mw.afterReasoning(this.msg);
         if (this.stopReason !== undefined) {
@@ -667,7 +668,10 @@ export class ReplyRun {
   private emitOutput(toolCallId: string, parts: OutputPart[]): void {
     for (const part of parts) {
       if (part.kind === "text") {
-        if (part.text !== "") this.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId, delta: part.text });
+        // Text a store cannot hold (NUL, lone surrogates) is replaced here, so the event and the state agree.
+        if (part.text !== "") {
+          this.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId, delta: replaceUnstorableChars(part.text) });
+        }
         continue;
       }
       const { source, id, name } = part.block;
@@ -727,7 +731,8 @@ export class ReplyRun {
   }
 
   private async save(reason: CheckpointReason): Promise<void> {
-    if (this.config.checkpoint) await this.config.checkpoint(this.state, reason);
+    const checkpoint = this.options.checkpoint ?? this.config.checkpoint;
+    if (checkpoint) await checkpoint(this.state, reason);
   }
 
   // ---- emitting ----

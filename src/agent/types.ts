@@ -14,10 +14,12 @@ export interface ReplyOptions<S extends z.ZodType | undefined = undefined> {
   structuredOutput?: S;
   /** Run the reply on this session state instead of `agent.state` (one agent, many sessions). */
   state?: AgentState;
+  /** Save the state at every step that matters (overrides the agent's `checkpoint` for this call). */
+  checkpoint?: (state: AgentState, reason: CheckpointReason) => void | Promise<void>;
 }
 
 /** Where the agent is when it saves a checkpoint. */
-export type CheckpointReason = "reply_start" | "tool_result" | "pause" | "reply_end";
+export type CheckpointReason = "reply_start" | "model_call" | "tool_result" | "pause" | "reply_end";
 
 /** Decides one tool call: the permission engine by default. */
 export type PermissionDecider = (

@@ -9,3 +9,4 @@ export * from "./anthropic/index.js";
 export * from "./gemini/index.js";
 export * from "./ollama/index.js";
 export * from "./dashscope/index.js";
+export * from "./from-spec.js";

@@ -1,7 +1,7 @@
 import mysql from "mysql2/promise";
 import { describe, expect, it } from "vitest";
 import { MySqlStateStore } from "../../src/state/index.js";
-import { missingService, reportMissingService, runName } from "./services.js";
+import { missingService, reportMissingService, runName } from "../support/services.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("MariaDB/MySQL", 3306);

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PostgresStateStore } from "../../src/state/index.js";
-import { missingService, reportMissingService, runName } from "./services.js";
+import { missingService, reportMissingService, runName } from "../support/services.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("PostgreSQL", 5432);

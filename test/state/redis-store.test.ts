@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { RedisStateStore } from "../../src/state/index.js";
-import { missingService, reportMissingService, runName } from "./services.js";
+import { missingService, reportMissingService, runName } from "../support/services.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("Redis", 6379);
