@@ -4,18 +4,25 @@ import { createInterface } from "node:readline";
 import { type AgentEvent, parseEvent } from "../event/index.js";
 import { AgentScopeError, toErrorInfo } from "../message/index.js";
 
-/** A trace file that cannot be read: says which line is bad and why. */
+/** A trace file that cannot be read: which line is bad and why, or why the file cannot be opened. */
 export class TraceFileError extends AgentScopeError {
   constructor(
     readonly file: string,
-    readonly line: number,
+    /** The bad line (1-based); absent when the file itself cannot be read. */
+    readonly line: number | undefined,
     reason: string,
+    options?: { cause?: unknown },
   ) {
-    super({
-      type: "invalid_request",
-      source: "trace",
-      message: `${file}:${line}: not a valid trace event (${reason}); fix or remove that line`,
-    });
+    super(
+      line === undefined
+        ? { type: "not_found", source: "trace", message: `cannot read trace ${file}: ${reason}` }
+        : {
+            type: "invalid_request",
+            source: "trace",
+            message: `${file}:${line}: not a valid trace event (${reason}); fix or remove that line`,
+          },
+      options,
+    );
     this.name = "TraceFileError";
   }
 }
@@ -96,7 +103,13 @@ export async function* writeTrace(
 
 /** Reads a trace file event by event, checking each line with `parseEvent`; blank lines are skipped. */
 export async function* iterateTrace(file: string): AsyncGenerator<AgentEvent> {
-  const lines = createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity });
+  const input = createReadStream(file, { encoding: "utf8" });
+  try {
+    await once(input, "open");
+  } catch (error) {
+    throw new TraceFileError(file, undefined, toErrorInfo(error).message, { cause: error });
+  }
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let number = 0;
   try {
     for await (const line of lines) {

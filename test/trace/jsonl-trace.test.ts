@@ -113,6 +113,14 @@ describe("JSONL traces", () => {
     await expect(readTrace(file)).rejects.toThrow(/:2: .*unknown event type "NOPE"/);
   });
 
+  it("a missing file is a TraceFileError that says so", async () => {
+    const file = join(dir, "missing.jsonl");
+    const error = await readTrace(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TraceFileError);
+    expect((error as TraceFileError).line).toBeUndefined();
+    expect((error as Error).message).toMatch(/^cannot read trace .*missing\.jsonl: ENOENT/);
+  });
+
   it("accepts the Java type names on reading", async () => {
     const file = join(dir, "java.jsonl");
     await writeFile(

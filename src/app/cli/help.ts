@@ -1,5 +1,5 @@
 /** The CLI's help texts, one per command. */
-export const HELP: Record<"main" | "chat" | "serve" | "demo", string> = {
+export const HELP: Record<"main" | "chat" | "serve" | "demo" | "replay", string> = {
   main: `agentscope: run agents as a service or chat with them in the terminal
 
 Usage: agentscope <command> [options]
@@ -8,6 +8,7 @@ Commands:
   chat     chat in the terminal with an agent from a config file or on a running server
   serve    start the agent service (HTTP + SSE under /v1, AG-UI, web console)
   demo     start the service with the demo agent on the embedded store
+  replay   print a JSONL trace as chat showed it live
 
 Run "agentscope <command> --help" for a command's options.
 `,
@@ -51,5 +52,13 @@ Options:
   --workspace <dir>   the demo's files (default .agentscope/demo-workspace)
   --store <url>       default sqlite:.agentscope/state.db
   -h, --help          show this help
+`,
+  replay: `Usage: agentscope replay <file>
+
+Print a JSONL trace (written by writeTrace or jsonlTraceMiddleware from agentscope/trace) as the
+terminal chat showed it live. A bad line stops the replay with its line number.
+
+Options:
+  -h, --help        show this help
 `,
 };

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { TraceFileError } from "../../trace/jsonl-writer.js";
 import { createBackend } from "../server/backend/create-backend.js";
 import { buildAgents } from "../server/config/build-agents.js";
 import { ConfigError } from "../server/config/service-config.js";
@@ -10,6 +11,7 @@ import { demoCommand } from "./demo-command.js";
 import { findConfig } from "./find-config.js";
 import { HELP } from "./help.js";
 import { LineReader } from "./line-reader.js";
+import { replayTrace } from "./replay.js";
 import { serveCommand } from "./serve-command.js";
 
 const out = process.stdout;
@@ -101,7 +103,20 @@ async function demo(args: string[]): Promise<void> {
   await demoCommand(options);
 }
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { chat, serve, demo };
+async function replay(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { help: { type: "boolean", short: "h" } },
+  });
+  if (values.help) return void out.write(HELP.replay);
+  const [file, ...extra] = positionals;
+  if (file === undefined || extra.length > 0)
+    throw new ConfigError(`replay takes one trace file\n\n${HELP.replay}`);
+  await replayTrace(file, out, { color: out.isTTY === true });
+}
+
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { chat, serve, demo, replay };
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -120,7 +135,9 @@ async function main(argv: string[]): Promise<void> {
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   const known =
-    error instanceof ConfigError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+    error instanceof ConfigError ||
+    error instanceof TraceFileError ||
+    (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
   process.stderr.write(
     `agentscope: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`,
   );

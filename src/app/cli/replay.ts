@@ -1,4 +1,4 @@
-import { iterateTrace } from "../../trace/index.js";
+import { iterateTrace } from "../../trace/jsonl-writer.js";
 import { EventRenderer, type RenderOptions } from "./render-events.js";
 
 /** Where replayed text goes: `process.stdout` or anything with `write(text)`. */

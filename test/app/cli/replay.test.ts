@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Agent } from "../../../src/agent/index.js";
 import { EventRenderer } from "../../../src/app/cli/render-events.js";
@@ -74,4 +76,33 @@ describe("agentscope replay", () => {
     expect((error as Error).message).toMatch(/bad\.jsonl:4: /);
     expect(out.text()).toContain("partial answer");
   });
+
+  it("runs as `agentscope replay FILE`, and a bad line exits 1 naming it", async () => {
+    const file = join(dir, "cli.jsonl");
+    const model = new ScriptedModel([
+      { toolCalls: [{ name: "get_weather", input: { city: "Oslo" } }] },
+      { text: "Cold in Oslo." },
+    ]);
+    const agent = new Agent({ name: "assistant", model, toolkit: [weather] });
+    const live = new EventRenderer();
+    let shown = "";
+    for await (const event of writeTrace(agent.replyStream(userMsg("weather?")), file))
+      shown += live.render(event);
+    const cli = (args: string[]) =>
+      promisify(execFile)(process.execPath, ["--import", "tsx", "src/app/cli/main.ts", ...args], {
+        cwd: join(import.meta.dirname, "../../.."),
+      });
+    expect((await cli(["replay", file])).stdout).toBe(shown);
+
+    await writeFile(
+      file,
+      `${JSON.stringify({ type: "REPLY_START", id: "e", createdAt: "t", replyId: "r" })}\n{oops\n`,
+    );
+    const failed = await cli(["replay", file]).catch((error: { code: number; stderr: string }) => error);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toMatch(
+      /^agentscope: .*cli\.jsonl:2: not a valid trace event/,
+    );
+    expect((failed as { stderr: string }).stderr).not.toContain("    at ");
+  }, 30_000);
 });
