@@ -5,12 +5,12 @@ import { createInterface } from "node:readline/promises";
 import { EventRenderer } from "../src/app/cli/render-events.js";
 import { type AgentEvent, type RequireUserConfirmEvent, userConfirmResult } from "../src/event/index.js";
 import { userMsg } from "../src/message/index.js";
+import { modelFromEnvironment } from "../src/model/index.js";
 import { demoAgent, prepareWorkspace, scriptedDemoModel } from "./demo-agent.js";
-import { modelFromEnvironment } from "./model-from-env.js";
 
 const workspace = join(tmpdir(), "agentscope-demo");
 prepareWorkspace(workspace);
-const configured = await modelFromEnvironment();
+const configured = modelFromEnvironment();
 const model = configured ?? scriptedDemoModel();
 process.stdout.write(
   configured
