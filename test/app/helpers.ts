@@ -65,3 +65,9 @@ export const isType = (type: string) => (frame: Frame) => frame.event === type;
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** A response body as loosely typed JSON, for assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: test assertions on JSON bodies
+export async function json(response: Response | Promise<Response>): Promise<any> {
+  return (await response).json();
+}

@@ -4,7 +4,7 @@ import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
 import { foldEvents } from "../../src/event/index.js";
 import { conversationModel, recordTool } from "./fixtures/agents.js";
-import { type Frame, isType, readSse, sleep } from "./helpers.js";
+import { type Frame, isType, json, readSse, sleep } from "./helpers.js";
 
 const runtimes: ServiceRuntime[] = [];
 afterEach(async () => {
@@ -97,12 +97,10 @@ describe("the reply stream", () => {
       replyId: ask.replyId,
     });
     expect(t.calls.count).toBe(1);
-    const { messages } = (await (await t.request(`/v1/sessions/${id}/messages`)).json()) as {
-      messages: any[];
-    };
-    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    const { messages } = await json(t.request(`/v1/sessions/${id}/messages`));
+    expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant"]);
     const folded = foldEvents([...frames, ...rest].map((f) => f.data!));
-    expect(folded.content).toEqual(messages[1].content);
+    expect(folded?.content).toEqual(messages[1].content);
   });
 
   it("reconnecting with Last-Event-ID or ?after= gets exactly the missed events, then live ones", async () => {
@@ -113,11 +111,11 @@ describe("the reply stream", () => {
       range(4, frames.length),
     );
 
-    const live = t
-      .request(`/v1/sessions/${id}/events?after=${frames.length}`)
-      .then((r) => readSse(r, isType("REPLY_END")));
+    const live = Promise.resolve(t.request(`/v1/sessions/${id}/events?after=${frames.length}`)).then((r) =>
+      readSse(r, isType("REPLY_END")),
+    );
     await sleep(20);
-    const status = (await (await t.request(`/v1/sessions/${id}/status`)).json()) as any;
+    const status = await json(t.request(`/v1/sessions/${id}/status`));
     const accepted = await t.request(`/v1/sessions/${id}/confirm`, {
       method: "POST",
       json: { answers: [{ toolCallId: status.pendingToolCalls[0].id, confirmed: true }] },
@@ -140,7 +138,7 @@ describe("the reply stream", () => {
     const early = await readSse(reply, (f) => f.id === 2);
     expect(early.frames.length).toBe(2);
     await t.waitIdle(id);
-    const status = (await (await t.request(`/v1/sessions/${id}/status`)).json()) as any;
+    const status = await json(t.request(`/v1/sessions/${id}/status`));
     expect(status.waitingFor).toBe("user_confirm");
     const all = await readSse(await t.request(`/v1/sessions/${id}/events`), isType("REQUIRE_USER_CONFIRM"));
     expect(all.frames.at(-1)?.id).toBe(status.lastEventId);
@@ -153,20 +151,18 @@ describe("the reply stream", () => {
     expect(first.status).toBe(202);
     const second = await t.request(`/v1/sessions/${id}/replies`, { method: "POST", json: { text: "again" } });
     expect(second.status).toBe(409);
-    expect(((await second.json()) as any).error.type).toBe("run_in_progress");
+    expect((await json(second)).error.type).toBe("run_in_progress");
     await t.waitIdle(id);
-    const { messages } = (await (await t.request(`/v1/sessions/${id}/messages`)).json()) as {
-      messages: any[];
-    };
-    expect(messages.filter((m) => m.role === "user")).toHaveLength(1);
+    const { messages } = await json(t.request(`/v1/sessions/${id}/messages`));
+    expect(messages.filter((m: { role: string }) => m.role === "user")).toHaveLength(1);
   });
 
   it("interrupting a running reply ends it as interrupted; interrupting a paused one ends it without running the tool", async () => {
     const t = setup();
     const id = await t.session("slow");
-    const started = (await (
-      await t.request(`/v1/sessions/${id}/replies`, { method: "POST", json: { text: "hi" } })
-    ).json()) as any;
+    const started = await json(
+      t.request(`/v1/sessions/${id}/replies`, { method: "POST", json: { text: "hi" } }),
+    );
     await sleep(30);
     const interrupted = await t.request(`/v1/sessions/${id}/interrupt`, {
       method: "POST",
@@ -209,7 +205,7 @@ describe("sessions and users", () => {
     expect((await t.request("/v1/health")).status).toBe(200);
     const none = await t.request("/v1/sessions");
     expect(none.status).toBe(401);
-    expect(((await none.json()) as any).error.type).toBe("authentication");
+    expect((await json(none)).error.type).toBe("authentication");
     expect((await t.request("/v1/sessions", { token: "wrong" })).status).toBe(401);
     expect((await t.request("/v1/sessions", { token: "tok-a" })).status).toBe(200);
   });
@@ -217,7 +213,7 @@ describe("sessions and users", () => {
   it("another user's session is a 404 for every route, and stays intact", async () => {
     const t = setup({ tokens });
     const id = await t.session("main", "tok-a");
-    for (const [method, path, json] of [
+    for (const [method, path, payload] of [
       ["GET", "", undefined],
       ["GET", "/messages", undefined],
       ["GET", "/status", undefined],
@@ -229,32 +225,34 @@ describe("sessions and users", () => {
       const response = await t.request(`/v1/sessions/${id}${path}`, {
         method,
         token: "tok-b",
-        ...(json ? { json } : {}),
+        ...(payload ? { json: payload } : {}),
       });
       expect(response.status, `${method} ${path}`).toBe(404);
-      expect(((await response.json()) as any).error.type).toBe("not_found");
+      expect((await json(response)).error.type).toBe("not_found");
     }
-    const bobs = (await (await t.request("/v1/sessions", { token: "tok-b" })).json()) as any;
+    const bobs = await json(t.request("/v1/sessions", { token: "tok-b" }));
     expect(bobs.sessions).toEqual([]);
-    const alices = (await (await t.request("/v1/sessions", { token: "tok-a" })).json()) as any;
-    expect(alices.sessions.map((s: any) => s.sessionId)).toEqual([id]);
+    const alices = await json(t.request("/v1/sessions", { token: "tok-a" }));
+    expect(alices.sessions.map((s: { sessionId: string }) => s.sessionId)).toEqual([id]);
   });
 
   it("lists sessions by page and deletes them", async () => {
     const t = setup();
     const made = [];
     for (let i = 0; i < 5; i++) made.push(await t.session());
-    const first = (await (await t.request("/v1/sessions?limit=3")).json()) as any;
-    const second = (await (await t.request(`/v1/sessions?limit=3&cursor=${first.nextCursor}`)).json()) as any;
+    const first = await json(t.request("/v1/sessions?limit=3"));
+    const second = await json(t.request(`/v1/sessions?limit=3&cursor=${first.nextCursor}`));
     expect(second.nextCursor).toBeUndefined();
-    expect([...first.sessions, ...second.sessions].map((s: any) => s.sessionId)).toEqual([...made].sort());
+    expect([...first.sessions, ...second.sessions].map((s: { sessionId: string }) => s.sessionId)).toEqual(
+      [...made].sort(),
+    );
     expect((await t.request(`/v1/sessions/${made[0]}`, { method: "DELETE" })).status).toBe(204);
     expect((await t.request(`/v1/sessions/${made[0]}`)).status).toBe(404);
     expect((await t.request(`/v1/sessions/${made[0]}/events`)).status).toBe(404);
   });
 
   it("serves an OpenAPI document naming every route", async () => {
-    const doc = (await (await setup().request("/v1/openapi.json")).json()) as any;
+    const doc = await json(setup().request("/v1/openapi.json"));
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
