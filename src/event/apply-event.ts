@@ -122,20 +122,7 @@ function appendResultData(
       : result.output.slice();
   const index = parts.findIndex((part) => part.type === "data" && part.id === event.blockId);
   if (index < 0) {
-    const block: DataBlock =
-      event.url !== undefined
-        ? {
-            type: "data",
-            id: event.blockId,
-            source: { type: "url", url: event.url, mediaType: event.mediaType },
-          }
-        : {
-            type: "data",
-            id: event.blockId,
-            source: { type: "base64", mediaType: event.mediaType, data: event.data ?? "" },
-          };
-    if (event.name !== undefined) block.name = event.name;
-    parts.push(block);
+    parts.push(dataBlockOf(event.blockId, event.mediaType, event.url, event.data, event.name));
   } else {
     const existing = parts[index] as DataBlock;
     if (existing.source.type === "base64" && event.data !== undefined) {
@@ -146,6 +133,16 @@ function appendResultData(
     }
   }
   result.output = parts;
+}
+
+/** A data block as a start event describes it: by URL, or base64 data to be appended to. */
+function dataBlockOf(id: string, mediaType: string, url?: string, data?: string, name?: string): DataBlock {
+  const block: DataBlock =
+    url !== undefined
+      ? { type: "data", id, source: { type: "url", url, mediaType } }
+      : { type: "data", id, source: { type: "base64", mediaType, data: data ?? "" } };
+  if (name !== undefined) block.name = name;
+  return block;
 }
 
 /** Applies `event` to `msg`; returns whether anything changed. */
@@ -184,23 +181,9 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
           if (event.provider !== undefined) block.provider = event.provider;
         },
       );
-    case "DATA_BLOCK_START": {
-      const block: DataBlock =
-        event.url !== undefined
-          ? {
-              type: "data",
-              id: event.blockId,
-              source: { type: "url", url: event.url, mediaType: event.mediaType },
-            }
-          : {
-              type: "data",
-              id: event.blockId,
-              source: { type: "base64", mediaType: event.mediaType, data: "" },
-            };
-      if (event.name !== undefined) block.name = event.name;
-      msg.content.push(block);
+    case "DATA_BLOCK_START":
+      msg.content.push(dataBlockOf(event.blockId, event.mediaType, event.url, "", event.name));
       return true;
-    }
     case "DATA_BLOCK_DELTA":
       return edit<DataBlock>(msg, "data", event.blockId, inPlace, (block) => {
         if (block.source.type === "base64") {
