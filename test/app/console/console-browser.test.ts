@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,11 +14,23 @@ import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.
 import { ScriptedModel } from "../../../src/testing/index.js";
 import { functionTool } from "../../../src/tool/index.js";
 
+/** Page functions run in the browser; this is all of the DOM they use. */
+interface PageNode {
+  textContent: string | null;
+}
+declare const document: {
+  querySelectorAll(selector: string): PageNode[];
+  querySelector(selector: string): PageNode | null;
+  body: { dataset: Record<string, string | undefined> };
+};
+
 const CHROMIUM = "/usr/bin/chromium";
 const required = process.env.AGENTSCOPE_REQUIRE_SERVICES === "1";
 const available = existsSync(CHROMIUM);
 if (!available && !required) {
-  process.stderr.write(`console browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
+  process.stderr.write(
+    `console browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`,
+  );
 }
 
 const ANSWER = `Your note is saved. ${"It went to the notes file, next to the others. ".repeat(8)}Done.`;
@@ -71,7 +84,7 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = async () => {
-      server.closeAllConnections?.();
+      (server as Server).closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await runtime.close();
     };
@@ -101,7 +114,9 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
   });
 
   const assistantTexts = () =>
-    page.evaluate(() => [...document.querySelectorAll(".msg.assistant .text")].map((n) => n.textContent ?? ""));
+    page.evaluate(() =>
+      [...document.querySelectorAll(".msg.assistant .text")].map((n) => n.textContent ?? ""),
+    );
 
   async function sendMessage(text: string): Promise<void> {
     await page.fill("#input", text);
@@ -117,27 +132,32 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     const card = page.locator('.tool[data-state="asking"]');
     await card.waitFor();
     expect(await card.locator(".tool-name").textContent()).toBe("write_note");
-    expect(JSON.parse((await card.locator(".tool-args-body").textContent()) ?? "")).toEqual({ text: "buy milk" });
-    expect(await card.locator("button[data-decide]").allTextContents()).toEqual(["Approve", "Deny", "Always allow"]);
+    expect(JSON.parse((await card.locator(".tool-args-body").textContent()) ?? "")).toEqual({
+      text: "buy milk",
+    });
+    expect(await card.locator("button[data-decide]").allTextContents()).toEqual([
+      "Approve",
+      "Deny",
+      "Always allow",
+    ]);
     expect(notes).toEqual([]);
     await card.locator('button[data-decide="approve"]').click();
 
     // The answer streams in: part of it is on the page while the reply still runs.
-    await page.waitForFunction(
-      (full) => {
-        const texts = [...document.querySelectorAll(".msg.assistant .text")].map((n) => n.textContent ?? "");
-        const last = texts[1] ?? "";
-        return last.length > 20 && last.length < full.length && document.body.dataset.phase === "running";
-      },
-      ANSWER,
-    );
+    await page.waitForFunction((full) => {
+      const texts = [...document.querySelectorAll(".msg.assistant .text")].map((n) => n.textContent ?? "");
+      const last = texts[1] ?? "";
+      return last.length > 20 && last.length < full.length && document.body.dataset.phase === "running";
+    }, ANSWER);
     const sessionId = (await page.locator("li.session.current").getAttribute("data-id")) ?? "";
     expect((await runtime.status("local", sessionId)).running).toBe(true);
     await page.screenshot({ path: "/tmp/agentscope-console-streaming.png" });
 
     await page.reload();
     await page.waitForSelector('body[data-ready="1"]');
-    await page.waitForFunction(() => document.body.dataset.phase === "idle" && document.querySelector(".usage"));
+    await page.waitForFunction(
+      () => document.body.dataset.phase === "idle" && document.querySelector(".usage"),
+    );
     expect(await assistantTexts()).toEqual(["I'll save that note.", ANSWER]);
     expect(notes).toEqual(["buy milk"]);
     const done = page.locator(".tool").first();
@@ -156,10 +176,12 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     expect(notes).toEqual(["buy milk", "call mum"]);
 
     await sendMessage("Note: water plants");
-    await page.waitForFunction(() => [...document.querySelectorAll(".text")].some((n) => n.textContent === "Saved without asking."));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll(".text")].some((n) => n.textContent === "Saved without asking."),
+    );
     await page.waitForFunction(() => document.body.dataset.phase === "idle");
     expect(notes).toEqual(["buy milk", "call mum", "water plants"]);
-    expect(await page.locator('.tool-ask:not([hidden])').count()).toBe(0);
+    expect(await page.locator(".tool-ask:not([hidden])").count()).toBe(0);
   });
 
   it("lists chats, starts a new one, and deletes one with two clicks", async () => {
