@@ -4,6 +4,7 @@ import type { Hono } from "hono";
 import { DEFAULT_SQLITE_PATH } from "../../state/index.js";
 import { createApp } from "./app.js";
 import { createBackend } from "./backend/create-backend.js";
+import type { BackendOptions } from "./backend/types.js";
 import { buildAgents } from "./config/build-agents.js";
 import type { ServiceConfig } from "./config/service-config.js";
 import { parseTokens, type ServiceVariables } from "./http/auth.js";
@@ -20,6 +21,8 @@ export interface StartServerOptions {
   store?: string;
   /** Token pairs, as AGENTSCOPE_TOKENS (default: process.env.AGENTSCOPE_TOKENS). */
   tokensEnv?: string;
+  /** Table/key prefix, lock TTL and retention of the store backend (config.events.maxPerSession wins). */
+  backend?: BackendOptions;
   /** Skip the AG-UI and console mounts. */
   withoutOptionalRoutes?: boolean;
 }
