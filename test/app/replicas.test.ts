@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/app/server/start-server.js";
 import { startServer } from "../../src/app/server/start-server.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
+import { dropBackend } from "./drop-backend.js";
 import { conversationModel, recordTool } from "./fixtures/agents.js";
 import { isType, json, readSse, sleep } from "./helpers.js";
 
@@ -52,7 +53,7 @@ for (const backend of backends) {
     });
     afterAll(async () => {
       await Promise.all([a?.close(), b?.close()]);
-      await backend.drop(backend.url, prefix);
+      await dropBackend(backend.url, prefix);
     });
 
     const post = (server: RunningServer, path: string, body: unknown) =>

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createBackend } from "../../src/app/server/backend/create-backend.js";
+import { ownerIsGone } from "../../src/app/server/backend/lease-owner.js";
+import type { BackendOptions, ServiceBackend } from "../../src/app/server/backend/types.js";
+import { followEvents } from "../../src/app/server/runtime/follow-events.js";
+import { createEvent } from "../../src/event/index.js";
+import { missingService, reportMissingService, runName } from "../support/services.js";
+import { dropBackend } from "./drop-backend.js";
+
+const dir = mkdtempSync(join(tmpdir(), "agentscope-backends-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const kinds = [
+  { name: "memory", url: () => "memory:", shared: false },
+  { name: "SQLite", url: () => `sqlite:${join(dir, `${runName("db")}.db`)}`, shared: true },
+  { name: "Redis", url: () => "redis://127.0.0.1:6379", port: 6379, shared: true },
+  { name: "PostgreSQL", url: () => "postgres://postgres@127.0.0.1:5432/test", port: 5432, shared: true },
+];
+
+const event = (n: number) => createEvent("CUSTOM", { replyId: "r1", name: `e${n}` });
+
+for (const kind of kinds) {
+  describe(`the ${kind.name} service backend`, async () => {
+    const missing = kind.port ? await missingService(kind.name, kind.port) : undefined;
+    if (missing) {
+      reportMissingService(missing);
+      return;
+    }
+    const url = kind.url();
+    const prefix = kind.name === "Redis" ? `${runName("be")}:` : `${runName("be")}_`;
+    const opened: ServiceBackend[] = [];
+    const open = async (options: BackendOptions = {}) => {
+      const backend = await createBackend(url, { prefix, ...options });
+      opened.push(backend);
+      return backend;
+    };
+    afterAll(async () => {
+      await Promise.all(opened.map((b) => b.close()));
+      await dropBackend(url, prefix);
+    });
+
+    it("numbers events 1, 2, 3… per session and reads them after an id", async () => {
+      const b = await open();
+      const s = runName("s");
+      expect((await b.events.append(s, [event(1), event(2)])).map((e) => e.seq)).toEqual([1, 2]);
+      expect((await b.events.append(s, [event(3)])).map((e) => e.seq)).toEqual([3]);
+      expect((await b.events.append(`${s}x`, [event(1)])).map((e) => e.seq)).toEqual([1]);
+      const read = await b.events.read(s, 1, 10);
+      expect(read.map((e) => [e.seq, (e.event as { name: string }).name])).toEqual([
+        [2, "e2"],
+        [3, "e3"],
+      ]);
+      expect((await b.events.read(s, 0, 2)).map((e) => e.seq)).toEqual([1, 2]);
+      expect(await b.events.lastSeq(s)).toBe(3);
+      await b.events.delete(s);
+      expect(await b.events.read(s, 0, 10)).toEqual([]);
+    });
+
+    it("keeps at most maxEventsPerSession events; a follower from before the window is told about the gap", async () => {
+      const b = await open({ maxEventsPerSession: 5 });
+      const s = runName("s");
+      for (let i = 1; i <= 8; i++) await b.events.append(s, [event(i)]);
+      expect(await b.events.firstSeq(s)).toBe(4);
+      expect((await b.events.read(s, 0, 10)).map((e) => e.seq)).toEqual([4, 5, 6, 7, 8]);
+      const controller = new AbortController();
+      const items = [];
+      for await (const item of followEvents(b, s, {
+        after: 1,
+        signal: controller.signal,
+        heartbeatMs: 1000,
+        until: Promise.resolve(),
+      }))
+        items.push(item.kind === "event" ? item.seq : item.kind);
+      expect(items).toEqual(["gap", 4, 5, 6, 7, 8]);
+    });
+
+    it("lets one run hold a session at a time, across backend instances", async () => {
+      const [one, two] = kind.shared ? [await open(), await open()] : [await open(), undefined];
+      const other = two ?? one;
+      const s = runName("s");
+      const lease = await one.locks.acquire(s);
+      expect(lease).toBeDefined();
+      expect(await other.locks.acquire(s)).toBeUndefined();
+      expect(await other.locks.isHeld(s)).toBe(true);
+      expect(await lease!.renew()).toBe(true);
+      await lease!.release();
+      expect(await lease!.renew()).toBe(false);
+      expect(await other.locks.isHeld(s)).toBe(false);
+      const next = await other.locks.acquire(s);
+      expect(next).toBeDefined();
+      await next!.release();
+    });
+
+    if (kind.shared) {
+      it("a lease that was not renewed expires and another replica takes the session", async () => {
+        const a = await open({ lockTtlMs: 150 });
+        const b = await open({ lockTtlMs: 150 });
+        const s = runName("s");
+        const lease = await a.locks.acquire(s);
+        expect(await b.locks.acquire(s)).toBeUndefined();
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        const taken = await b.locks.acquire(s);
+        expect(taken).toBeDefined();
+        expect(await lease!.renew()).toBe(false);
+        await taken!.release();
+      });
+    }
+
+    it("keeps sessions per owner, refuses a taken id and pages by id", async () => {
+      const b = await open();
+      const owner = runName("user");
+      const ids = ["s3", "s1", "s2"].map((id) => `${owner}-${id}`);
+      for (const id of ids)
+        expect(await b.sessions.create({ sessionId: id, owner, agent: "main", createdAt: "t" })).toBe(true);
+      expect(
+        await b.sessions.create({ sessionId: ids[0]!, owner: "else", agent: "main", createdAt: "t" }),
+      ).toBe(false);
+      expect((await b.sessions.get(ids[0]!))?.owner).toBe(owner);
+      const page = await b.sessions.list(owner, { limit: 2 });
+      expect(page.sessions.map((r) => r.sessionId)).toEqual([ids[1], ids[2]]);
+      const rest = await b.sessions.list(owner, { limit: 2, cursor: page.nextCursor! });
+      expect(rest.sessions.map((r) => r.sessionId)).toEqual([ids[0]]);
+      expect(rest.nextCursor).toBeUndefined();
+      expect((await b.sessions.list("nobody", { limit: 5 })).sessions).toEqual([]);
+      await b.sessions.delete(ids[0]!);
+      expect(await b.sessions.get(ids[0]!)).toBeUndefined();
+    });
+  });
+}
+
+describe("lease owners", () => {
+  it("a lease of a process that no longer exists on this host is abandoned; a live one or another host's is not", () => {
+    expect(ownerIsGone(`${hostname()}:2147483646:x`)).toBe(true);
+    expect(ownerIsGone(`${hostname()}:${process.ppid}:x`)).toBe(false);
+    expect(ownerIsGone("another-host:2147483646:x")).toBe(false);
+  });
+});
