@@ -1,0 +1,95 @@
+/**
+ * `npm run bench`: S1–S3 for every client, cold imports, the core bundle size, the service under
+ * 1,000 SSE streams and the state stores; writes results/latest.json and RESULTS.md.
+ * Flags: --runs=N (default 7), --warmup=N (default 2), --only=s,import,bundle,service,state.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import { runBundleSize } from "./bundle-size.js";
+import { runClientBench } from "./client-bench.js";
+import { runColdImports } from "./cold-import.js";
+import { renderResults } from "./render-results.js";
+import { runServiceLoad } from "./service/service-load.js";
+import { runStateStores } from "./state-stores.js";
+
+const flag = (name: string, fallback: string) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const parts = new Set(flag("only", "s,import,bundle,service,state").split(","));
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const benchDir = fileURLToPath(new URL("..", import.meta.url));
+
+function version(pkg: string): string {
+  try {
+    const path = fileURLToPath(new URL(`../node_modules/${pkg}/package.json`, import.meta.url));
+    return (JSON.parse(readFileSync(path, "utf8")) as { version: string }).version;
+  } catch {
+    return "?";
+  }
+}
+
+function gitHead(): string {
+  try {
+    const head = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: benchDir,
+      encoding: "utf8",
+    }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "../src"], {
+      cwd: benchDir,
+      encoding: "utf8",
+    });
+    return dirty.trim() ? `${head} + uncommitted changes in src/` : head;
+  } catch {
+    return "?";
+  }
+}
+
+const machine = {
+  date: new Date().toISOString(),
+  cpu: cpus()[0]?.model ?? "?",
+  nproc: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  loadAverageAtStart: loadavg().map((n) => Number(n.toFixed(2))),
+  node: process.version,
+  agentscope: gitHead(),
+  packages: Object.fromEntries(
+    ["openai", "ai", "@ai-sdk/openai-compatible", "@openai/agents", "zod", "esbuild"].map((p) => [
+      p,
+      version(p),
+    ]),
+  ),
+};
+
+const results: Record<string, unknown> = { machine };
+if (parts.has("s")) {
+  log("S1–S3: clients interleaved");
+  results.clients = await runClientBench({
+    runs: Number(flag("runs", "7")),
+    warmup: Number(flag("warmup", "2")),
+    log,
+  });
+}
+if (parts.has("import")) {
+  log("cold imports");
+  results.imports = runColdImports(Number(flag("import-samples", "9")));
+}
+if (parts.has("bundle")) {
+  log("bundle size");
+  results.bundle = await runBundleSize();
+}
+if (parts.has("service")) {
+  log("service: 1,000 concurrent SSE streams");
+  results.service = await runServiceLoad(Number(flag("streams", "1000")), 20, 100);
+}
+if (parts.has("state")) {
+  log("state stores");
+  results.state = await runStateStores();
+}
+(results.machine as Record<string, unknown>).loadAverageAtEnd = loadavg().map((n) => Number(n.toFixed(2)));
+
+mkdirSync(new URL("../results", import.meta.url), { recursive: true });
+writeFileSync(new URL("../results/latest.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
+const markdown = renderResults(results);
+if (parts.size === 5) writeFileSync(new URL("../RESULTS.md", import.meta.url), markdown);
+process.stdout.write(markdown);

@@ -1,0 +1,47 @@
+/**
+ * Runs one client's scenario alone, many times, for `node --cpu-prof` (see README):
+ *   node --cpu-prof --cpu-prof-dir=results/profiles --import tsx src/profile.ts agentscope S1 20
+ * Only that client is imported. Prints the median wall and CPU time; the mock server runs in its own
+ * process and is not profiled.
+ */
+
+const MODULES: Record<string, () => Promise<ClientFactory>> = {
+  raw: async () => (await import("./clients/raw-fetch.js")).rawFetchClient,
+  agentscope: async () => (await import("./clients/agentscope.js")).agentscopeClient,
+  openai: async () => (await import("./clients/openai-sdk.js")).openaiSdkClient,
+  "ai-sdk": async () => (await import("./clients/ai-sdk.js")).aiSdkClient,
+  agents: async () => (await import("./clients/openai-agents.js")).openaiAgentsClient,
+};
+
+import type { ClientFactory } from "./clients/client.js";
+import { startMock } from "./mock-process.js";
+import { SCENARIOS } from "./scenarios.js";
+import { median } from "./stats.js";
+
+const [clientName = "agentscope", scenarioId = "S1", repeat = "20"] = process.argv.slice(2);
+const mock = await startMock();
+try {
+  const load = MODULES[clientName];
+  const scenario = SCENARIOS.find((s) => s.id === scenarioId);
+  if (!load || !scenario) {
+    throw new Error(
+      `no client "${clientName}" (${Object.keys(MODULES).join(", ")}) or scenario "${scenarioId}"`,
+    );
+  }
+  const client = await (await load())(mock.baseURL);
+  const times: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < Number(repeat); i++) {
+    const before = process.cpuUsage();
+    const started = performance.now();
+    await scenario.run(client);
+    times.push(performance.now() - started);
+    const used = process.cpuUsage(before);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  console.log(
+    `${client.name} ${scenario.id}: median ${median(times).toFixed(1)} ms wall, ${median(cpu).toFixed(1)} ms CPU over ${times.length} runs`,
+  );
+} finally {
+  mock.stop();
+}

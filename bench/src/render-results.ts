@@ -1,0 +1,137 @@
+/** RESULTS.md from the results object main.ts collects. */
+import type { BundleResult } from "./bundle-size.js";
+import type { ClientBenchResult } from "./client-bench.js";
+import { S2_ROUND_TRIPS, SCENARIOS } from "./scenarios.js";
+import type { ServiceLoadResult } from "./service/service-load.js";
+import type { StoreResult } from "./state-stores.js";
+import type { Summary } from "./stats.js";
+
+type Results = {
+  machine?: Record<string, unknown>;
+  clients?: ClientBenchResult;
+  imports?: Array<{ name: string; ms: Summary }>;
+  bundle?: BundleResult[];
+  service?: ServiceLoadResult;
+  state?: StoreResult[];
+};
+
+const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+function clientTable(bench: ClientBenchResult, pick: "timings" | "cpu"): string[] {
+  const raw = bench.results.find((r) => r.client === "raw fetch");
+  const ids = SCENARIOS.map((s) => s.id).filter((id) => bench.results[0]?.[pick][id]);
+  const lines = [
+    `| client | ${ids.map((id) => `${id} median ms (min–max) | ${id} × raw`).join(" | ")} |`,
+    `| --- | ${ids.map(() => "--- | ---").join(" | ")} |`,
+  ];
+  for (const result of bench.results) {
+    const cells = ids.map((id) => {
+      const t = result[pick][id]!;
+      const ratio = raw ? (t.median / raw[pick][id]!.median).toFixed(2) : "–";
+      return `${ms(t.median)} (${ms(t.min)}–${ms(t.max)}) | ${ratio}×`;
+    });
+    lines.push(`| ${result.client} | ${cells.join(" | ")} |`);
+  }
+  return lines;
+}
+
+function roundTripLine(bench: ClientBenchResult, pick: "timings" | "cpu"): string[] {
+  const raw = bench.results.find((r) => r.client === "raw fetch")?.[pick].S2;
+  if (!raw) return [];
+  return bench.results
+    .filter((r) => r.client !== "raw fetch" && r[pick].S2)
+    .map(
+      (r) =>
+        `- ${r.client}: ${((r[pick].S2!.median - raw.median) / S2_ROUND_TRIPS).toFixed(2)} ms per round trip over raw`,
+    );
+}
+
+export function renderResults(results: Results): string {
+  const m = results.machine ?? {};
+  const out: string[] = ["# Benchmark results", ""];
+  out.push(
+    `${m.date} · ${m.cpu}, nproc ${m.nproc}, ${m.memoryGiB} GiB · Node ${m.node} · agentscope ${m.agentscope}`,
+    "",
+    `Packages: ${Object.entries((m.packages as Record<string, string>) ?? {})
+      .map(([p, v]) => `${p} ${v}`)
+      .join(", ")}.`,
+    `Load average at start ${JSON.stringify(m.loadAverageAtStart)}, at end ${JSON.stringify(m.loadAverageAtEnd)} (other work on the machine inflates wall times; the CPU table is steadier).`,
+    "",
+  );
+  const bench = results.clients;
+  if (bench) {
+    out.push(
+      `## S1–S3 (${bench.runs} measured runs after ${bench.warmup} warm-up runs, clients interleaved)`,
+      "",
+      ...SCENARIOS.map((s) => `- ${s.id}: ${s.title}`),
+      "",
+      "Wall-clock time:",
+      "",
+      ...clientTable(bench, "timings"),
+      "",
+      "CPU time of the client process (user + system) during the same runs:",
+      "",
+      ...clientTable(bench, "cpu"),
+      "",
+      "Framework time per tool round trip (S2 median minus raw, divided by the round trips), wall / CPU:",
+      "",
+      ...roundTripLine(bench, "timings").map(
+        (line, i) => `${line} / ${roundTripLine(bench, "cpu")[i]?.split(": ")[1] ?? ""}`,
+      ),
+      "",
+    );
+    for (const failure of bench.failed) out.push(`- ${failure.client} could not run: ${failure.reason}`);
+  }
+  if (results.imports) {
+    out.push(
+      "## Cold import (fresh `node` process each, `await import()` timed in-process; median (min–max) ms)",
+      "",
+      "| import | median | min–max |",
+      "| --- | --- | --- |",
+      ...results.imports.map((i) => `| ${i.name} | ${ms(i.ms.median)} | ${ms(i.ms.min)}–${ms(i.ms.max)} |`),
+      "",
+    );
+  }
+  if (results.bundle) {
+    out.push(
+      '## Core entry bundle (esbuild, minified, ESM, code splitting; what `import "agentscope"` loads)',
+      "",
+      "| variant | loaded at import | gzip | lazy chunks | largest inputs |",
+      "| --- | --- | --- | --- | --- |",
+      ...results.bundle.map(
+        (b) =>
+          `| ${b.variant} | ${kb(b.bytes)} | ${kb(b.gzipBytes)} | ${kb(b.lazyBytes)} | ${b.largest
+            .slice(0, 4)
+            .map((l) => `${l.input.replace("../", "")} ${kb(l.bytes)}`)
+            .join(", ")} |`,
+      ),
+      "",
+    );
+  }
+  const s = results.service;
+  if (s) {
+    out.push(
+      `## Service: ${s.streams} concurrent SSE reply streams (memory backend, ${s.deltasPerStream} deltas each, one per ${s.intervalMs} ms)`,
+      "",
+      `Opened ${s.opened}, completed ${s.completed}, ${s.events} deltas received, errors ${s.errorCount}. Delay from the model emitting a delta to the client parsing it: p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, max ${ms(s.max)} ms. Wall ${ms(s.wallMs)} ms; server peak RSS ${s.serverRssMiB} MiB.`,
+      ...(s.errors.length ? ["", `First errors: ${s.errors.join("; ")}`] : []),
+      "",
+    );
+  }
+  if (results.state) {
+    out.push(
+      "## State stores: save + load pairs per second (20-message state, local servers)",
+      "",
+      "| backend | sequential | 16 sessions in parallel |",
+      "| --- | --- | --- |",
+      ...results.state.map((r) =>
+        r.error
+          ? `| ${r.backend} | not measured: ${r.error} | |`
+          : `| ${r.backend} | ${r.sequential!.toFixed(0)}/s | ${r.parallel16!.toFixed(0)}/s |`,
+      ),
+      "",
+    );
+  }
+  return `${out.join("\n")}\n`;
+}
