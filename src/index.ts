@@ -1,3 +1,4 @@
+export * from "./agent/index.js";
 export * from "./event/index.js";
 export * from "./message/index.js";
 export * from "./model/core.js";
