@@ -3,7 +3,7 @@ import type { AgentEvent, InputEvent } from "../event/index.js";
 import { assertRoleBlocks, type Msg, newId } from "../message/index.js";
 import { decidePermission } from "../permission/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
-import { Toolkit } from "../tool/index.js";
+import { skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
 import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
 import { composeHooks } from "./middleware-runner.js";
@@ -30,9 +30,13 @@ export class Agent {
     this.name = options.name;
     this.toolkit = options.toolkit instanceof Toolkit ? options.toolkit : new Toolkit(options.toolkit ?? []);
     this.state = options.state ?? this.newState(options.sessionId ?? newId("session"), options);
+    const skills = options.skills ?? [];
+    if (skills.length > 0) this.toolkit.register(skillTool(skills));
     const config: RunConfig = {
       name: options.name,
-      systemPrompt: options.systemPrompt ?? "",
+      systemPrompt: [options.systemPrompt ?? "", skills.length > 0 ? skillsPrompt(skills) : ""]
+        .filter(Boolean)
+        .join("\n\n"),
       model: options.model,
       toolkit: this.toolkit,
       maxIters: options.maxIters ?? 50,

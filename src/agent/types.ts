@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { ChatModel } from "../model/core.js";
 import type { PermissionContext, PermissionDecision, PermissionSubject } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
-import type { Tool, Toolkit } from "../tool/index.js";
+import type { Skill, Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
 import type { Middleware } from "./middleware.js";
 
@@ -50,4 +50,6 @@ export interface AgentOptions {
   middlewares?: Middleware[];
   /** Context compression and image limits. */
   context?: ContextOptions;
+  /** Skills (see `loadSkills`): their names and descriptions join the system prompt and a `Skill` tool loads one on demand. */
+  skills?: Skill[];
 }
