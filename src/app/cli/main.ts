@@ -1,18 +1,13 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { TraceFileError } from "../../trace/jsonl-writer.js";
-import { createBackend } from "../server/backend/create-backend.js";
-import { buildAgents } from "../server/config/build-agents.js";
 import { ConfigError } from "../server/config/service-config.js";
-import { ServiceRuntime } from "../server/runtime/service-runtime.js";
-import { type ChatClient, httpChatClient, runtimeChatClient } from "./chat-client.js";
-import { chatLoop } from "./chat-command.js";
-import { demoCommand } from "./demo-command.js";
-import { findConfig } from "./find-config.js";
+import type { ChatClient } from "./chat-client.js";
+import type { demoCommand } from "./demo-command.js";
 import { HELP } from "./help.js";
-import { LineReader } from "./line-reader.js";
-import { replayTrace } from "./replay.js";
-import { serveCommand } from "./serve-command.js";
+import type { serveCommand } from "./serve-command.js";
+
+// Each command imports what it needs when it runs, so `--help` starts fast.
 
 const out = process.stdout;
 
@@ -38,6 +33,7 @@ async function chat(args: string[]): Promise<void> {
     },
   });
   if (values.help) return void out.write(HELP.chat);
+  const { httpChatClient, runtimeChatClient } = await import("./chat-client.js");
   let client: ChatClient;
   if (values.url) {
     const options: Parameters<typeof httpChatClient>[0] = { url: values.url };
@@ -47,6 +43,10 @@ async function chat(args: string[]): Promise<void> {
     if (values.agent) options.agent = values.agent;
     client = await httpChatClient(options);
   } else {
+    const { findConfig } = await import("./find-config.js");
+    const { createBackend } = await import("../server/backend/create-backend.js");
+    const { buildAgents } = await import("../server/config/build-agents.js");
+    const { ServiceRuntime } = await import("../server/runtime/service-runtime.js");
     const config = await findConfig(values.config);
     const runtime = new ServiceRuntime({
       backend: await createBackend(values.store ?? "memory:"),
@@ -55,6 +55,8 @@ async function chat(args: string[]): Promise<void> {
     client = await runtimeChatClient(runtime, values.agent);
   }
   out.write(`session ${client.sessionId} (Ctrl-C interrupts a reply; /exit quits)\n`);
+  const { chatLoop } = await import("./chat-command.js");
+  const { LineReader } = await import("./line-reader.js");
   try {
     await chatLoop(client, { lines: new LineReader(process.stdin, out), out, color: out.isTTY === true });
   } finally {
@@ -74,6 +76,8 @@ async function serve(args: string[]): Promise<void> {
     },
   });
   if (values.help) return void out.write(HELP.serve);
+  const { serveCommand } = await import("./serve-command.js");
+  const { findConfig } = await import("./find-config.js");
   const options: Parameters<typeof serveCommand>[0] = { config: await findConfig(values.config), out };
   const p = port(values.port);
   if (p !== undefined) options.port = p;
@@ -94,6 +98,7 @@ async function demo(args: string[]): Promise<void> {
     },
   });
   if (values.help) return void out.write(HELP.demo);
+  const { demoCommand } = await import("./demo-command.js");
   const options: Parameters<typeof demoCommand>[0] = { out };
   const p = port(values.port);
   if (p !== undefined) options.port = p;
@@ -113,6 +118,7 @@ async function replay(args: string[]): Promise<void> {
   const [file, ...extra] = positionals;
   if (file === undefined || extra.length > 0)
     throw new ConfigError(`replay takes one trace file\n\n${HELP.replay}`);
+  const { replayTrace } = await import("./replay.js");
   await replayTrace(file, out, { color: out.isTTY === true });
 }
 
