@@ -12,7 +12,15 @@ export function newId(kind = "id"): string {
   return `${kind}_${processPrefix}${counter.toString(36)}`;
 }
 
-/** ISO 8601 timestamp of now. */
+let lastMs = 0;
+let lastIso = "";
+
+/** ISO 8601 timestamp of now; formatted at most once per millisecond (events come faster than that). */
 export function nowIso(): string {
-  return new Date().toISOString();
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
