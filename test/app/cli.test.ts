@@ -148,6 +148,33 @@ describe("agentscope", () => {
     expect(readFileSync(countFile, "utf8")).toBe("");
   }, 30_000);
 
+  it("chat: Ctrl-C interrupts the reply, not the program", async () => {
+    const child = spawn(process.execPath, ["--import", tsx, main, "chat", "--config", config], {
+      cwd: dir,
+      env: { ...process.env, COUNT_FILE: countFile, DELAY_MS: "100" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    const seen = (text: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => stdout.includes(text) && resolve();
+        child.stdout.on("data", (d) => {
+          stdout += d;
+          check();
+        });
+        check();
+      });
+    child.stdin.write("record please\n");
+    await seen("thinking:");
+    child.kill("SIGINT");
+    await seen("[interrupted]");
+    child.stdin.end("/exit\n");
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+    expect(stdout).toContain("[interrupting the reply]");
+    expect(stdout).not.toContain("Allow record?");
+  }, 30_000);
+
   it("a config with a bad field is refused, naming the field", async () => {
     expect(() => parseServiceConfig({ agents: [{ name: "a", model: 5 }] })).toThrow(/agents\[0\]\.model/);
     expect(() => parseServiceConfig({ agents: [] })).toThrow(/agents/);
