@@ -3,6 +3,7 @@ import { createApp } from "../../src/app/server/app.js";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
 import { foldEvents } from "../../src/event/index.js";
+import { userMsg } from "../../src/message/index.js";
 import { conversationModel, recordTool } from "./fixtures/agents.js";
 import { type Frame, isType, json, readSse, sleep } from "./helpers.js";
 
@@ -187,6 +188,43 @@ describe("the reply stream", () => {
     expect(t.calls.count).toBe(0);
     const nothing = await t.request(`/v1/sessions/${p.id}/interrupt`, { method: "POST" });
     expect(nothing.status).toBe(409);
+  });
+
+  it("a reply cut off by a crash is closed in the log (REPLY_END interrupted) before the next one starts; its call is not run", async () => {
+    const t = setup();
+    const id = await t.session();
+    const stored = (await t.runtime.backend.store.load(id))!;
+    const state = stored.state;
+    state.context.push(userMsg("earlier"), {
+      id: "reply_cut",
+      name: "main",
+      role: "assistant",
+      content: [
+        { type: "tool_call", id: "call_cut", name: "record", input: '{"note":"x"}', state: "allowed" },
+      ],
+      metadata: {},
+      createdAt: new Date().toISOString(),
+    });
+    state.replyContext = { replyId: "reply_cut", iteration: 1 };
+    await t.runtime.backend.store.save(id, state, { expectedVersion: stored.version });
+    const reply = await t.request(`/v1/sessions/${id}/replies`, {
+      method: "POST",
+      json: { text: "again" },
+      headers: t.sse,
+    });
+    const { frames } = await readSse(reply);
+    expect(frames[0]?.data).toMatchObject({
+      type: "REPLY_END",
+      replyId: "reply_cut",
+      finishedReason: "interrupted",
+    });
+    expect(frames[1]?.event).toBe("REPLY_START");
+    const { messages } = await json(t.request(`/v1/sessions/${id}/messages`));
+    expect(messages[1].content.find((b: { type: string }) => b.type === "tool_result")).toMatchObject({
+      id: "call_cut",
+      state: "interrupted",
+    });
+    expect(t.calls.count).toBe(0);
   });
 
   it("an idle stream gets heartbeat comments", async () => {

@@ -39,6 +39,17 @@ export interface LocalRun {
   abort(reason: string): void;
 }
 
+function cutOffEnd(replyId: string): AgentEvent {
+  return createEvent("REPLY_END", {
+    replyId,
+    finishedReason: "interrupted",
+    error: {
+      type: "aborted",
+      message: "the reply was cut off (the server stopped mid-run); its finished steps are kept",
+    },
+  });
+}
+
 async function acquire(ctx: RunContext): Promise<RunLease> {
   // A run that just logged its last event releases the lock a moment later: wait briefly for it.
   for (let attempt = 0; ; attempt++) {
@@ -80,8 +91,12 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
       version = (await backend.store.save(sessionId, current, { expectedVersion: version })).version;
     });
     after = await backend.events.lastSeq(sessionId);
+    const cutOff =
+      state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
     generator = ctx.agent.replyStream(input, { state, signal: controller.signal });
     first = await generator.next();
+    // The agent closed a reply cut off by a crash: followers of the log see it end too.
+    if (cutOff && state.replyContext?.replyId !== cutOff) queue.push(cutOffEnd(cutOff));
   } catch (error) {
     if (state) ctx.hooks.delete(state);
     await lease.release();
