@@ -36,6 +36,18 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'agent', ARGV[3], 'title', ARGV[4]
 redis.call('ZADD', KEYS[2], 0, ARGV[1])
 return 1`;
 
+function toRecord(sessionId: string, h: Record<string, string>): SessionRecord | undefined {
+  if (!h.owner) return undefined;
+  const record: SessionRecord = {
+    sessionId,
+    owner: h.owner,
+    agent: h.agent ?? "",
+    createdAt: h.createdAt ?? "",
+  };
+  if (h.title) record.title = h.title;
+  return record;
+}
+
 function seqOf(id: string): number {
   return Number(id.slice(id.indexOf("-") + 1));
 }
@@ -149,25 +161,19 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         return (await redis.eval(CREATE, 2, recordKey(r.sessionId), ownerKey(r.owner), ...args)) === 1;
       },
       async get(sessionId) {
-        const h = await redis.hgetall(recordKey(sessionId));
-        if (!h.owner) return undefined;
-        const record: SessionRecord = {
-          sessionId,
-          owner: h.owner,
-          agent: h.agent ?? "",
-          createdAt: h.createdAt ?? "",
-        };
-        if (h.title) record.title = h.title;
-        return record;
+        return toRecord(sessionId, await redis.hgetall(recordKey(sessionId)));
       },
       async list(owner, { limit, cursor }) {
         const start = cursor === undefined ? "-" : `(${cursor}`;
         const ids = await redis.zrangebylex(ownerKey(owner), start, "+", "LIMIT", 0, limit + 1);
-        const records: SessionRecord[] = [];
-        for (const id of ids) {
-          const record = await this.get(id);
-          if (record) records.push(record);
-        }
+        const pipeline = redis.pipeline();
+        for (const id of ids) pipeline.hgetall(recordKey(id));
+        const replies = (await pipeline.exec()) ?? [];
+        const records = ids.flatMap((id, i) => {
+          const [error, hash] = replies[i] ?? [];
+          if (error) throw error;
+          return toRecord(id, hash as Record<string, string>) ?? [];
+        });
         return pageRecords(records, limit);
       },
       async delete(sessionId) {
