@@ -13,7 +13,7 @@ export interface CreateAppOptions {
   /** Largest request body in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   /** Sub-apps mounted at `/` after the /v1 routes (their /v1/* paths get the same auth). */
-  mounts?: Hono<{ Variables: ServiceVariables }>[] | Hono[];
+  mounts?: Array<Hono<{ Variables: ServiceVariables }> | Hono>;
   version?: string;
 }
 

@@ -8,7 +8,7 @@ import type { BackendOptions } from "./backend/types.js";
 import { buildAgents } from "./config/build-agents.js";
 import type { ServiceConfig } from "./config/service-config.js";
 import { parseTokens, type ServiceVariables } from "./http/auth.js";
-import { optionalRoutes } from "./optional-routes.js";
+import { mountedRoutes } from "./mounted-routes.js";
 import { ServiceRuntime } from "./runtime/service-runtime.js";
 
 export interface StartServerOptions {
@@ -67,7 +67,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (config.server?.heartbeatMs) runtimeOptions.heartbeatMs = config.server.heartbeatMs;
   if (config.server?.maxConcurrentRuns) runtimeOptions.maxConcurrentRuns = config.server.maxConcurrentRuns;
   const runtime = new ServiceRuntime(runtimeOptions);
-  const mounts = options.withoutOptionalRoutes ? [] : await optionalRoutes(runtime);
+  const mounts = options.withoutOptionalRoutes ? [] : mountedRoutes(runtime);
   const appOptions: Parameters<typeof createApp>[1] = { tokens, mounts };
   if (config.server?.maxBodyBytes) appOptions.maxBodyBytes = config.server.maxBodyBytes;
   const app = createApp(runtime, appOptions);
