@@ -1,17 +1,21 @@
 // npm run demo: an agent with a read-only tool and a tool that asks first, streaming its events.
+
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { Agent } from "../src/agent/index.js";
 import { EventRenderer } from "../src/app/cli/render-events.js";
+import { demoModel, demoTools, prepareDemoWorkspace } from "../src/app/demo/demo-agent.js";
 import { type AgentEvent, type RequireUserConfirmEvent, userConfirmResult } from "../src/event/index.js";
 import { userMsg } from "../src/message/index.js";
 import { modelFromEnvironment } from "../src/model/index.js";
-import { demoAgent, prepareWorkspace, scriptedDemoModel } from "./demo-agent.js";
 
 const workspace = join(tmpdir(), "agentscope-demo");
-prepareWorkspace(workspace);
+rmSync(workspace, { recursive: true, force: true });
+prepareDemoWorkspace(workspace);
 const configured = modelFromEnvironment();
-const model = configured ?? scriptedDemoModel();
+const model = configured ?? demoModel();
 process.stdout.write(
   configured
     ? `Using ${model.provider}:${model.name}.\n`
@@ -19,7 +23,12 @@ process.stdout.write(
 );
 process.stdout.write(`Workspace: ${workspace}\n\n> Summarise my workspace and save the summary.\n`);
 
-const agent = demoAgent(model, workspace);
+const agent = new Agent({
+  name: "demo",
+  systemPrompt: "You are a careful assistant working in a small file workspace.",
+  model,
+  toolkit: demoTools(workspace),
+});
 const renderer = new EventRenderer({ color: process.stdout.isTTY });
 const ask = process.stdin.isTTY
   ? createInterface({ input: process.stdin, output: process.stdout })
