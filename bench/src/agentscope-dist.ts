@@ -10,25 +10,25 @@ export const distDir = join(
   "dist",
 );
 
-export const distUrl = (entry: string) => pathToFileURL(join(distDir, entry)).href;
+export const distUrl = (entry: string, dir = distDir) => pathToFileURL(join(dir, entry)).href;
 
 type Agentscope = typeof import("../../src/index.js") &
   typeof import("../../src/agent/index.js") &
   typeof import("../../src/model/openai/index.js");
 
 /** The core entry, the agent entry and the OpenAI models, from the build (never from ../src through tsx). */
-export async function importAgentscope(): Promise<Agentscope> {
+export async function importAgentscope(dir = distDir): Promise<Agentscope> {
   const [core, agent, openai] = await Promise.all([
-    import(distUrl("index.js")),
-    import(distUrl("agent/index.js")),
-    import(distUrl("model/openai/index.js")),
+    import(distUrl("index.js", dir)),
+    import(distUrl("agent/index.js", dir)),
+    import(distUrl("model/openai/index.js", dir)),
   ]);
   return { ...core, ...agent, ...openai } as Agentscope;
 }
 
 /** zod as the library resolves it (the library's own copy, not the bench's). */
-export async function importLibraryZod(): Promise<typeof import("zod")> {
+export async function importLibraryZod(dir = distDir): Promise<typeof import("zod")> {
   const { createRequire } = await import("node:module");
-  const path = createRequire(join(distDir, "index.js")).resolve("zod");
+  const path = createRequire(join(dir, "index.js")).resolve("zod");
   return import(pathToFileURL(path).href);
 }

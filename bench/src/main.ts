@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: S1–S3 for every client, cold imports, the core bundle size, the service under
  * 1,000 SSE streams and the state stores; writes results/latest.json and RESULTS.md.
- * Flags: --runs=N (default 7), --warmup=N (default 2), --only=s,import,bundle,service,state.
+ * Flags: --runs=N (default 7), --warmup=N (default 2), --only=s,import,bundle,service,state,
+ * --gc (force a full GC before each S1–S3 measurement).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -67,6 +68,7 @@ if (parts.has("s")) {
   results.clients = await runClientBench({
     runs: Number(flag("runs", "7")),
     warmup: Number(flag("warmup", "2")),
+    forceGc: process.argv.includes("--gc"),
     log,
   });
 }

@@ -3,9 +3,9 @@ import { importAgentscope, importLibraryZod } from "../agentscope-dist.js";
 import { TOOL_NAME, toolResultText } from "../sse-script.js";
 import { type BenchClient, PROMPT, TOOL_DESCRIPTION } from "./client.js";
 
-export async function agentscopeClient(baseURL: string): Promise<BenchClient> {
-  const as = await importAgentscope();
-  const { z } = await importLibraryZod();
+export async function agentscopeClient(baseURL: string, dir?: string): Promise<BenchClient> {
+  const as = await importAgentscope(dir);
+  const { z } = await importLibraryZod(dir);
   const model = (name: string) =>
     new as.OpenAIChatModel({ model: name, baseURL, apiKey: "bench", maxRetries: 0 });
   const getWeather = as.functionTool({
@@ -45,5 +45,5 @@ export async function agentscopeClient(baseURL: string): Promise<BenchClient> {
     return as.textOf(msg);
   }
 
-  return { name: "agentscope", text: reply, toolRoundTrip: () => reply("tool") };
+  return { name: dir ? `agentscope ${dir}` : "agentscope", text: reply, toolRoundTrip: () => reply("tool") };
 }
