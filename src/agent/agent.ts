@@ -25,6 +25,7 @@ export class Agent {
   state: AgentState;
   private readonly config: RunConfig;
   private readonly running = new WeakSet<AgentState>();
+  private readonly replyHooks: boolean;
 
   constructor(options: AgentOptions) {
     this.name = options.name;
@@ -47,6 +48,7 @@ export class Agent {
     if (options.fallbackModel) config.fallbackModel = options.fallbackModel;
     if (options.checkpoint) config.checkpoint = options.checkpoint;
     this.config = config;
+    this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);
     this.permissionDefaults = options.permission ?? {};
   }
 
@@ -72,32 +74,29 @@ export class Agent {
     options: ReplyOptions<S> = {},
   ): AsyncGenerator<AgentEvent> {
     const state = options.state ?? this.state;
-    return this.guard(state, input, options);
+    const run = new ReplyRun(this.config, state, options, {
+      start: (actual) => this.enter(state, actual),
+      end: () => this.running.delete(state),
+    });
+    // Without onReply hooks the caller iterates the run itself: no generator layer in between.
+    return this.replyHooks ? this.withReplyHooks(run, input) : run.run(input);
   }
 
-  private async *guard(
-    state: AgentState,
-    input: ReplyInput,
-    options: ReplyOptions<z.ZodType | undefined>,
-  ): AsyncGenerator<AgentEvent> {
+  /** One reply per state at a time; input checked and a cut-off reply repaired before anything runs. */
+  private enter(state: AgentState, input: ReplyInput): void {
     if (this.running.has(state)) {
       throw new ReplyStateError(`a reply is already running for session "${state.sessionId}"`);
     }
-    this.running.add(state);
-    try {
-      if (!isAnswer(input)) recoverCutOffReply(state);
-      if (input !== undefined && !isAnswer(input)) {
-        for (const msg of Array.isArray(input) ? input : [input]) assertRoleBlocks(msg.role, msg.content);
-      }
-      const run = new ReplyRun(this.config, state, options);
-      yield* this.withReplyHooks(run, input);
-    } finally {
-      this.running.delete(state);
+    if (!isAnswer(input)) {
+      const messages = input === undefined ? [] : Array.isArray(input) ? input : [input];
+      for (const msg of messages) assertRoleBlocks(msg.role, msg.content);
+      recoverCutOffReply(state);
     }
+    this.running.add(state);
   }
 
   /** Runs the reply inside every middleware's `onReply`, outermost first. */
-  private withReplyHooks(run: ReplyRun, input: ReplyInput): AsyncIterable<AgentEvent> {
+  private async *withReplyHooks(run: ReplyRun, input: ReplyInput): AsyncGenerator<AgentEvent> {
     const runner = run.middlewareRunner;
     const chain = composeHooks<ReplyInput, AsyncIterable<AgentEvent>>(
       this.config.middlewares,
@@ -105,7 +104,7 @@ export class Agent {
       (m) => runner.contextFor(m),
       (next) => run.run(next),
     );
-    return chain(input);
+    yield* chain(input);
   }
 
   /**

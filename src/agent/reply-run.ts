@@ -6,16 +6,25 @@ import {
   createEvent,
   type EventInit,
   type InputEvent,
+  type TextBlockDeltaEvent,
 } from "../event/index.js";
 import {
   type ErrorInfo,
   type FinishReason,
   type Msg,
   newId,
+  nowIso,
+  type TextBlock,
   type ToolCallBlock,
   toErrorInfo,
 } from "../message/index.js";
-import type { ChatChunk, ChatFinal, ChatModel, ToolChoice } from "../model/core.js";
+import {
+  type ChatChunk,
+  type ChatFinal,
+  type ChatModel,
+  isBatchedStream,
+  type ToolChoice,
+} from "../model/core.js";
 import { addRules, type PermissionDecision } from "../permission/index.js";
 import { type AgentState, replaceUnstorableChars } from "../state/index.js";
 import { type Tool, ToolError, ToolInputError, type Toolkit } from "../tool/index.js";
@@ -46,7 +55,8 @@ export interface RunConfig {
 }
 
 type Ask = { call: ToolCallBlock; decision: PermissionDecision };
-type OpenBlock = { kind: "text" | "thinking" | "tool_call" | "data"; id: string };
+/** A block being streamed; `text` is the reply's text block itself, for the fast path. */
+type OpenBlock = { kind: "text" | "thinking" | "tool_call" | "data"; id: string; text?: TextBlock };
 
 /** On how many of the last iterations structured output is forced. */
 const FORCE_STRUCTURED_AT = 1;
@@ -71,6 +81,8 @@ export class ReplyRun {
     private readonly config: RunConfig,
     private readonly state: AgentState,
     private readonly options: ReplyOptions<z.ZodType | undefined>,
+    /** Called when the run starts (may throw: nothing has changed yet) and when it ends, however it ends. */
+    private readonly guard?: { start(input: ReplyInput): void; end(): void },
   ) {
     this.structuredTool = options.structuredOutput
       ? structuredOutputTool(options.structuredOutput)
@@ -106,151 +118,174 @@ export class ReplyRun {
   }
 
   async *run(input: ReplyInput): AsyncGenerator<AgentEvent> {
-    if (isInputEvent(input)) this.resume(input);
-    else this.start(input);
-    yield* this.drain();
-    if (this.msg.finishedReason !== undefined) {
-      await this.save("reply_end");
-      return;
-    }
-    await this.save(isInputEvent(input) ? "tool_result" : "reply_start");
-
-    while (true) {
-      if (this.options.signal?.aborted) {
-        this.interrupt(abortReason(this.options.signal));
-        yield* this.drain();
-        return this.finish();
+    this.guard?.start(input);
+    try {
+      if (isInputEvent(input)) this.resume(input);
+      else this.start(input);
+      yield* this.drain();
+      if (this.msg.finishedReason !== undefined) {
+        await this.save("reply_end");
+        return;
       }
-      const open = openCalls(this.msg);
-      if (open.length > 0) {
-        const paused = yield* this.act(open);
-        if (paused) {
-          await this.save("pause");
-          return;
-        }
-        if (this.options.signal?.aborted) continue;
-        if (this.stopReason !== undefined) {
-          this.stop();
+      await this.save(isInputEvent(input) ? "tool_result" : "reply_start");
+
+      while (true) {
+        if (this.options.signal?.aborted) {
+          this.interrupt(abortReason(this.options.signal));
           yield* this.drain();
           return this.finish();
         }
-        if (this.structuredDone) {
+        const open = openCalls(this.msg);
+        if (open.length > 0) {
+          const paused = yield* this.act(open);
+          if (paused) {
+            await this.save("pause");
+            return;
+          }
+          if (this.options.signal?.aborted) continue;
+          if (this.stopReason !== undefined) {
+            this.stop();
+            yield* this.drain();
+            return this.finish();
+          }
+          if (this.structuredDone) {
+            this.end("completed");
+            yield* this.drain();
+            return this.finish();
+          }
+          continue;
+        }
+
+        const reply = this.state.replyContext!;
+        if (reply.iteration >= this.config.maxIters) {
+          this.emit("EXCEED_MAX_ITERS", { maxIters: this.config.maxIters });
+          this.end("exceed_max_iters");
+          yield* this.drain();
+          return this.finish();
+        }
+        reply.iteration += 1;
+        if (!this.mw.empty) {
+          await this.mw.beforeReasoning(reply.iteration);
+          if (this.stopReason !== undefined) this.stop();
+          yield* this.drain();
+          if (this.msg.finishedReason) return this.finish();
+        }
+        yield* this.compressIfNeeded(reply.iteration);
+
+        // Reasoning, inline: this loop runs once per streamed delta.
+        let final: ChatFinal | undefined;
+        let failure: unknown;
+        const blocks = new BlockTracker();
+        let model = this.config.model;
+        let fallbackFrom: string | undefined;
+        while (true) {
+          this.emit(
+            "MODEL_CALL_START",
+            fallbackFrom ? { modelName: model.name, fallbackFrom } : { modelName: model.name },
+          );
+          yield* this.drain();
+          try {
+            const request = {
+              model,
+              messages: this.modelInput(),
+              options: this.chatOptions(reply.iteration),
+            };
+            const stream = this.mw.empty
+              ? model.stream(request.messages, request.options)
+              : this.mw.callModel(request);
+            if (isBatchedStream(stream)) {
+              // One await per network read: the deltas of a read are folded, then their events yielded.
+              for await (const batch of stream.batches()) {
+                for (let c = 0; c < batch.length; c++) {
+                  const chunk = batch[c]!;
+                  if (chunk.type === "final") final = chunk;
+                  else this.onDelta(chunk, blocks);
+                }
+                const out = this.out;
+                for (let i = 0; i < out.length; i++) yield out[i]!;
+                out.length = 0;
+              }
+            } else {
+              for await (const chunk of stream) {
+                if (chunk.type === "final") {
+                  final = chunk; // the last chunk: read on so the stream (and any middleware) can finish
+                  continue;
+                }
+                this.onDelta(chunk, blocks);
+                const out = this.out;
+                for (let i = 0; i < out.length; i++) yield out[i]!;
+                out.length = 0;
+              }
+            }
+            if (!final) throw new Error(`model "${model.name}" ended its stream without a final chunk`);
+            break;
+          } catch (error) {
+            const aborted = this.options.signal?.aborted === true;
+            const info = aborted
+              ? { type: "aborted" as const, message: "interrupted" }
+              : toErrorInfo(error, "upstream");
+            this.emit("MODEL_CALL_END", {
+              modelName: model.name,
+              inputTokens: 0,
+              outputTokens: 0,
+              error: info,
+            });
+            const fallback = this.config.fallbackModel;
+            if (!aborted && fallback && model !== fallback && !blocks.any()) {
+              fallbackFrom = model.name;
+              model = fallback;
+              continue;
+            }
+            failure = aborted ? undefined : error;
+            break;
+          }
+        }
+
+        if (!final) {
+          this.endOpenBlocks(blocks);
+          if (failure !== undefined) {
+            this.closeOpenCalls("error", "the model call failed before this tool call was complete");
+            this.end("error", toErrorInfo(failure, "upstream"));
+            yield* this.drain();
+            return this.finish();
+          }
+          continue; // aborted: the top of the loop closes the reply as interrupted
+        }
+        this.onFinal(final, blocks);
+        const usage = final.usage;
+        const end: EventInit<"MODEL_CALL_END"> = {
+          replyId: this.msg.id,
+          modelName: final.model ?? model.name,
+          inputTokens: usage.inputTokens,
+          outputTokens: usage.outputTokens,
+        };
+        if (usage.cacheReadTokens !== undefined) end.cacheReadTokens = usage.cacheReadTokens;
+        if (usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = usage.cacheWriteTokens;
+        this.push(createEvent("MODEL_CALL_END", end));
+        yield* this.drain();
+        await this.save("model_call");
+        if (!this.mw.empty) {
+          await this.mw.afterReasoning(this.msg);
+          if (this.stopReason !== undefined) {
+            this.stop();
+            yield* this.drain();
+            return this.finish();
+          }
+        }
+
+        if (!final.content.some((block) => block.type === "tool_call")) {
+          if (this.structuredTool && !this.structuredDone) {
+            this.emit("HINT_BLOCK", { blockId: newId("blk"), text: STRUCTURED_OUTPUT_HINT });
+            yield* this.drain();
+            continue;
+          }
           this.end("completed");
           yield* this.drain();
           return this.finish();
         }
-        continue;
       }
-
-      const reply = this.state.replyContext!;
-      if (reply.iteration >= this.config.maxIters) {
-        this.emit("EXCEED_MAX_ITERS", { maxIters: this.config.maxIters });
-        this.end("exceed_max_iters");
-        yield* this.drain();
-        return this.finish();
-      }
-      reply.iteration += 1;
-      if (!this.mw.empty) {
-        await this.mw.beforeReasoning(reply.iteration);
-        if (this.stopReason !== undefined) this.stop();
-        yield* this.drain();
-        if (this.msg.finishedReason) return this.finish();
-      }
-      yield* this.compressIfNeeded(reply.iteration);
-
-      // Reasoning, inline: this loop runs once per streamed delta.
-      let final: ChatFinal | undefined;
-      let failure: unknown;
-      const blocks = new BlockTracker();
-      let model = this.config.model;
-      let fallbackFrom: string | undefined;
-      while (true) {
-        this.emit(
-          "MODEL_CALL_START",
-          fallbackFrom ? { modelName: model.name, fallbackFrom } : { modelName: model.name },
-        );
-        yield* this.drain();
-        try {
-          const request = { model, messages: this.modelInput(), options: this.chatOptions(reply.iteration) };
-          const stream = this.mw.empty
-            ? model.stream(request.messages, request.options)
-            : this.mw.callModel(request);
-          for await (const chunk of stream) {
-            if (chunk.type === "final") {
-              final = chunk; // the last chunk: read on so the stream (and any middleware) can finish
-              continue;
-            }
-            this.onDelta(chunk, blocks);
-            const out = this.out;
-            for (let i = 0; i < out.length; i++) yield out[i]!;
-            out.length = 0;
-          }
-          if (!final) throw new Error(`model "${model.name}" ended its stream without a final chunk`);
-          break;
-        } catch (error) {
-          const aborted = this.options.signal?.aborted === true;
-          const info = aborted
-            ? { type: "aborted" as const, message: "interrupted" }
-            : toErrorInfo(error, "upstream");
-          this.emit("MODEL_CALL_END", {
-            modelName: model.name,
-            inputTokens: 0,
-            outputTokens: 0,
-            error: info,
-          });
-          const fallback = this.config.fallbackModel;
-          if (!aborted && fallback && model !== fallback && !blocks.any()) {
-            fallbackFrom = model.name;
-            model = fallback;
-            continue;
-          }
-          failure = aborted ? undefined : error;
-          break;
-        }
-      }
-
-      if (!final) {
-        this.endOpenBlocks(blocks);
-        if (failure !== undefined) {
-          this.closeOpenCalls("error", "the model call failed before this tool call was complete");
-          this.end("error", toErrorInfo(failure, "upstream"));
-          yield* this.drain();
-          return this.finish();
-        }
-        continue; // aborted: the top of the loop closes the reply as interrupted
-      }
-      this.onFinal(final, blocks);
-      const usage = final.usage;
-      const end: EventInit<"MODEL_CALL_END"> = {
-        replyId: this.msg.id,
-        modelName: final.model ?? model.name,
-        inputTokens: usage.inputTokens,
-        outputTokens: usage.outputTokens,
-      };
-      if (usage.cacheReadTokens !== undefined) end.cacheReadTokens = usage.cacheReadTokens;
-      if (usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = usage.cacheWriteTokens;
-      this.push(createEvent("MODEL_CALL_END", end));
-      yield* this.drain();
-      await this.save("model_call");
-      if (!this.mw.empty) {
-        await this.mw.afterReasoning(this.msg);
-        if (this.stopReason !== undefined) {
-          this.stop();
-          yield* this.drain();
-          return this.finish();
-        }
-      }
-
-      if (!final.content.some((block) => block.type === "tool_call")) {
-        if (this.structuredTool && !this.structuredDone) {
-          this.emit("HINT_BLOCK", { blockId: newId("blk"), text: STRUCTURED_OUTPUT_HINT });
-          yield* this.drain();
-          continue;
-        }
-        this.end("completed");
-        yield* this.drain();
-        return this.finish();
-      }
+    } finally {
+      this.guard?.end();
     }
   }
 
@@ -384,21 +419,35 @@ export class ReplyRun {
   }
 
   private onDelta(chunk: Exclude<ChatChunk, ChatFinal>, blocks: BlockTracker): void {
-    const replyId = this.msg.id;
-    let id = blocks.lookup(chunk.blockId);
-    if (id === undefined) {
-      id = chunk.type === "tool_call" ? chunk.blockId : newId("blk");
-      blocks.open(chunk.blockId, { kind: chunk.type, id });
-      if (chunk.type === "text") this.emit("TEXT_BLOCK_START", { blockId: id });
-      else if (chunk.type === "thinking") this.emit("THINKING_BLOCK_START", { blockId: id });
+    let open = blocks.find(chunk.blockId);
+    if (open === undefined) {
+      const id = chunk.type === "tool_call" ? chunk.blockId : newId("blk");
+      open = { kind: chunk.type, id };
+      blocks.open(chunk.blockId, open);
+      if (chunk.type === "text") {
+        this.emit("TEXT_BLOCK_START", { blockId: id });
+        open.text = this.msg.content[this.msg.content.length - 1] as TextBlock;
+      } else if (chunk.type === "thinking") this.emit("THINKING_BLOCK_START", { blockId: id });
       else if (chunk.type === "data")
         this.emit("DATA_BLOCK_START", { blockId: id, mediaType: chunk.mediaType });
       else this.emit("TOOL_CALL_START", { toolCallId: id, toolCallName: chunk.name ?? "" });
     }
     if (chunk.delta === "") return;
-    if (chunk.type === "text")
-      this.push(createEvent("TEXT_BLOCK_DELTA", { replyId, blockId: id, delta: chunk.delta }));
-    else if (chunk.type === "thinking")
+    const id = open.id;
+    if (open.text !== undefined) {
+      // The hot path: one event literal, folded by appending to the block it started (what the reducer does).
+      const event: TextBlockDeltaEvent = {
+        id: newId("evt"),
+        createdAt: nowIso(),
+        type: "TEXT_BLOCK_DELTA",
+        replyId: this.msg.id,
+        blockId: id,
+        delta: chunk.delta,
+      };
+      if (this.mw.watchesEvents) this.mw.onEvent(event);
+      open.text.text += chunk.delta;
+      this.out.push(event);
+    } else if (chunk.type === "thinking")
       this.emit("THINKING_BLOCK_DELTA", { blockId: id, delta: chunk.delta });
     else if (chunk.type === "data") this.emit("DATA_BLOCK_DELTA", { blockId: id, data: chunk.delta });
     else this.emit("TOOL_CALL_DELTA", { toolCallId: id, delta: chunk.delta });
@@ -407,11 +456,8 @@ export class ReplyRun {
   /** Ends every streamed block (with provider extras) and adds the blocks that were never streamed. */
   private onFinal(final: ChatFinal, blocks: BlockTracker): void {
     for (const block of final.content) {
-      const streamed = blocks.lookup(block.id);
-      if (streamed === undefined) {
-        this.onDelta(fullDelta(block), blocks);
-      }
-      const id = blocks.lookup(block.id)!;
+      if (blocks.find(block.id) === undefined) this.onDelta(fullDelta(block), blocks);
+      const id = blocks.find(block.id)!.id;
       blocks.close(block.id);
       if (block.type === "thinking") {
         const end: EventInit<"THINKING_BLOCK_END"> = { replyId: this.msg.id, blockId: id };
@@ -833,14 +879,14 @@ class BlockTracker {
   private lastKey: string | undefined;
   private lastBlock: OpenBlock | undefined;
 
-  lookup(key: string): string | undefined {
-    if (key === this.lastKey) return this.lastBlock!.id;
+  find(key: string): OpenBlock | undefined {
+    if (key === this.lastKey) return this.lastBlock;
     const block = this.ids.get(key);
     if (block) {
       this.lastKey = key;
       this.lastBlock = block;
     }
-    return block?.id;
+    return block;
   }
 
   open(key: string, block: OpenBlock): void {

@@ -55,6 +55,19 @@ export interface ChatFinal {
 export type ChatChunk = ChatDelta | ChatFinal;
 
 /**
+ * A chat stream that can also hand over the chunks of each network read at once. Consumers on a
+ * hot path (the agent) use `batches()` to pay one await per read instead of one per delta. The
+ * arrays may be reused: read each before asking for the next.
+ */
+export interface BatchedChatStream extends AsyncIterable<ChatChunk> {
+  batches(): AsyncIterable<readonly ChatChunk[]>;
+}
+
+export function isBatchedStream(stream: AsyncIterable<ChatChunk>): stream is BatchedChatStream {
+  return typeof (stream as Partial<BatchedChatStream>).batches === "function";
+}
+
+/**
  * A chat model. `stream` yields delta chunks then exactly one final chunk. It must honour
  * `opts.signal` and throw an AgentScopeError (with an ErrorInfo kind) on failure; retries of
  * transient failures happen inside the model.

@@ -1,4 +1,4 @@
-import type { ChatChunk } from "../types.js";
+import type { BatchedChatStream, ChatChunk } from "../types.js";
 import { Attempt, DEFAULT_TIMEOUT_MS, defaultFetch } from "./attempt.js";
 import type { ErrorContext } from "./errors.js";
 import { createNdjsonReader } from "./ndjson.js";
@@ -7,12 +7,35 @@ import { createSseReader } from "./sse.js";
 import type { StreamRequest } from "./types.js";
 
 /**
- * Sends a streaming request and yields the parser's chunks: deltas, then one final chunk.
- * Transient failures before any chunk reached the caller are retried (backoff, Retry-After, up to
- * `maxRetries`); a failure after output surfaces as is. Throws ProviderError / AgentScopeError
- * (`aborted` when `signal` fires). One generator, plain loops: nothing nested per delta.
+ * Sends a streaming request; iterate it for the parser's chunks (deltas, then one final chunk), or
+ * call `batches()` for the chunks of each network read at once (what the agent does: one await per
+ * read instead of one per delta). Transient failures before any chunk reached the caller are retried
+ * (backoff, Retry-After, up to `maxRetries`); a failure after output surfaces as is. Throws
+ * ProviderError / AgentScopeError (`aborted` when `signal` fires).
  */
-export async function* streamChat(req: StreamRequest): AsyncGenerator<ChatChunk, void, undefined> {
+export function streamChat(req: StreamRequest): BatchedChatStream {
+  return new TransportStream(req);
+}
+
+class TransportStream implements BatchedChatStream {
+  constructor(private readonly req: StreamRequest) {}
+
+  batches(): AsyncGenerator<readonly ChatChunk[], void, undefined> {
+    return streamChatBatches(this.req);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<ChatChunk, void, undefined> {
+    for await (const batch of this.batches()) {
+      for (let i = 0; i < batch.length; i++) yield batch[i] as ChatChunk;
+    }
+  }
+}
+
+/**
+ * The transport loop. Yields the chunks parsed from each network read as one array; the array is
+ * reused, so read it before asking for the next batch. The last batch ends with the final chunk.
+ */
+async function* streamChatBatches(req: StreamRequest): AsyncGenerator<readonly ChatChunk[], void, undefined> {
   const fetchFn = req.fetch ?? defaultFetch();
   const maxRetries = req.maxRetries ?? DEFAULT_MAX_RETRIES;
   const ctx: ErrorContext = {
@@ -43,16 +66,15 @@ export async function* streamChat(req: StreamRequest): AsyncGenerator<ChatChunk,
         reader.feed(text.decode(value, { stream: true }));
         if (out.length > 0) {
           emitted = true;
-          for (let i = 0; i < out.length; i++) yield out[i] as ChatChunk;
+          yield out;
           out.length = 0;
         }
       }
       finished = true;
       reader.end();
-      const final = parser.finish();
-      for (let i = 0; i < out.length; i++) yield out[i] as ChatChunk;
+      out.push(parser.finish());
+      yield out;
       out.length = 0;
-      yield final;
       return;
     } catch (error) {
       out.length = 0;
