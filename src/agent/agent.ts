@@ -8,7 +8,8 @@ import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
 import { composeHooks } from "./middleware-runner.js";
 import { recoverCutOffReply } from "./recover.js";
-import { ReplyRun, type RunConfig } from "./reply-run.js";
+import type { RunConfig } from "./reply-core.js";
+import { ReplyRun } from "./reply-run.js";
 import type { AgentOptions, ReplyInput, ReplyOptions } from "./types.js";
 
 /** The reply Msg, with `structuredOutput` typed from the schema when one was given. */
