@@ -1,0 +1,24 @@
+// The README's first example, kept compiling by `npm run typecheck` (imports point at the source here;
+// in an app they are "agentscope" and "agentscope/model"). Run: OPENAI_API_KEY=... npx tsx examples/readme-agent.ts
+import { z } from "zod";
+import { Agent, functionTool, userMsg } from "../src/index.js";
+import { OpenAIChatModel } from "../src/model/index.js";
+
+const weather = functionTool({
+  name: "get_weather",
+  description: "Current weather for a city",
+  input: z.object({ city: z.string() }),
+  readOnly: true, // read-only tools run without asking
+  execute: async ({ city }) => `Sunny and 21°C in ${city}`,
+});
+
+const agent = new Agent({
+  name: "helper",
+  systemPrompt: "Be brief.",
+  model: new OpenAIChatModel({ model: "gpt-4o-mini" }),
+  toolkit: [weather],
+});
+
+for await (const event of agent.replyStream(userMsg("Weather in Paris?"))) {
+  if (event.type === "TEXT_BLOCK_DELTA") process.stdout.write(event.delta);
+}
