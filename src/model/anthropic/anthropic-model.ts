@@ -1,12 +1,10 @@
 import type { Msg } from "../../message/index.js";
-import { estimateTokens } from "../estimate-tokens.js";
 import { modelInfo } from "../model-info.js";
-import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
-import { streamChat } from "../transport/stream-chat.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import type { ChatChunk, ChatOptions } from "../types.js";
 import { formatAnthropic } from "./anthropic-format.js";
 import { AnthropicStreamParser } from "./anthropic-stream.js";
 
@@ -31,24 +29,17 @@ export interface AnthropicModelOptions extends TransportOptions {
 }
 
 /** Claude through the Anthropic Messages API, streamed over SSE with our own transport. */
-export class AnthropicModel implements ChatModel {
-  readonly name: string;
+export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
   readonly provider = "anthropic";
-  readonly contextSize: number;
   private readonly maxTokens: number;
 
-  constructor(private readonly options: AnthropicModelOptions) {
-    this.name = options.model;
+  constructor(options: AnthropicModelOptions) {
+    super(options, { fallback: 200_000 });
     const info = modelInfo(options.model);
-    this.contextSize = options.contextSize ?? info?.contextSize ?? 200_000;
     this.maxTokens = options.maxTokens ?? info?.maxOutputTokens ?? 8_192;
   }
 
-  stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
-    return lazyStream(() => this.send(messages, opts));
-  }
-
-  private send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+  protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
     const apiKey = requireApiKey(setting(o.apiKey, "ANTHROPIC_API_KEY"), "Anthropic", "ANTHROPIC_API_KEY");
     const baseURL = setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string;
@@ -63,9 +54,8 @@ export class AnthropicModel implements ChatModel {
         extraBody: opts.extraBody,
       }),
     );
-    return streamChat({
-      provider: this.provider,
-      request: {
+    return this.transport(
+      {
         url: joinUrl(baseURL, "/v1/messages"),
         headers: {
           "content-type": "application/json",
@@ -76,17 +66,10 @@ export class AnthropicModel implements ChatModel {
         },
         body,
       },
-      format: "sse",
-      createParser: () => new AnthropicStreamParser(),
-      signal: opts.signal,
-      fetch: o.fetch,
-      maxRetries: o.maxRetries,
-      timeout: o.timeout,
-      credentialHint: "ANTHROPIC_API_KEY or the apiKey option",
-    });
-  }
-
-  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
-    return estimateTokens(messages, tools);
+      "sse",
+      () => new AnthropicStreamParser(),
+      opts,
+      "ANTHROPIC_API_KEY or the apiKey option",
+    );
   }
 }

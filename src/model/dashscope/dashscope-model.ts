@@ -1,12 +1,9 @@
 import type { Msg } from "../../message/index.js";
-import { estimateTokens } from "../estimate-tokens.js";
-import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
-import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
-import { streamChat } from "../transport/stream-chat.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import type { ChatChunk, ChatOptions } from "../types.js";
 import { formatDashScope, hasMedia } from "./dashscope-format.js";
 import { DashScopeStreamParser } from "./dashscope-stream.js";
 
@@ -29,21 +26,14 @@ export interface DashScopeModelOptions extends TransportOptions {
 }
 
 /** Qwen and other Model Studio models through DashScope's native generation API (SSE). */
-export class DashScopeModel implements ChatModel {
-  readonly name: string;
+export class DashScopeModel extends ProviderModel<DashScopeModelOptions> {
   readonly provider = "dashscope";
-  readonly contextSize: number;
 
-  constructor(private readonly options: DashScopeModelOptions) {
-    this.name = options.model;
-    this.contextSize = options.contextSize ?? modelInfo(options.model)?.contextSize ?? DEFAULT_CONTEXT_SIZE;
+  constructor(options: DashScopeModelOptions) {
+    super(options);
   }
 
-  stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
-    return lazyStream(() => this.send(messages, opts));
-  }
-
-  private send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+  protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
     const apiKey = requireApiKey(setting(o.apiKey, "DASHSCOPE_API_KEY"), "DashScope", "DASHSCOPE_API_KEY");
     const baseURL = setting(
@@ -68,9 +58,8 @@ export class DashScopeModel implements ChatModel {
     const path = multimodal
       ? "/services/aigc/multimodal-generation/generation"
       : "/services/aigc/text-generation/generation";
-    return streamChat({
-      provider: this.provider,
-      request: {
+    return this.transport(
+      {
         url: joinUrl(baseURL, path),
         headers: {
           "content-type": "application/json",
@@ -81,17 +70,10 @@ export class DashScopeModel implements ChatModel {
         },
         body,
       },
-      format: "sse",
-      createParser: () => new DashScopeStreamParser(),
-      signal: opts.signal,
-      fetch: o.fetch,
-      maxRetries: o.maxRetries,
-      timeout: o.timeout,
-      credentialHint: "DASHSCOPE_API_KEY or the apiKey option",
-    });
-  }
-
-  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
-    return estimateTokens(messages, tools);
+      "sse",
+      () => new DashScopeStreamParser(),
+      opts,
+      "DASHSCOPE_API_KEY or the apiKey option",
+    );
   }
 }

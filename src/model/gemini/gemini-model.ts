@@ -1,12 +1,9 @@
 import type { Msg } from "../../message/index.js";
-import { estimateTokens } from "../estimate-tokens.js";
-import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
-import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
-import { streamChat } from "../transport/stream-chat.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import type { ChatChunk, ChatOptions } from "../types.js";
 import { formatGemini } from "./gemini-format.js";
 import { GeminiStreamParser } from "./gemini-stream.js";
 
@@ -26,21 +23,14 @@ export interface GeminiModelOptions extends TransportOptions {
 }
 
 /** Gemini through the Generative Language API (`streamGenerateContent?alt=sse`). */
-export class GeminiModel implements ChatModel {
-  readonly name: string;
+export class GeminiModel extends ProviderModel<GeminiModelOptions> {
   readonly provider = "gemini";
-  readonly contextSize: number;
 
-  constructor(private readonly options: GeminiModelOptions) {
-    this.name = options.model;
-    this.contextSize = options.contextSize ?? modelInfo(options.model)?.contextSize ?? DEFAULT_CONTEXT_SIZE;
+  constructor(options: GeminiModelOptions) {
+    super(options);
   }
 
-  stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
-    return lazyStream(() => this.send(messages, opts));
-  }
-
-  private send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+  protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
     const apiKey = requireApiKey(
       setting(o.apiKey, "GEMINI_API_KEY", process.env.GOOGLE_API_KEY),
@@ -62,9 +52,8 @@ export class GeminiModel implements ChatModel {
         extraBody: opts.extraBody,
       }),
     );
-    return streamChat({
-      provider: this.provider,
-      request: {
+    return this.transport(
+      {
         url: joinUrl(baseURL, `/models/${encodeURIComponent(o.model)}:streamGenerateContent?alt=sse`),
         headers: {
           "content-type": "application/json",
@@ -74,17 +63,10 @@ export class GeminiModel implements ChatModel {
         },
         body,
       },
-      format: "sse",
-      createParser: () => new GeminiStreamParser(),
-      signal: opts.signal,
-      fetch: o.fetch,
-      maxRetries: o.maxRetries,
-      timeout: o.timeout,
-      credentialHint: "GEMINI_API_KEY or the apiKey option",
-    });
-  }
-
-  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
-    return estimateTokens(messages, tools);
+      "sse",
+      () => new GeminiStreamParser(),
+      opts,
+      "GEMINI_API_KEY or the apiKey option",
+    );
   }
 }

@@ -1,12 +1,9 @@
 import type { Msg } from "../../message/index.js";
-import { estimateTokens } from "../estimate-tokens.js";
-import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
-import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
-import { streamChat } from "../transport/stream-chat.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import type { ChatChunk, ChatOptions } from "../types.js";
 import { formatOllama, type OllamaFormatOptions } from "./ollama-format.js";
 import { OllamaStreamParser } from "./ollama-stream.js";
 
@@ -35,22 +32,14 @@ export function ollamaBaseUrl(host: string): string {
 }
 
 /** A local model through Ollama's native /api/chat (NDJSON streaming). */
-export class OllamaModel implements ChatModel {
-  readonly name: string;
+export class OllamaModel extends ProviderModel<OllamaModelOptions> {
   readonly provider = "ollama";
-  readonly contextSize: number;
 
-  constructor(private readonly options: OllamaModelOptions) {
-    this.name = options.model;
-    this.contextSize =
-      options.contextSize ?? options.numCtx ?? modelInfo(options.model)?.contextSize ?? DEFAULT_CONTEXT_SIZE;
+  constructor(options: OllamaModelOptions) {
+    super(options, { preferred: options.numCtx });
   }
 
-  stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
-    return lazyStream(() => this.send(messages, opts));
-  }
-
-  private send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+  protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
     const host = ollamaBaseUrl(setting(o.host, "OLLAMA_HOST", "http://127.0.0.1:11434") as string);
     const apiKey = setting(o.apiKey, "OLLAMA_API_KEY");
@@ -69,20 +58,12 @@ export class OllamaModel implements ChatModel {
     );
     const headers: Record<string, string> = { "content-type": "application/json", ...o.headers };
     if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
-    return streamChat({
-      provider: this.provider,
-      request: { url: joinUrl(host, "/api/chat"), headers, body },
-      format: "ndjson",
-      createParser: () => new OllamaStreamParser(),
-      signal: opts.signal,
-      fetch: o.fetch,
-      maxRetries: o.maxRetries,
-      timeout: o.timeout,
-      credentialHint: "OLLAMA_API_KEY or the apiKey option (only hosted Ollama needs one)",
-    });
-  }
-
-  countTokens(messages: Msg[], tools?: ToolSchema[]): number {
-    return estimateTokens(messages, tools);
+    return this.transport(
+      { url: joinUrl(host, "/api/chat"), headers, body },
+      "ndjson",
+      () => new OllamaStreamParser(),
+      opts,
+      "OLLAMA_API_KEY or the apiKey option (only hosted Ollama needs one)",
+    );
   }
 }
