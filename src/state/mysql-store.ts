@@ -1,6 +1,7 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from "mysql2/promise";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
+import { OpenOnce } from "./open-once.js";
 import { redactUrl } from "./redact-url.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "./sql-names.js";
@@ -29,7 +30,7 @@ export interface MySqlStateStoreOptions {
 export class MySqlStateStore implements AgentStateStore {
   readonly table: string;
   readonly #options: MySqlStateStoreOptions;
-  #ready: Promise<MySqlQueryable> | undefined;
+  readonly #connection = new OpenOnce<MySqlQueryable>(() => this.#open());
   #pool: Pool | undefined;
 
   constructor(options: MySqlStateStoreOptions | string) {
@@ -43,11 +44,7 @@ export class MySqlStateStore implements AgentStateStore {
   }
 
   #db(): Promise<MySqlQueryable> {
-    this.#ready ??= this.#open().catch((error) => {
-      this.#ready = undefined;
-      throw error;
-    });
-    return this.#ready;
+    return this.#connection.get();
   }
 
   async #open(): Promise<MySqlQueryable> {
@@ -151,7 +148,7 @@ export class MySqlStateStore implements AgentStateStore {
   async close(): Promise<void> {
     const pool = this.#pool;
     this.#pool = undefined;
-    this.#ready = undefined;
+    this.#connection.reset();
     await pool?.end();
   }
 }

@@ -1,6 +1,7 @@
 import type { Pool } from "pg";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
+import { OpenOnce } from "./open-once.js";
 import { redactUrl } from "./redact-url.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "./sql-names.js";
@@ -61,7 +62,7 @@ END $migrate$;`,
 export class PostgresStateStore implements AgentStateStore {
   readonly table: string;
   readonly #options: PostgresStateStoreOptions;
-  #ready: Promise<PgQueryable> | undefined;
+  readonly #connection = new OpenOnce<PgQueryable>(() => this.#open());
   #pool: Pool | undefined;
 
   constructor(options: PostgresStateStoreOptions | string) {
@@ -75,11 +76,7 @@ export class PostgresStateStore implements AgentStateStore {
   }
 
   #db(): Promise<PgQueryable> {
-    this.#ready ??= this.#open().catch((error) => {
-      this.#ready = undefined;
-      throw error;
-    });
-    return this.#ready;
+    return this.#connection.get();
   }
 
   async #open(): Promise<PgQueryable> {
@@ -167,7 +164,7 @@ export class PostgresStateStore implements AgentStateStore {
   async close(): Promise<void> {
     const pool = this.#pool;
     this.#pool = undefined;
-    this.#ready = undefined;
+    this.#connection.reset();
     await pool?.end();
   }
 }
