@@ -10,8 +10,10 @@ const LAYERS = [
   ["tool"],
   ["state"],
   ["agent"],
-  ["middleware", "trace", "memory", "rag", "multiagent", "testing"],
-  ["app"],
+  ["middleware", "trace", "rag", "workspace", "multiagent", "testing"],
+  // memory builds on rag's embeddings and vector stores.
+  ["memory", "client"],
+  ["react", "app"],
 ];
 
 const forbidden = [];
@@ -29,6 +31,14 @@ LAYERS.forEach((row, level) => {
       to: { path: `^(test/architecture/fixtures/)?src/(${banned.join("|")})/` },
     });
   }
+});
+// The typed client runs in browsers: it may only use the plain data layers.
+forbidden.push({
+  name: "client-imports-only-data",
+  comment: "src/client may only import src/message and src/event (it is browser-safe)",
+  severity: "error",
+  from: { path: "^(test/architecture/fixtures/)?src/client/" },
+  to: { path: "^(test/architecture/fixtures/)?src/(?!client/|message/|event/)[^/]+/" },
 });
 forbidden.push({
   name: "no-circular",

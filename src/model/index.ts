@@ -1,5 +1,6 @@
 export * from "./anthropic/index.js";
 export * from "./core.js";
+export * from "./embedding.js";
 export * from "./dashscope/index.js";
 export * from "./from-spec.js";
 export * from "./gemini/index.js";
