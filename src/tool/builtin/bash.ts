@@ -2,10 +2,11 @@ import { z } from "zod";
 import type { RuleMatchContext, ToolPermissionResult } from "../../permission/index.js";
 import { pathPermission } from "../../permission/index.js";
 import { functionTool } from "../function-tool.js";
+import type { ProcessRunner } from "../process-runner.js";
 import type { Tool } from "../types.js";
 import { analyzeBash, type BashAnalysis } from "./bash-analysis.js";
 import { SUBCOMMAND_TOOLS } from "./bash-commands.js";
-import { runProcess } from "./run-process.js";
+import { localProcessRunner } from "./run-process.js";
 import { stringField, toolCwd } from "./tool-paths.js";
 
 export interface BashToolOptions {
@@ -17,6 +18,11 @@ export interface BashToolOptions {
   shell?: string;
   /** Environment of the command (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Where commands run (default: on the host, `shell -c` with `env`). A workspace passes its runner,
+   * e.g. a bubblewrap sandbox; `shell` and `env` are then the runner's business.
+   */
+  runner?: ProcessRunner;
 }
 
 const input = z.object({
@@ -35,6 +41,7 @@ const input = z.object({
  */
 export function bashTool(options: BashToolOptions = {}): Tool<z.infer<typeof input>> {
   const maxTimeout = options.timeoutMs ?? 120_000;
+  const runner = options.runner ?? localProcessRunner(options);
   const analysisOf = (value: unknown): BashAnalysis | undefined => {
     const command = stringField(value, "command");
     return command === undefined ? undefined : analyzeBash(command);
@@ -75,11 +82,9 @@ export function bashTool(options: BashToolOptions = {}): Tool<z.infer<typeof inp
       return [...new Set(prefixes)].slice(0, 5).map((prefix) => `Bash(${prefix}:*)`);
     },
     execute: (args, ctx) =>
-      runProcess({
+      runner.run({
         command: args.command,
         cwd: toolCwd(ctx),
-        shell: options.shell ?? "bash",
-        env: options.env,
         timeoutMs: Math.min(args.timeoutMs ?? maxTimeout, maxTimeout),
         maxOutputChars: options.maxOutputChars ?? 30_000,
         signal: ctx.signal,

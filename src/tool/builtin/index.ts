@@ -13,6 +13,12 @@ export { type GlobToolOptions, globTool } from "./glob.js";
 export { type GrepToolOptions, grepTool } from "./grep.js";
 export { type ReadToolOptions, readTool } from "./read.js";
 export { READ_FILES_KEY, type ReadRecord } from "./read-cache.js";
+export {
+  type LocalProcessRunnerOptions,
+  localProcessRunner,
+  type ProgramLaunch,
+  runProgram,
+} from "./run-process.js";
 export { writeTool } from "./write.js";
 
 export interface BuiltinToolOptions {

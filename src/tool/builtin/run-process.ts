@@ -1,31 +1,32 @@
 import { spawn } from "node:child_process";
+import type { ProcessRequest, ProcessRunner } from "../process-runner.js";
 import { ChunkQueue } from "./chunk-queue.js";
 
-export interface RunProcessOptions {
-  command: string;
-  cwd: string;
-  shell: string;
+/** A program to start with its arguments, plus the limits of `ProcessRequest`. */
+export interface ProgramLaunch extends Omit<ProcessRequest, "command"> {
+  file: string;
+  args: string[];
   env?: NodeJS.ProcessEnv;
-  timeoutMs: number;
-  /** Characters of output kept; past it the process group is killed. */
-  maxOutputChars: number;
-  signal: AbortSignal;
+  /** Called when the program has ended, before the stream ends (clean-up of a sandbox, a cgroup). */
+  onExit?: () => void;
+  /** Turns a failure to start `file` into the error the stream ends with. */
+  describeStartError?: (error: NodeJS.ErrnoException) => Error;
 }
 
 /**
- * Runs a shell command in its own process group and streams stdout and stderr as they come. Ends
+ * Starts a program in its own process group and streams stdout and stderr as they come. Ends
  * with a line giving the exit code when it is not 0; a timeout or the output limit kills the group
  * and says so; an abort kills the group and rethrows the signal's reason.
  */
-export function runProcess(options: RunProcessOptions): AsyncIterable<string> {
+export function runProgram(launch: ProgramLaunch): AsyncIterable<string> {
   const queue = new ChunkQueue<string>();
-  if (options.signal.aborted) {
-    queue.end({ error: options.signal.reason });
+  if (launch.signal.aborted) {
+    queue.end({ error: launch.signal.reason });
     return queue;
   }
-  const child = spawn(options.shell, ["-c", options.command], {
-    cwd: options.cwd,
-    env: options.env ?? process.env,
+  const child = spawn(launch.file, launch.args, {
+    cwd: launch.cwd,
+    env: launch.env ?? process.env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -43,40 +44,62 @@ export function runProcess(options: RunProcessOptions): AsyncIterable<string> {
   const onData = (data: Buffer) => {
     if (stopped !== undefined) return;
     const text = data.toString("utf8");
-    const room = options.maxOutputChars - emitted;
+    const room = launch.maxOutputChars - emitted;
     if (text.length <= room) {
       emitted += text.length;
       queue.push(text);
       return;
     }
     if (room > 0) queue.push(text.slice(0, room));
-    emitted = options.maxOutputChars;
+    emitted = launch.maxOutputChars;
     killGroup("limit");
   };
   child.stdout.on("data", onData);
   child.stderr.on("data", onData);
-  const timer = setTimeout(() => killGroup("timeout"), options.timeoutMs);
+  const timer = setTimeout(() => killGroup("timeout"), launch.timeoutMs);
   const onAbort = () => killGroup("abort");
-  options.signal.addEventListener("abort", onAbort, { once: true });
-  child.on("error", (error) => {
+  launch.signal.addEventListener("abort", onAbort, { once: true });
+  const finish = () => {
     clearTimeout(timer);
-    options.signal.removeEventListener("abort", onAbort);
-    queue.end({ error: new Error(`could not start ${options.shell}: ${error.message}`) });
+    launch.signal.removeEventListener("abort", onAbort);
+    launch.onExit?.();
+  };
+  child.on("error", (error: NodeJS.ErrnoException) => {
+    finish();
+    const failure =
+      launch.describeStartError?.(error) ?? new Error(`could not start ${launch.file}: ${error.message}`);
+    queue.end({ error: failure });
   });
   child.on("close", (code, signal) => {
-    clearTimeout(timer);
-    options.signal.removeEventListener("abort", onAbort);
-    if (stopped === "abort") return queue.end({ error: options.signal.reason });
+    finish();
+    if (stopped === "abort") return queue.end({ error: launch.signal.reason });
     const tail = emitted > 0 ? "\n" : "";
     if (stopped === "timeout")
-      queue.push(`${tail}[timed out after ${options.timeoutMs} ms; the command was killed]`);
+      queue.push(`${tail}[timed out after ${launch.timeoutMs} ms; the command was killed]`);
     else if (stopped === "limit") {
       queue.push(
-        `${tail}[output limit of ${options.maxOutputChars} characters reached; the command was killed]`,
+        `${tail}[output limit of ${launch.maxOutputChars} characters reached; the command was killed]`,
       );
     } else if (code !== 0) queue.push(`${tail}[exit code ${code ?? signal}]`);
     else if (emitted === 0) queue.push("(no output)");
     queue.end();
   });
   return queue;
+}
+
+export interface LocalProcessRunnerOptions {
+  /** The shell that runs the command (default `bash`). */
+  shell?: string;
+  /** Environment of the command (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Runs commands on the host with `<shell> -c`, in their own process group: today's behaviour. */
+export function localProcessRunner(options: LocalProcessRunnerOptions = {}): ProcessRunner {
+  const shell = options.shell ?? "bash";
+  return {
+    kind: "local",
+    run: ({ command, ...limits }) =>
+      runProgram({ ...limits, file: shell, args: ["-c", command], env: options.env }),
+  };
 }
