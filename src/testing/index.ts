@@ -1,1 +1,2 @@
+export * from "./hash-embedding.js";
 export * from "./scripted-model.js";

@@ -1,0 +1,5 @@
+export * from "./errors.js";
+export * from "./filter.js";
+export * from "./similarity.js";
+export * from "./stores/memory-vector-store.js";
+export * from "./types.js";
