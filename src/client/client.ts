@@ -1,0 +1,264 @@
+import type { AgentEvent } from "../event/types.js";
+import type { Msg } from "../message/index.js";
+import type { RetryPolicy } from "./backoff.js";
+import { ConnectionError, serviceErrorOf } from "./errors.js";
+import { type ConnectionState, EventStream } from "./event-stream.js";
+import type {
+  ConfirmRequest,
+  CreateSessionOptions,
+  ExternalResultsRequest,
+  InterruptResult,
+  MemoryRecord,
+  SendInput,
+  ServiceHealth,
+  SessionDetail,
+  SessionInfo,
+  SessionPage,
+  SessionStatus,
+} from "./types.js";
+
+export interface AgentScopeClientOptions {
+  /** The service's origin, e.g. `http://127.0.0.1:8787`; default "" (same origin, in a browser). */
+  baseUrl?: string;
+  /** Bearer token (or a function read before every request, e.g. from a settings field). */
+  token?: string | (() => string | undefined);
+  /** Injectable fetch (default the global one). */
+  fetch?: typeof fetch;
+  /** Reconnect policy of event streams. */
+  retry?: RetryPolicy;
+  /** A stream silent this long is reconnected (default 45 s; the service sends a keep-alive every 15 s). */
+  idleTimeoutMs?: number;
+}
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  onConnectionChange?: (state: ConnectionState) => void;
+}
+
+/** The service's answer to a request that starts or resumes a run. */
+export interface RunStarted {
+  sessionId: string;
+  replyId: string;
+  /** The last event id before the run's first event. */
+  after: number;
+}
+
+/** The events of one run: from its first event to its REPLY_END or the pause that asks the client. */
+export class RunStream extends EventStream {
+  #replyId: string | undefined;
+
+  /** The reply's id, once the service has accepted the request (undefined before). */
+  get replyId(): string | undefined {
+    return this.#replyId;
+  }
+
+  /** @internal */
+  setReplyId(replyId: string): void {
+    this.#replyId = replyId;
+  }
+}
+
+/** Events after which a run's stream ends: the reply finished, or it waits for the client. */
+export function endsRun(event: AgentEvent, replyId: string): boolean {
+  if (event.replyId !== replyId || event.source?.includes("/")) return false;
+  return (
+    event.type === "REPLY_END" ||
+    event.type === "REQUIRE_USER_CONFIRM" ||
+    event.type === "REQUIRE_EXTERNAL_EXECUTION"
+  );
+}
+
+const IDEMPOTENT = new Set(["GET", "HEAD", "DELETE"]);
+
+const sessionPath = (sessionId: string) => `/v1/sessions/${encodeURIComponent(sessionId)}`;
+
+/**
+ * A typed client of the agentscope service (browser and Node; fetch only). JSON calls throw
+ * ServiceError with the service's error type, or ConnectionError when it cannot be reached.
+ * `send`, `confirm` and `externalResults` return a RunStream: iterate it for the run's events,
+ * delivered once each, in order, across dropped connections and server restarts.
+ */
+export class AgentScopeClient {
+  readonly #baseUrl: string;
+  readonly #token: AgentScopeClientOptions["token"];
+  readonly #fetch: typeof fetch;
+  readonly #retry: RetryPolicy | undefined;
+  readonly #idleTimeoutMs: number | undefined;
+
+  constructor(options: AgentScopeClientOptions = {}) {
+    this.#baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
+    if (this.#baseUrl !== "" && !/^https?:\/\//.test(this.#baseUrl))
+      throw new TypeError(`baseUrl: "${options.baseUrl}" is not an http(s) URL`);
+    this.#token = options.token;
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#retry = options.retry;
+    this.#idleTimeoutMs = options.idleTimeoutMs;
+  }
+
+  health(): Promise<ServiceHealth> {
+    return this.request("GET", "/v1/health");
+  }
+
+  async agents(): Promise<string[]> {
+    const body = await this.request<{ agents: Array<{ name: string }> }>("GET", "/v1/agents");
+    return body.agents.map((agent) => agent.name);
+  }
+
+  createSession(options: CreateSessionOptions = {}): Promise<SessionInfo> {
+    return this.request("POST", "/v1/sessions", options);
+  }
+
+  listSessions(options: { limit?: number; cursor?: string } = {}): Promise<SessionPage> {
+    const query = new URLSearchParams();
+    if (options.limit !== undefined) query.set("limit", String(options.limit));
+    if (options.cursor !== undefined) query.set("cursor", options.cursor);
+    const text = query.toString();
+    return this.request("GET", `/v1/sessions${text ? `?${text}` : ""}`);
+  }
+
+  getSession(sessionId: string): Promise<SessionDetail> {
+    return this.request("GET", sessionPath(sessionId));
+  }
+
+  /** Renames a session (PATCH; needs a service that supports it). */
+  renameSession(sessionId: string, title: string): Promise<SessionInfo> {
+    return this.request("PATCH", sessionPath(sessionId), { title });
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.request("DELETE", sessionPath(sessionId));
+  }
+
+  async messages(sessionId: string): Promise<Msg[]> {
+    return (await this.request<{ messages: Msg[] }>("GET", `${sessionPath(sessionId)}/messages`)).messages;
+  }
+
+  status(sessionId: string): Promise<SessionStatus> {
+    return this.request("GET", `${sessionPath(sessionId)}/status`);
+  }
+
+  /** Sends user input (text, a Msg or several) and streams the reply; no input continues the session. */
+  send(sessionId: string, input?: SendInput, options: StreamOptions = {}): RunStream {
+    const body = input === undefined ? {} : typeof input === "string" ? { text: input } : { input };
+    return this.#run(sessionId, "replies", body, options);
+  }
+
+  /** Answers a confirmation (approve or deny each waiting call, optionally with edited input) and streams the rest. */
+  confirm(sessionId: string, request: ConfirmRequest, options: StreamOptions = {}): RunStream {
+    return this.#run(sessionId, "confirm", request, options);
+  }
+
+  /** Hands back results of calls the agent asked the client to run, and streams the rest. */
+  externalResults(
+    sessionId: string,
+    request: ExternalResultsRequest,
+    options: StreamOptions = {},
+  ): RunStream {
+    return this.#run(sessionId, "external-results", request, options);
+  }
+
+  /** Asks the session's run to stop; its stream ends with REPLY_END (interrupted). */
+  interrupt(sessionId: string, reason?: string): Promise<InterruptResult> {
+    return this.request(
+      "POST",
+      `${sessionPath(sessionId)}/interrupt`,
+      reason === undefined ? {} : { reason },
+    );
+  }
+
+  /** Follows the session's event log after event id `after`, forever (until closed), reconnecting as needed. */
+  events(sessionId: string, options: StreamOptions & { after?: number } = {}): EventStream {
+    return new EventStream({
+      ...this.#streamOptions(options),
+      after: options.after ?? 0,
+      connect: (after, signal) => this.#openEvents(sessionId, after, signal),
+    });
+  }
+
+  async memories(): Promise<MemoryRecord[]> {
+    return (await this.request<{ memories: MemoryRecord[] }>("GET", "/v1/memories")).memories;
+  }
+
+  async deleteMemory(memoryId: string): Promise<void> {
+    await this.request("DELETE", `/v1/memories/${encodeURIComponent(memoryId)}`);
+  }
+
+  /**
+   * One JSON request to the service (for routes this client has no method for yet). A body is
+   * sent as `application/json`; 204 resolves to undefined.
+   */
+  async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const headers: Record<string, string> = { accept: "application/json", ...this.#auth() };
+    const init: RequestInit = { method, headers };
+    if (body !== undefined) {
+      headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    if (signal) init.signal = signal;
+    const label = `${method} ${path.split("?")[0]}`;
+    let response: Response | undefined;
+    // A request that changes nothing is tried twice: the first may meet a kept-alive connection
+    // to a server that has since restarted.
+    for (let attempt = 1; response === undefined; attempt++) {
+      try {
+        response = await this.#fetch(this.#baseUrl + path, init);
+      } catch (error) {
+        if (signal?.aborted) throw error;
+        if (attempt < 2 && IDEMPOTENT.has(method)) continue;
+        throw new ConnectionError(`${label}: cannot reach the service: ${(error as Error).message}`, {
+          cause: error,
+        });
+      }
+    }
+    if (!response.ok) throw await serviceErrorOf(response, label);
+    if (response.status === 204) return undefined as T;
+    return (await response.json()) as T;
+  }
+
+  #auth(): Record<string, string> {
+    const token = typeof this.#token === "function" ? this.#token() : this.#token;
+    return token ? { authorization: `Bearer ${token}` } : {};
+  }
+
+  #streamOptions(options: StreamOptions) {
+    const out: Partial<ConstructorParameters<typeof EventStream>[0]> = {};
+    if (this.#retry) out.retry = this.#retry;
+    if (this.#idleTimeoutMs !== undefined) out.idleTimeoutMs = this.#idleTimeoutMs;
+    if (options.signal) out.signal = options.signal;
+    if (options.onConnectionChange) out.onConnectionChange = options.onConnectionChange;
+    return out;
+  }
+
+  #run(sessionId: string, action: string, body: unknown, options: StreamOptions): RunStream {
+    let replyId = "";
+    const stream: RunStream = new RunStream({
+      ...this.#streamOptions(options),
+      begin: async (signal) => {
+        const run = await this.request<RunStarted>(
+          "POST",
+          `${sessionPath(sessionId)}/${action}`,
+          body,
+          signal,
+        );
+        replyId = run.replyId;
+        stream.setReplyId(run.replyId);
+        return run;
+      },
+      connect: (after, signal) => this.#openEvents(sessionId, after, signal),
+      isLast: (event) => endsRun(event, replyId),
+      // After a drop: reconnect unless the run is over and its last event was already delivered.
+      shouldResume: async (after) => {
+        const status = await this.status(sessionId);
+        return status.running || status.lastEventId > after;
+      },
+    });
+    return stream;
+  }
+
+  #openEvents(sessionId: string, after: number, signal: AbortSignal): Promise<Response> {
+    return this.#fetch(`${this.#baseUrl}${sessionPath(sessionId)}/events`, {
+      headers: { accept: "text/event-stream", "last-event-id": String(after), ...this.#auth() },
+      signal,
+    });
+  }
+}

@@ -1,0 +1,6 @@
+export * from "./backoff.js";
+export * from "./client.js";
+export * from "./errors.js";
+export * from "./event-stream.js";
+export * from "./session-view.js";
+export * from "./types.js";

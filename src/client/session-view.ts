@@ -1,0 +1,180 @@
+import { applyEvent } from "../event/apply-event.js";
+import type { AgentEvent, RequireUserConfirmEvent } from "../event/types.js";
+import type { Msg, ToolCallBlock } from "../message/index.js";
+import type { SessionStatus } from "./types.js";
+
+/** A tool call waiting for the user's yes or no (REQUIRE_USER_CONFIRM). */
+export type PendingApproval = RequireUserConfirmEvent["toolCalls"][number] & { replyId: string };
+
+/** A sub-agent's run inside a reply (events whose `source` is a slash path, e.g. `main/researcher`). */
+export interface SubRun {
+  source: string;
+  replyId: string;
+  /** The tool call of the parent reply that started it, when SUBAGENT_EXPOSED said so. */
+  toolCallId?: string;
+  msg: Msg;
+}
+
+/**
+ * A session as the user sees it, folded from its history and its events with `applySessionEvent`.
+ * Immutable: every fold returns a new view (and shares what did not change), so React can compare.
+ */
+export interface SessionView {
+  messages: Msg[];
+  /** The reply streaming now; its Msg is the last of `messages`. */
+  activeReplyId?: string;
+  running: boolean;
+  pendingApprovals: PendingApproval[];
+  /** Calls handed to the client to run (REQUIRE_EXTERNAL_EXECUTION). */
+  pendingExternal: ToolCallBlock[];
+  subRuns: SubRun[];
+  /** The last event folded (resume the event stream after it). */
+  lastEventId: number;
+  /** Every event folded, for a run timeline (bounded by the caller). */
+  events: AgentEvent[];
+}
+
+export function emptySessionView(): SessionView {
+  return {
+    messages: [],
+    running: false,
+    pendingApprovals: [],
+    pendingExternal: [],
+    subRuns: [],
+    lastEventId: 0,
+    events: [],
+  };
+}
+
+/** A view from the stored history and the session's status (what a page shows after a reload). */
+export function sessionViewFromHistory(messages: Msg[], status?: SessionStatus): SessionView {
+  const view = emptySessionView();
+  view.messages = messages;
+  if (!status) return view;
+  view.running = status.running;
+  view.lastEventId = status.lastEventId;
+  if (status.running && status.replyId) view.activeReplyId = status.replyId;
+  const replyId = status.replyId ?? "";
+  if (status.waitingFor === "user_confirm")
+    view.pendingApprovals = status.pendingToolCalls
+      .filter((c) => c.state === "asking")
+      .map((c) => ({ ...c, replyId }));
+  if (status.waitingFor === "external_execution")
+    view.pendingExternal = status.pendingToolCalls.filter((c) => c.state === "submitted");
+  return view;
+}
+
+/** Adds a message the user just sent (the event stream carries only the agent's side). */
+export function addUserMessage(view: SessionView, msg: Msg): SessionView {
+  return { ...view, messages: [...view.messages, msg] };
+}
+
+const isSubagentEvent = (event: AgentEvent) => event.source?.includes("/") === true;
+
+/** Folds one event (with its id in the session's log, when known) into the view. */
+export function applySessionEvent(view: SessionView, event: AgentEvent, eventId?: number): SessionView {
+  if (eventId !== undefined && eventId <= view.lastEventId) return view;
+  const next: SessionView = { ...view, events: [...view.events, event] };
+  if (eventId !== undefined) next.lastEventId = eventId;
+  if (event.type === "SUBAGENT_EXPOSED") return linkSubRun(next, event);
+  if (isSubagentEvent(event)) return foldSubRun(next, event);
+  switch (event.type) {
+    case "REPLY_START":
+      next.running = true;
+      next.activeReplyId = event.replyId;
+      next.pendingApprovals = [];
+      next.pendingExternal = [];
+      break;
+    case "REPLY_END":
+      next.running = false;
+      delete next.activeReplyId;
+      next.pendingApprovals = [];
+      next.pendingExternal = [];
+      break;
+    case "REQUIRE_USER_CONFIRM":
+      next.running = false;
+      next.pendingApprovals = event.toolCalls.map((call) => ({ ...call, replyId: event.replyId }));
+      break;
+    case "REQUIRE_EXTERNAL_EXECUTION":
+      next.running = false;
+      next.pendingExternal = event.toolCalls;
+      break;
+    case "USER_CONFIRM_RESULT":
+    case "EXTERNAL_EXECUTION_RESULT":
+      next.running = true;
+      next.activeReplyId = event.replyId;
+      next.pendingApprovals = [];
+      next.pendingExternal = [];
+      break;
+  }
+  next.messages = foldIntoMessages(view.messages, event);
+  return next;
+}
+
+/** Folds the event into the Msg of its reply: the last one with that id, or a new one on REPLY_START. */
+function foldIntoMessages(messages: Msg[], event: AgentEvent): Msg[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const msg = messages[i] as Msg;
+    if (msg.id !== event.replyId) continue;
+    const folded = applyEvent(msg, event);
+    if (folded === msg) return messages;
+    const copy = messages.slice();
+    copy[i] = folded;
+    return copy;
+  }
+  const started = applyEvent(undefined, event);
+  return started ? [...messages, started] : messages;
+}
+
+function foldSubRun(view: SessionView, event: AgentEvent): SessionView {
+  const index = view.subRuns.findIndex((run) => run.replyId === event.replyId);
+  const runs = view.subRuns.slice();
+  if (index < 0) {
+    const msg = applyEvent(undefined, event);
+    if (!msg) return view;
+    runs.push({ source: event.source as string, replyId: event.replyId, msg });
+  } else {
+    const run = runs[index] as SubRun;
+    runs[index] = { ...run, msg: applyEvent(run.msg, event) };
+  }
+  return { ...view, subRuns: runs };
+}
+
+/**
+ * SUBAGENT_EXPOSED ties a sub-agent's run to the tool call that started it. It may name the run by
+ * `subReplyId`/`replyId` of the sub-agent and the parent's `toolCallId`; unknown shapes are kept
+ * in `events` only.
+ */
+function linkSubRun(
+  view: SessionView,
+  event: Extract<AgentEvent, { type: "SUBAGENT_EXPOSED" }>,
+): SessionView {
+  const fields = event as unknown as Record<string, unknown>;
+  const toolCallId = typeof fields.toolCallId === "string" ? fields.toolCallId : undefined;
+  if (!toolCallId) return view;
+  const replyId = typeof fields.subReplyId === "string" ? fields.subReplyId : event.replyId;
+  const source = event.source ?? (typeof fields.name === "string" ? fields.name : "sub-agent");
+  const runs = view.subRuns.slice();
+  const index = runs.findIndex((run) => run.replyId === replyId);
+  if (index >= 0) runs[index] = { ...(runs[index] as SubRun), toolCallId };
+  else
+    runs.push({
+      source,
+      replyId,
+      toolCallId,
+      msg: {
+        id: replyId,
+        name: source,
+        role: "assistant",
+        content: [],
+        metadata: {},
+        createdAt: event.createdAt,
+      },
+    });
+  return { ...view, subRuns: runs };
+}
+
+/** The sub-agent runs started by one tool call. */
+export function subRunsOf(view: SessionView, toolCallId: string): SubRun[] {
+  return view.subRuns.filter((run) => run.toolCallId === toolCallId);
+}
