@@ -7,8 +7,6 @@ export interface ProgramLaunch extends Omit<ProcessRequest, "command"> {
   file: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
-  /** Called when the program has ended, before the stream ends (clean-up of a sandbox, a cgroup). */
-  onExit?: () => void;
   /** Turns a failure to start `file` into the error the stream ends with. */
   describeStartError?: (error: NodeJS.ErrnoException) => Error;
 }
@@ -62,7 +60,6 @@ export function runProgram(launch: ProgramLaunch): AsyncIterable<string> {
   const finish = () => {
     clearTimeout(timer);
     launch.signal.removeEventListener("abort", onAbort);
-    launch.onExit?.();
   };
   child.on("error", (error: NodeJS.ErrnoException) => {
     finish();

@@ -1,0 +1,114 @@
+import { execFile } from "node:child_process";
+import { isAbsolute } from "node:path";
+import { isInside } from "../permission/index.js";
+import { runProgram } from "../tool/builtin/run-process.js";
+import type { ProcessRequest, ProcessRunner } from "../tool/index.js";
+import { bubblewrapArgs, limitedCommand, sandboxEnv } from "./bubblewrap-args.js";
+import { SandboxUnavailableError } from "./errors.js";
+import { findHiddenPaths } from "./hidden-paths.js";
+import { PidsCgroup } from "./pids-cgroup.js";
+import { type ResolvedSandboxPolicy, resolveSandboxPolicy, type SandboxPolicy } from "./sandbox-policy.js";
+
+/** Joins the pids cgroup named by $0, then becomes bubblewrap: the whole tree starts inside it. */
+const JOIN_CGROUP = 'echo $$ > "$0" && exec "$@"';
+
+/**
+ * Runs every command in a fresh bubblewrap sandbox whose only writable host directory is `root`
+ * (see SandboxPolicy for what else it sees). Killing the outer bwrap on a timeout, the output limit
+ * or an abort takes the whole tree down: the sandbox's pid 1 dies with its parent (`--die-with-parent`)
+ * and a pid namespace does not outlive its pid 1; the pids cgroup is swept as well.
+ */
+export class BubblewrapRunner implements ProcessRunner {
+  readonly kind = "bubblewrap";
+  readonly policy: ResolvedSandboxPolicy;
+
+  constructor(
+    readonly root: string,
+    policy: SandboxPolicy = {},
+  ) {
+    if (!isAbsolute(root))
+      throw new TypeError(`BubblewrapRunner: root must be an absolute path, got "${root}"`);
+    this.policy = resolveSandboxPolicy(policy);
+  }
+
+  /** Starts an empty sandbox once; throws SandboxUnavailableError saying why it cannot run here. */
+  async check(): Promise<void> {
+    const args = [
+      ...bubblewrapArgs(this.policy, { root: this.root, cwd: this.root, hidden: noHidden() }),
+      "true",
+    ];
+    await new Promise<void>((resolve, reject) => {
+      execFile(this.policy.bwrapPath, args, { timeout: 10_000 }, (error, _stdout, stderr) => {
+        if (!error) return resolve();
+        reject(startFailure(this.policy.bwrapPath, error as NodeJS.ErrnoException, stderr));
+      });
+    });
+    if (this.policy.maxProcesses !== null) {
+      const cgroup = await PidsCgroup.create(this.policy.maxProcesses);
+      if (typeof cgroup === "string") throw noProcessLimit(cgroup);
+      await cgroup.kill();
+    }
+  }
+
+  run(request: ProcessRequest): AsyncIterable<string> {
+    return this.#run(request);
+  }
+
+  async *#run(request: ProcessRequest): AsyncGenerator<string> {
+    if (!isInside(request.cwd, this.root))
+      throw new Error(
+        `the sandbox can only run commands inside its workspace ${this.root}, not in ${request.cwd}`,
+      );
+    const { policy } = this;
+    const hidden = await findHiddenPaths(this.root, policy.hiddenFiles, policy.hiddenDirectories);
+    const sandbox = [
+      ...bubblewrapArgs(policy, { root: this.root, cwd: request.cwd, hidden }),
+      "--",
+      ...limitedCommand(policy, request.command),
+    ];
+    let cgroup: PidsCgroup | undefined;
+    if (policy.maxProcesses !== null) {
+      const created = await PidsCgroup.create(policy.maxProcesses);
+      if (typeof created === "string") throw noProcessLimit(created);
+      cgroup = created;
+    }
+    try {
+      yield* runProgram({
+        ...request,
+        file: cgroup ? "/bin/sh" : policy.bwrapPath,
+        args: cgroup ? ["-c", JOIN_CGROUP, cgroup.procsFile, policy.bwrapPath, ...sandbox] : sandbox,
+        env: sandboxEnv(policy),
+        describeStartError: (error) => startFailure(policy.bwrapPath, error, ""),
+      });
+    } finally {
+      await cgroup?.kill();
+    }
+  }
+}
+
+function noHidden() {
+  return { files: [], directories: [] };
+}
+
+function noProcessLimit(why: string): SandboxUnavailableError {
+  return new SandboxUnavailableError(
+    "no_process_limit",
+    `the sandbox cannot limit processes here (no writable pids cgroup: ${why}); ` +
+      "run as a user that may create cgroups, or set maxProcesses: null to go without a process limit",
+  );
+}
+
+function startFailure(bwrap: string, error: NodeJS.ErrnoException, stderr: string): SandboxUnavailableError {
+  if (error.code === "ENOENT")
+    return new SandboxUnavailableError(
+      "not_installed",
+      `bubblewrap (${bwrap}) is not installed: install it (Debian/Ubuntu: apt-get install bubblewrap) ` +
+        "or use a LocalWorkspace to run tools on the host",
+    );
+  const detail = stderr.trim() || error.message;
+  return new SandboxUnavailableError(
+    "cannot_start",
+    `bubblewrap cannot create a sandbox here: ${detail} (it needs user namespaces or root; in a container, ` +
+      "run it with --privileged or allow unprivileged user namespaces)",
+  );
+}

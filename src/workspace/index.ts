@@ -1,0 +1,7 @@
+export * from "./bubblewrap-runner.js";
+export * from "./errors.js";
+export * from "./local-workspace.js";
+export * from "./sandbox-policy.js";
+export * from "./sandbox-workspace.js";
+export * from "./workspace.js";
+export type { ListOptions, WorkspaceEntry } from "./workspace-files.js";

@@ -1,0 +1,98 @@
+/** What a bubblewrap sandbox lets a command see and use. Every field has a safe default. */
+export interface SandboxPolicy {
+  /** Allow network access (default false: a new, empty network namespace, not even loopback to the host). */
+  network?: boolean;
+  /**
+   * Host paths mounted read-only so programs run (default: /usr, /bin, /sbin, /lib, /lib32, /lib64,
+   * /etc, /opt, those that exist). Nothing else of the host is visible: not $HOME, not /tmp, not /work.
+   */
+  systemPaths?: string[];
+  /** More host paths mounted read-only (a toolchain, a shared cache). */
+  readOnlyPaths?: string[];
+  /** More host paths mounted writable (use sparingly: the sandbox can change them). */
+  writablePaths?: string[];
+  /**
+   * Names of environment variables passed in from the host (default: PATH, LANG, LC_ALL, LC_CTYPE,
+   * TERM, TZ). Everything else is dropped: API keys in the host's environment never reach a command.
+   */
+  envAllowList?: string[];
+  /** Variables set in the sandbox whatever the host has (after the allow-list). */
+  env?: Record<string, string>;
+  /**
+   * File names hidden inside the workspace (matched against each file's base name; `*` is a
+   * wildcard). Default: `.env`, `.env.*`, `*.pem`, `*.key`, `id_rsa*`, `id_ed25519*`, `id_ecdsa*`,
+   * `.npmrc`, `.pypirc`, `.netrc`, `credentials*`. `[]` hides nothing.
+   */
+  hiddenFiles?: string[];
+  /** Directory names hidden inside the workspace (default: `.ssh`, `.gnupg`, `.aws`). */
+  hiddenDirectories?: string[];
+  /** CPU seconds per process (RLIMIT_CPU; default 60). */
+  cpuSeconds?: number;
+  /** Address space per process in bytes (RLIMIT_AS; default 2 GiB). */
+  memoryBytes?: number;
+  /** Largest file a command may write, in bytes (RLIMIT_FSIZE; default 1 GiB). */
+  maxFileBytes?: number;
+  /**
+   * Processes and threads alive at once in one command's tree, enforced with a pids cgroup (default
+   * 256). When no pids cgroup can be created here the command fails with SandboxUnavailableError;
+   * `null` runs without a process limit (the wall-clock timeout still ends a fork bomb).
+   */
+  maxProcesses?: number | null;
+  /** The bubblewrap binary (default `bwrap` on the PATH). */
+  bwrapPath?: string;
+}
+
+export const DEFAULT_SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt"];
+export const DEFAULT_ENV_ALLOW_LIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ"];
+export const DEFAULT_HIDDEN_FILES = [
+  ".env",
+  ".env.*",
+  "*.pem",
+  "*.key",
+  "id_rsa*",
+  "id_ed25519*",
+  "id_ecdsa*",
+  ".npmrc",
+  ".pypirc",
+  ".netrc",
+  "credentials*",
+];
+export const DEFAULT_HIDDEN_DIRECTORIES = [".ssh", ".gnupg", ".aws"];
+
+/** Files on the host that stay hidden even though /etc is visible. */
+export const HOST_SECRETS = ["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/ssh"];
+
+export type ResolvedSandboxPolicy = Required<Omit<SandboxPolicy, "maxProcesses">> & {
+  maxProcesses: number | null;
+};
+
+/** The policy with defaults filled in; throws a RangeError naming a bad limit. */
+export function resolveSandboxPolicy(policy: SandboxPolicy = {}): ResolvedSandboxPolicy {
+  const resolved: ResolvedSandboxPolicy = {
+    network: policy.network ?? false,
+    systemPaths: policy.systemPaths ?? DEFAULT_SYSTEM_PATHS,
+    readOnlyPaths: policy.readOnlyPaths ?? [],
+    writablePaths: policy.writablePaths ?? [],
+    envAllowList: policy.envAllowList ?? DEFAULT_ENV_ALLOW_LIST,
+    env: policy.env ?? {},
+    hiddenFiles: policy.hiddenFiles ?? DEFAULT_HIDDEN_FILES,
+    hiddenDirectories: policy.hiddenDirectories ?? DEFAULT_HIDDEN_DIRECTORIES,
+    cpuSeconds: policy.cpuSeconds ?? 60,
+    memoryBytes: policy.memoryBytes ?? 2 * 1024 ** 3,
+    maxFileBytes: policy.maxFileBytes ?? 1024 ** 3,
+    maxProcesses: policy.maxProcesses === undefined ? 256 : policy.maxProcesses,
+    bwrapPath: policy.bwrapPath ?? "bwrap",
+  };
+  const positive = (name: string, value: number | null) => {
+    if (value !== null && !(Number.isInteger(value) && value > 0))
+      throw new RangeError(`sandbox policy: ${name} must be a positive integer, got ${String(value)}`);
+  };
+  positive("cpuSeconds", resolved.cpuSeconds);
+  positive("memoryBytes", resolved.memoryBytes);
+  positive("maxFileBytes", resolved.maxFileBytes);
+  positive("maxProcesses", resolved.maxProcesses);
+  for (const path of [...resolved.systemPaths, ...resolved.readOnlyPaths, ...resolved.writablePaths]) {
+    if (!path.startsWith("/")) throw new RangeError(`sandbox policy: paths must be absolute, got "${path}"`);
+  }
+  return resolved;
+}
