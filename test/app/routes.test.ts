@@ -32,6 +32,8 @@ function setup(
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown } = {}) => {
     const headers = new Headers(init.headers);
     if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+    if (init.json !== undefined && !headers.has("content-type"))
+      headers.set("content-type", "application/json");
     const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
     return app.request(path, { ...init, headers, ...(body !== undefined ? { body } : {}) });
   };
@@ -321,7 +323,16 @@ describe("bad requests get a 4xx with { error: { type, message } } and change no
       name: "bad JSON",
       status: 400,
       type: "invalid_json",
-      send: (id) => [`/v1/sessions/${id}/replies`, { method: "POST", body: "{nope" }],
+      send: (id) => [
+        `/v1/sessions/${id}/replies`,
+        { method: "POST", body: "{nope", headers: { "content-type": "application/json" } },
+      ],
+    },
+    {
+      name: "a text/plain body",
+      status: 415,
+      type: "unsupported_media_type",
+      send: (id) => [`/v1/sessions/${id}/replies`, { method: "POST", body: '{"text":"hi"}' }],
     },
     {
       name: "wrong shape",

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { bearerAuth, type ServiceVariables } from "./http/auth.js";
+import { hostGuard, LOOPBACK_HOSTS, originGuard } from "./http/browser-guard.js";
 import { openApiDocument } from "./http/openapi.js";
 import { replyRoutes } from "./http/reply-routes.js";
 import { sessionRoutes } from "./http/session-routes.js";
@@ -15,6 +16,13 @@ export interface CreateAppOptions {
   /** Sub-apps mounted at `/` after the /v1 routes (their /v1/* paths get the same auth). */
   mounts?: Array<Hono<{ Variables: ServiceVariables }> | Hono>;
   version?: string;
+  /**
+   * Host names the server answers to besides localhost, 127.0.0.1 and [::1] (its bound address
+   * goes here); other `Host` headers get 403, which stops DNS rebinding. `"*"`: any host.
+   */
+  allowedHosts?: readonly string[] | "*";
+  /** Origins (`https://app.example`) whose pages may call the API (CORS); other origins may not change anything. */
+  corsOrigins?: readonly string[];
 }
 
 /**
@@ -32,12 +40,16 @@ export function createApp(
 
   app.onError((error, c) => {
     const http = toHttpError(error);
+    if (http.retryAfterSeconds !== undefined) c.header("retry-after", String(http.retryAfterSeconds));
     return c.json(http.body, http.status);
   });
   app.notFound((c) =>
     c.json(new HttpError(404, "not_found", `no route ${c.req.method} ${c.req.path}`).body, 404),
   );
 
+  const hosts = options.allowedHosts;
+  app.use("*", hostGuard(hosts === "*" ? "*" : [...LOOPBACK_HOSTS, ...(hosts ?? [])]));
+  app.use("*", originGuard(options.corsOrigins ?? []));
   app.get("/v1/health", (c) =>
     c.json({ status: "ok", backend: runtime.backend.kind, agents: runtime.agentNames }),
   );

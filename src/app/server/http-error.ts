@@ -8,19 +8,25 @@ export type HttpErrorType =
   | "invalid_json"
   | "invalid_request"
   | "authentication"
+  | "forbidden"
   | "not_found"
   | "conflict"
   | "run_in_progress"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "rate_limit"
   | "internal";
 
-/** An error the service answers with `{ error: { type, message } }` and this status. */
+/**
+ * An error the service answers with `{ error: { type, message } }` and this status; `retryAfterSeconds`
+ * becomes a `Retry-After` header (429, 503).
+ */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 413 | 415 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503,
     readonly type: HttpErrorType,
     message: string,
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = "HttpError";

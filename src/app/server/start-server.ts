@@ -39,6 +39,22 @@ export interface RunningServer {
 }
 
 const LOOPBACK = "127.0.0.1";
+const ANY_ADDRESS = new Set(["0.0.0.0", "::", "[::]"]);
+
+/**
+ * The Host names to accept: the bound address plus configured names. Bound to every interface (which
+ * needs tokens) with no names configured, any Host is accepted; the notice says how to narrow it.
+ */
+function allowedHosts(host: string, configured: readonly string[] | "*" | undefined, notices: string[]) {
+  if (configured === "*") return "*";
+  if (ANY_ADDRESS.has(host) && configured === undefined) {
+    notices.push(
+      `listening on ${host}: any Host header is accepted; set server.allowedHosts to the names clients use`,
+    );
+    return "*";
+  }
+  return [host, ...(configured ?? [])];
+}
 
 /** Builds the agents, opens the store backend and listens. Library code: prints nothing. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
@@ -68,7 +84,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (config.server?.maxConcurrentRuns) runtimeOptions.maxConcurrentRuns = config.server.maxConcurrentRuns;
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = options.withoutOptionalRoutes ? [] : mountedRoutes(runtime);
-  const appOptions: Parameters<typeof createApp>[1] = { tokens, mounts };
+  const appOptions: Parameters<typeof createApp>[1] = {
+    tokens,
+    mounts,
+    allowedHosts: allowedHosts(host, config.server?.allowedHosts, notices),
+    corsOrigins: config.cors?.origins ?? [],
+  };
   if (config.server?.maxBodyBytes) appOptions.maxBodyBytes = config.server.maxBodyBytes;
   const app = createApp(runtime, appOptions);
   const port = options.port ?? config.server?.port ?? 8787;

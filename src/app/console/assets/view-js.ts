@@ -55,11 +55,36 @@ function collapsible(className, title) {
   return details;
 }
 
+/** Only http(s) and blob: URLs, and data: for images, are ever rendered (never javascript: and the like). */
+function safeUrl(url, image) {
+  let protocol;
+  try {
+    protocol = new URL(url, location.href).protocol;
+  } catch (_) {
+    return undefined;
+  }
+  if (protocol === "http:" || protocol === "https:" || protocol === "blob:") return url;
+  return image && protocol === "data:" && /^data:image\//i.test(url) ? url : undefined;
+}
+
+function bytesUrl(base64) {
+  try {
+    const bytes = Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0));
+    return URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+  } catch (_) {
+    return undefined;
+  }
+}
+
 function dataNode(block) {
   const source = block.source;
-  const href = source.type === "url" ? source.url : "data:" + source.mediaType + ";base64," + source.data;
   const type = source.mediaType || "";
-  if (type.startsWith("image/")) {
+  const image = type.startsWith("image/");
+  const href = source.type === "url"
+    ? safeUrl(source.url, image)
+    : image ? "data:" + type + ";base64," + source.data : bytesUrl(source.data);
+  if (href === undefined) return el("span", "attachment", (block.name || type || "attachment") + " (link not shown: unsupported URL)");
+  if (image) {
     const img = el("img", "media");
     img.alt = block.name || "image";
     img.src = href;

@@ -69,8 +69,12 @@ export const ServiceConfigSchema = z.strictObject({
       maxBodyBytes: z.number().int().positive().optional(),
       heartbeatMs: z.number().int().positive().optional(),
       maxConcurrentRuns: z.number().int().positive().optional(),
+      /** Host names the server answers to besides its bound address and the loopback names; "*" = any. */
+      allowedHosts: z.union([z.literal("*"), z.array(z.string().min(1))]).optional(),
     })
     .optional(),
+  /** Origins whose pages may call the API from a browser, e.g. ["https://app.example"]. */
+  cors: z.strictObject({ origins: z.array(z.url()) }).optional(),
   events: z.strictObject({ maxPerSession: z.number().int().positive().optional() }).optional(),
 });
 

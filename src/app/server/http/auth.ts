@@ -9,6 +9,9 @@ export interface ServiceVariables {
   user: string;
 }
 
+/** The one route that accepts `?access_token=`: a session's event stream (EventSource). */
+const QUERY_TOKEN_ROUTE = /^\/v1\/sessions\/[^/]+\/events$/;
+
 /** Parses `token1:alice,token2:bob` (AGENTSCOPE_TOKENS) into token → user. */
 export function parseTokens(text: string | undefined): Map<string, string> {
   const tokens = new Map<string, string>();
@@ -27,7 +30,8 @@ export function parseTokens(text: string | undefined): Map<string, string> {
 
 /**
  * Bearer-token auth: sets `user` from the token, or 401. With no tokens every request is LOCAL_USER.
- * EventSource cannot send headers, so GET requests may pass the token as `?access_token=`.
+ * EventSource cannot send headers, so the event stream (GET /v1/sessions/:id/events, and only it)
+ * may pass the token as `?access_token=`; anywhere else a token in a URL would leak into logs.
  */
 export function bearerAuth(
   tokens: ReadonlyMap<string, string>,
@@ -40,7 +44,9 @@ export function bearerAuth(
     const header = c.req.header("authorization");
     const token =
       /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() ??
-      (c.req.method === "GET" ? c.req.query("access_token") : undefined);
+      (c.req.method === "GET" && QUERY_TOKEN_ROUTE.test(c.req.path)
+        ? c.req.query("access_token")
+        : undefined);
     const user = token === undefined ? undefined : tokens.get(token);
     if (user === undefined) {
       throw new HttpError(

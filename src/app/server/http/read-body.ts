@@ -3,12 +3,22 @@ import type { z } from "zod";
 import { formatPath } from "../../../message/index.js";
 import { HttpError } from "../http-error.js";
 
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
+
 /**
- * Reads a JSON body and validates it: not JSON → 400 invalid_json; wrong shape → 400 naming the field.
- * An empty body counts as `{}`.
+ * Reads a JSON body and validates it: a body sent as anything but `Content-Type: application/json`
+ * → 415 (a browser page on another origin can send `text/plain` without asking; it cannot send JSON);
+ * not JSON → 400 invalid_json; wrong shape → 400 naming the field. An empty body counts as `{}`.
  */
 export async function readBody<T>(c: Context, schema: z.ZodType<T>, what: string): Promise<T> {
+  const contentType = c.req.header("content-type");
   const text = await c.req.text();
+  if ((text !== "" || contentType !== undefined) && !JSON_TYPE.test(contentType ?? ""))
+    throw new HttpError(
+      415,
+      "unsupported_media_type",
+      `send the ${what} as Content-Type: application/json (got ${contentType ? `"${contentType}"` : "none"})`,
+    );
   let value: unknown = {};
   if (text.trim() !== "") {
     try {

@@ -120,8 +120,12 @@ export class ServiceRuntime {
       createdAt: new Date().toISOString(),
     };
     if (options.title !== undefined) record.title = options.title;
-    if (!(await this.backend.sessions.create(record)))
+    if (!(await this.backend.sessions.create(record))) {
+      // Another user's session id is "not found" here too, so ids cannot be probed.
+      const existing = await this.backend.sessions.get(sessionId);
+      if (existing && existing.owner !== user) throw notFound(sessionId);
       throw new HttpError(409, "conflict", `session "${sessionId}" already exists`);
+    }
     try {
       await this.backend.store.save(sessionId, agent.createState(sessionId), { expectedVersion: 0 });
     } catch (error) {
