@@ -1,10 +1,13 @@
-import type { AgentEvent } from "../event/index.js";
+import type { AgentEvent, InputEvent } from "../event/index.js";
 import { type ToolCallBlock, toErrorInfo } from "../message/index.js";
 import type { PermissionDecision } from "../permission/index.js";
-import { type Tool, ToolError, ToolInputError } from "../tool/index.js";
+import type { WaitingFor } from "../state/index.js";
+import { type Tool, type ToolContext, ToolError, ToolInputError } from "../tool/index.js";
 import { abortReason, untilAborted } from "./abort.js";
+import { ReplyStateError } from "./errors.js";
 import { lastStepCalls, openCalls, resultsOf, splitBatches } from "./open-calls.js";
 import { ReplyCore } from "./reply-core.js";
+import { pausedReply } from "./resume.js";
 import { STRUCTURED_OUTPUT_TOOL } from "./structured-output.js";
 import { chunkToPart, isAsyncIterable, valueToParts } from "./tool-output.js";
 
@@ -45,7 +48,8 @@ export abstract class ActingRun extends ReplyCore {
         if (!asks.some((a) => a.call.id === call.id))
           asks.push({ call, decision: { behavior: "ask", reason: "" } });
       }
-      if (asks.length > 0 || waiting.length > 0) {
+      const nested = this.suspendedWaitingFor();
+      if (asks.length > 0 || waiting.length > 0 || nested !== undefined) {
         if (asks.length > 0) {
           this.emit("REQUIRE_USER_CONFIRM", {
             toolCalls: asks.map(({ call, decision }) => {
@@ -58,9 +62,10 @@ export abstract class ActingRun extends ReplyCore {
           });
         }
         const reply = this.state.replyContext!;
-        reply.waitingFor = openCalls(this.msg).some((c) => c.state === "asking")
-          ? "user_confirm"
-          : "external_execution";
+        reply.waitingFor =
+          openCalls(this.msg).some((c) => c.state === "asking") || nested === "user_confirm"
+            ? "user_confirm"
+            : "external_execution";
         yield* this.drain();
         return true;
       }
@@ -156,12 +161,14 @@ export abstract class ActingRun extends ReplyCore {
     yield* this.waitFor(Promise.all(calls.map(({ call, tool }) => this.runTool(call, tool))));
   }
 
-  protected async runTool(call: ToolCallBlock, tool: Tool): Promise<void> {
+  /** Runs one call; with `resume`, continues a call whose nested run paused (its result is already open). */
+  protected async runTool(call: ToolCallBlock, tool: Tool, resume?: InputEvent): Promise<void> {
     const parsed = this.parseArguments(call, tool);
     if (parsed === PARSE_FAILED) return;
     const signal = this.options.signal ?? new AbortController().signal;
-    this.emit("TOOL_RESULT_START", { toolCallId: call.id, toolCallName: call.name });
-    const ctx = {
+    if (!resume) this.emit("TOOL_RESULT_START", { toolCallId: call.id, toolCallName: call.name });
+    let suspended: { replyIds: string[]; waitingFor: WaitingFor } | undefined;
+    const ctx: ToolContext = {
       signal,
       sessionId: this.state.sessionId,
       replyId: this.msg.id,
@@ -171,7 +178,13 @@ export abstract class ActingRun extends ReplyCore {
       requestStop: (reason?: string) => {
         this.stopReason = reason ?? `requested by ${tool.name}`;
       },
+      source: this.options.source ?? this.config.name,
+      emit: (event) => this.push(event),
+      suspend: (pause) => {
+        suspended = pause;
+      },
     };
+    if (resume) ctx.resume = resume;
     try {
       const value = this.mw.empty
         ? tool.call(parsed, ctx)
@@ -195,11 +208,16 @@ export abstract class ActingRun extends ReplyCore {
         this.emit("TOOL_RESULT_END", { toolCallId: call.id, state: "interrupted" });
         return;
       }
+      if (suspended) {
+        this.suspend(call.id, suspended);
+        return;
+      }
       if (tool === this.structuredTool) {
         this.structuredValue = parsed;
         this.structuredDone = true;
       }
-      this.emit("TOOL_RESULT_END", { toolCallId: call.id, state: "success" });
+      const state = resume?.type === "USER_INTERRUPT" ? "interrupted" : "success";
+      this.emit("TOOL_RESULT_END", { toolCallId: call.id, state });
     } catch (error) {
       const state = signal.aborted ? "interrupted" : "error";
       if (!signal.aborted && ToolError.isInstance(error) && error.output !== undefined) {
@@ -213,6 +231,83 @@ export abstract class ActingRun extends ReplyCore {
       this.emit("TOOL_RESULT_END", { toolCallId: call.id, state });
     }
   }
+
+  /** Records that `toolCallId` waits on a paused nested run; answers to `replyIds` continue it. */
+  private suspend(toolCallId: string, pause: { replyIds: string[]; waitingFor: WaitingFor }): void {
+    const reply = this.state.replyContext!;
+    const suspended = reply.suspended ?? {};
+    for (const id of pause.replyIds) suspended[id] = { toolCallId, waitingFor: pause.waitingFor };
+    reply.suspended = suspended;
+  }
+
+  /** What the calls waiting on nested runs wait for (a confirmation first), or undefined when none do. */
+  protected suspendedWaitingFor(): WaitingFor | undefined {
+    const entries = Object.values(this.state.replyContext?.suspended ?? {});
+    if (entries.length === 0) return undefined;
+    return entries.some((entry) => entry.waitingFor === "user_confirm")
+      ? "user_confirm"
+      : "external_execution";
+  }
+
+  /**
+   * Pauses the reply again when calls still wait on nested runs and nothing else can run.
+   * Returns true when it paused.
+   */
+  protected pauseForNested(): boolean {
+    const waitingFor = this.suspendedWaitingFor();
+    if (waitingFor === undefined) return false;
+    this.state.replyContext!.waitingFor = waitingFor;
+    return true;
+  }
+
+  /**
+   * Takes an answer to a paused reply. One whose replyId belongs to a nested run continues the call
+   * that waits on it; an interrupt also interrupts every nested run; anything else is this reply's own.
+   */
+  protected async *resumeInput(input: InputEvent): AsyncGenerator<AgentEvent> {
+    const reply = this.state.replyContext;
+    const target = input.replyId ? reply?.suspended?.[input.replyId] : undefined;
+    if (reply && target) {
+      this.msg = pausedReply(this.state, { ...input, replyId: reply.replyId });
+      delete reply.waitingFor;
+      yield* this.continueSuspended(target.toolCallId, input);
+      return;
+    }
+    if (
+      reply?.suspended &&
+      input.type === "USER_INTERRUPT" &&
+      (!input.replyId || input.replyId === reply.replyId)
+    ) {
+      this.msg = pausedReply(this.state, input);
+      const byCall = new Map<string, string>();
+      for (const [replyId, entry] of Object.entries(reply.suspended)) {
+        if (!byCall.has(entry.toolCallId)) byCall.set(entry.toolCallId, replyId);
+      }
+      for (const [toolCallId, replyId] of byCall) {
+        const nested: InputEvent = { ...input, replyId };
+        yield* this.continueSuspended(toolCallId, nested);
+      }
+    }
+    this.resume(input);
+  }
+
+  /** Runs a suspended call again with the answer for its nested run. */
+  private async *continueSuspended(toolCallId: string, input: InputEvent): AsyncGenerator<AgentEvent> {
+    const reply = this.state.replyContext!;
+    for (const [id, entry] of Object.entries(reply.suspended ?? {})) {
+      if (entry.toolCallId === toolCallId) delete reply.suspended![id];
+    }
+    if (Object.keys(reply.suspended ?? {}).length === 0) delete reply.suspended;
+    const call = this.findCall(toolCallId);
+    const tool = call ? this.lookup(call.name) : undefined;
+    if (!call || !tool) {
+      throw new ReplyStateError(`tool call "${toolCallId}" waits on a nested run, but its tool is gone`);
+    }
+    yield* this.waitFor(this.runTool(call, tool, input));
+  }
+
+  /** Takes this reply's own answer (ReplyRun). */
+  protected abstract resume(input: InputEvent): void;
 }
 
 const PARSE_FAILED = Symbol("parse failed");

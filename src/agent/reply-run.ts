@@ -34,7 +34,7 @@ export class ReplyRun extends ActingRun {
   async *run(input: ReplyInput): AsyncGenerator<AgentEvent> {
     this.guard?.start(input);
     try {
-      if (isInputEvent(input)) this.resume(input);
+      if (isInputEvent(input)) yield* this.resumeInput(input);
       else this.start(input);
       yield* this.drain();
       if (this.msg.finishedReason !== undefined) {
@@ -50,6 +50,10 @@ export class ReplyRun extends ActingRun {
           return this.finish();
         }
         const open = openCalls(this.msg);
+        if (open.length === 0 && this.pauseForNested()) {
+          await this.save("pause");
+          return;
+        }
         if (open.length > 0) {
           const paused = yield* this.act(open);
           if (paused) {

@@ -14,6 +14,8 @@ export interface ReplyOptions<S extends z.ZodType | undefined = undefined> {
   structuredOutput?: S;
   /** Run the reply on this session state instead of `agent.state` (one agent, many sessions). */
   state?: AgentState;
+  /** Slash path of this agent when it runs as a sub-agent (`main/researcher`); tools see it as `ctx.source`. */
+  source?: string;
   /** Save the state at every step that matters (overrides the agent's `checkpoint` for this call). */
   checkpoint?: (state: AgentState, reason: CheckpointReason) => void | Promise<void>;
 }

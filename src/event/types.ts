@@ -177,12 +177,17 @@ export interface RequestStopEvent extends EventBase {
   type: "REQUEST_STOP";
   reason?: string;
 }
+/**
+ * A sub-agent started a run inside a tool call of its parent. `replyId` is the sub-run's reply id
+ * (every event of the sub-run carries it and `source`); `toolCallId` is the parent's call that hosts
+ * it, in the parent reply `parentReplyId`. Emitted before the sub-run's REPLY_START.
+ */
 export interface SubagentExposedEvent extends EventBase {
   type: "SUBAGENT_EXPOSED";
-  subagentId: string;
-  agentId: string;
-  sessionId: string;
-  label?: string;
+  /** The sub-agent's name. */
+  name: string;
+  toolCallId: string;
+  parentReplyId: string;
 }
 export interface CustomEvent extends EventBase {
   type: "CUSTOM";

@@ -15,6 +15,18 @@ export interface ReplyContext {
   waitingFor?: WaitingFor;
   /** The reply was asked for structured output (the schema itself is passed again on resume). */
   structuredOutput?: boolean;
+  /**
+   * Tool calls of this reply that wait on a paused nested run (a sub-agent), keyed by the nested
+   * reply id an answer carries (the sub-agent's own, and those of its nested runs). An answer with
+   * such a replyId continues that tool call instead of this reply's own calls.
+   */
+  suspended?: Record<string, SuspendedCall>;
+}
+
+/** A tool call whose nested run (e.g. a sub-agent) paused, and what that run waits for. */
+export interface SuspendedCall {
+  toolCallId: string;
+  waitingFor: WaitingFor;
 }
 
 /**
@@ -54,6 +66,12 @@ export const ReplyContextSchema = z.object({
   iteration: z.number().int().nonnegative(),
   waitingFor: z.enum(["user_confirm", "external_execution"]).optional(),
   structuredOutput: z.boolean().optional(),
+  suspended: z
+    .record(
+      z.string(),
+      z.object({ toolCallId: z.string().min(1), waitingFor: z.enum(["user_confirm", "external_execution"]) }),
+    )
+    .optional(),
 });
 
 export const AgentStateSchema = z.object({

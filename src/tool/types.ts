@@ -1,3 +1,4 @@
+import type { AgentEvent, InputEvent } from "../event/index.js";
 import type { DataBlock, TextBlock } from "../message/index.js";
 import type { JsonSchema, ToolSchema } from "../model/index.js";
 import type { PermissionContext, PermissionSubject } from "../permission/index.js";
@@ -13,6 +14,22 @@ export interface ToolContext {
   permission: PermissionContext;
   /** Ask the agent to stop after this tool step (emits REQUEST_STOP). */
   requestStop(reason?: string): void;
+  /** Slash path of the agent running this tool: its name, or its `source` when it runs as a sub-agent. */
+  source?: string;
+  /**
+   * Puts an event of a nested run (a sub-agent) into this reply's stream, live. Events of another
+   * reply (another replyId) pass through without changing this reply; one with this reply's id
+   * folds into it (e.g. a MODEL_CALL_END that rolls a sub-run's usage up).
+   */
+  emit?(event: AgentEvent): void;
+  /**
+   * Called by a tool whose nested run paused (asks for a confirmation or external results): the
+   * call gets no result yet and this reply pauses too. `replyIds` are the nested reply ids whose
+   * answers must come back to this call (they continue it with `resume` set).
+   */
+  suspend?(pause: { replyIds: string[]; waitingFor: "user_confirm" | "external_execution" }): void;
+  /** Set when the call continues after `suspend`: the answer for its nested run (same input as before). */
+  resume?: InputEvent;
 }
 
 /** A fragment of streamed tool output: text, or a text/data block. */

@@ -1,0 +1,39 @@
+import { isAbsolute, relative, resolve } from "node:path";
+import type { PermissionContext, PermissionMode } from "../permission/index.js";
+
+/** Modes from the narrowest (lets the least through without asking) to the widest. */
+const NARROW_TO_WIDE: readonly PermissionMode[] = [
+  "explore",
+  "dont_ask",
+  "default",
+  "accept_edits",
+  "bypass",
+];
+
+/**
+ * The permission context a sub-run gets: its own settings, never wider than its parent's. The mode
+ * is the narrower of the two (explore parent → explore child); the parent's deny and ask rules
+ * apply too (its allow rules do not carry over); working directories stay inside the parent's
+ * (none of its own: the parent's).
+ */
+export function narrowPermission(own: PermissionContext, parent: PermissionContext): PermissionContext {
+  const mode =
+    NARROW_TO_WIDE.indexOf(own.mode) <= NARROW_TO_WIDE.indexOf(parent.mode) ? own.mode : parent.mode;
+  const inherited = parent.rules.filter((rule) => rule.behavior !== "allow");
+  const rules = [...inherited, ...own.rules.filter((rule) => !inherited.includes(rule))];
+  return {
+    mode,
+    rules,
+    workingDirectories: narrowDirectories(own.workingDirectories, parent.workingDirectories),
+  };
+}
+
+function narrowDirectories(own: string[], parent: string[]): string[] {
+  if (own.length === 0) return [...parent]; // no settings of its own: work where the parent works
+  return own.filter((dir) => parent.some((outer) => isInside(resolve(dir), resolve(outer))));
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
