@@ -1,4 +1,4 @@
-import type { TextBlock } from "../message/index.js";
+import type { TextBlock, TextBlockExtras } from "../message/index.js";
 import type { ChatChunk, ChatFinal } from "../model/core.js";
 
 /** A block being streamed; `text` is the reply's text block itself, for the fast path. */
@@ -60,4 +60,28 @@ export function fullDelta(block: ChatFinal["content"][number]): Exclude<ChatChun
         delta: block.source.type === "base64" ? block.source.data : "",
       };
   }
+}
+
+/** The reply id of the first block after `index` in `content` that was streamed (undefined: none). */
+export function nextStreamedId(
+  content: ChatFinal["content"],
+  index: number,
+  blocks: BlockTracker,
+): string | undefined {
+  for (let i = index + 1; i < content.length; i++) {
+    const open = blocks.find(content[i]!.id);
+    if (open !== undefined) return open.id;
+  }
+  return undefined;
+}
+
+const TEXT_EXTRAS = ["refusal", "itemId", "itemStatus", "phase", "provider"] as const;
+
+/** The provider extras of a final text block, or undefined when it has none. */
+export function textExtras(block: TextBlock): TextBlockExtras | undefined {
+  let extras: Record<string, unknown> | undefined;
+  for (const key of TEXT_EXTRAS) {
+    if (block[key] !== undefined) (extras ??= {})[key] = block[key];
+  }
+  return extras as TextBlockExtras | undefined;
 }

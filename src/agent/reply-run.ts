@@ -10,7 +10,7 @@ import { type ChatChunk, type ChatFinal, isBatchedStream, type ToolChoice } from
 import { addRules } from "../permission/index.js";
 import { abortReason } from "./abort.js";
 import { ActingRun, toolSchema } from "./acting.js";
-import { BlockTracker, fullDelta, type OpenBlock } from "./block-tracker.js";
+import { BlockTracker, fullDelta, nextStreamedId, type OpenBlock, textExtras } from "./block-tracker.js";
 import { compressState } from "./compress-state.js";
 import { limitImages, overTrigger } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
@@ -176,6 +176,7 @@ export class ReplyRun extends ActingRun {
           modelName: final.model ?? model.name,
           inputTokens: usage.inputTokens,
           outputTokens: usage.outputTokens,
+          stopReason: final.stopReason,
         };
         if (usage.cacheReadTokens !== undefined) end.cacheReadTokens = usage.cacheReadTokens;
         if (usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = usage.cacheWriteTokens;
@@ -333,19 +334,7 @@ export class ReplyRun extends ActingRun {
   }
 
   protected onDelta(chunk: Exclude<ChatChunk, ChatFinal>, blocks: BlockTracker): void {
-    let open = blocks.find(chunk.blockId);
-    if (open === undefined) {
-      const id = chunk.type === "tool_call" ? chunk.blockId : newId("blk");
-      open = { kind: chunk.type, id };
-      blocks.open(chunk.blockId, open);
-      if (chunk.type === "text") {
-        this.emit("TEXT_BLOCK_START", { blockId: id });
-        open.text = this.msg.content[this.msg.content.length - 1] as TextBlock;
-      } else if (chunk.type === "thinking") this.emit("THINKING_BLOCK_START", { blockId: id });
-      else if (chunk.type === "data")
-        this.emit("DATA_BLOCK_START", { blockId: id, mediaType: chunk.mediaType });
-      else this.emit("TOOL_CALL_START", { toolCallId: id, toolCallName: chunk.name ?? "" });
-    }
+    const open = blocks.find(chunk.blockId) ?? this.openBlock(chunk, blocks);
     if (chunk.delta === "") return;
     const id = open.id;
     if (open.text !== undefined) {
@@ -367,13 +356,50 @@ export class ReplyRun extends ActingRun {
     else this.emit("TOOL_CALL_DELTA", { toolCallId: id, delta: chunk.delta });
   }
 
-  /** Ends every streamed block (with provider extras) and adds the blocks that were never streamed. */
+  /**
+   * Starts the reply block for a provider block. `beforeBlockId` (a reply block id) inserts it there
+   * instead of appending: see `onFinal`.
+   */
+  protected openBlock(
+    chunk: Exclude<ChatChunk, ChatFinal>,
+    blocks: BlockTracker,
+    beforeBlockId?: string,
+  ): OpenBlock {
+    const id = chunk.type === "tool_call" ? chunk.blockId : newId("blk");
+    const open: OpenBlock = { kind: chunk.type, id };
+    blocks.open(chunk.blockId, open);
+    const at = beforeBlockId === undefined ? {} : { beforeBlockId };
+    if (chunk.type === "text") {
+      this.emit("TEXT_BLOCK_START", { blockId: id, ...at });
+      open.text = this.msg.content.find((block) => block.id === id) as TextBlock;
+    } else if (chunk.type === "thinking") this.emit("THINKING_BLOCK_START", { blockId: id, ...at });
+    else if (chunk.type === "data")
+      this.emit("DATA_BLOCK_START", { blockId: id, mediaType: chunk.mediaType, ...at });
+    else this.emit("TOOL_CALL_START", { toolCallId: id, toolCallName: chunk.name ?? "", ...at });
+    return open;
+  }
+
+  /**
+   * Ends every streamed block (with provider extras) and adds the blocks that were never streamed
+   * (Anthropic redacted thinking, Responses reasoning items, Gemini signatures) at the position the
+   * final chunk gives them: before the first later block that did stream. The reply keeps the
+   * provider's order, so the next request sends the blocks back in it.
+   */
   protected onFinal(final: ChatFinal, blocks: BlockTracker): void {
-    for (const block of final.content) {
-      if (blocks.find(block.id) === undefined) this.onDelta(fullDelta(block), blocks);
+    const content = final.content;
+    for (let i = 0; i < content.length; i++) {
+      const block = content[i]!;
+      if (blocks.find(block.id) === undefined) {
+        const delta = fullDelta(block);
+        this.openBlock(delta, blocks, nextStreamedId(content, i, blocks));
+        this.onDelta(delta, blocks);
+      }
       const id = blocks.find(block.id)!.id;
       blocks.close(block.id);
-      if (block.type === "thinking") {
+      const extras = block.type === "text" ? textExtras(block) : undefined;
+      if (extras !== undefined) {
+        this.emit("TEXT_BLOCK_END", { blockId: id, extras });
+      } else if (block.type === "thinking") {
         const end: EventInit<"THINKING_BLOCK_END"> = { replyId: this.msg.id, blockId: id };
         if (block.signature !== undefined) end.signature = block.signature;
         if (block.redactedData !== undefined) end.redactedData = block.redactedData;

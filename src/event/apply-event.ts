@@ -145,18 +145,37 @@ function dataBlockOf(id: string, mediaType: string, url?: string, data?: string,
   return block;
 }
 
+/** Appends `block`, or inserts it before the block with id `beforeId` when there is one. */
+function insertBlock(msg: Msg, block: ContentBlock, beforeId: string | undefined): void {
+  if (beforeId !== undefined) {
+    for (let i = msg.content.length - 1; i >= 0; i--) {
+      const other = msg.content[i]!;
+      if (other.id === beforeId && other.type !== "tool_result") {
+        msg.content.splice(i, 0, block);
+        return;
+      }
+    }
+  }
+  msg.content.push(block);
+}
+
 /** Applies `event` to `msg`; returns whether anything changed. */
 function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
   switch (event.type) {
     case "TEXT_BLOCK_START":
-      msg.content.push({ type: "text", id: event.blockId, text: "" });
+      insertBlock(msg, { type: "text", id: event.blockId, text: "" }, event.beforeBlockId);
       return true;
+    case "TEXT_BLOCK_END":
+      if (event.extras === undefined) return false;
+      return edit<TextBlock>(msg, "text", event.blockId, inPlace, (block) => {
+        Object.assign(block, event.extras);
+      });
     case "TEXT_BLOCK_DELTA":
       return edit<TextBlock>(msg, "text", event.blockId, inPlace, (block) => {
         block.text += event.delta;
       });
     case "THINKING_BLOCK_START":
-      msg.content.push({ type: "thinking", id: event.blockId, thinking: "" });
+      insertBlock(msg, { type: "thinking", id: event.blockId, thinking: "" }, event.beforeBlockId);
       return true;
     case "THINKING_BLOCK_DELTA":
       return edit<Extract<ContentBlock, { type: "thinking" }>>(
@@ -182,7 +201,11 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
         },
       );
     case "DATA_BLOCK_START":
-      msg.content.push(dataBlockOf(event.blockId, event.mediaType, event.url, "", event.name));
+      insertBlock(
+        msg,
+        dataBlockOf(event.blockId, event.mediaType, event.url, "", event.name),
+        event.beforeBlockId,
+      );
       return true;
     case "DATA_BLOCK_DELTA":
       return edit<DataBlock>(msg, "data", event.blockId, inPlace, (block) => {
@@ -194,13 +217,11 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
       msg.content.push({ type: "hint", id: event.blockId, text: event.text });
       return true;
     case "TOOL_CALL_START":
-      msg.content.push({
-        type: "tool_call",
-        id: event.toolCallId,
-        name: event.toolCallName,
-        input: "",
-        state: "pending",
-      });
+      insertBlock(
+        msg,
+        { type: "tool_call", id: event.toolCallId, name: event.toolCallName, input: "", state: "pending" },
+        event.beforeBlockId,
+      );
       return true;
     case "TOOL_CALL_DELTA":
       return edit<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace, (call) => {
@@ -278,6 +299,7 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
         next.cacheWriteTokens = (usage.cacheWriteTokens ?? 0) + event.cacheWriteTokens;
       }
       msg.usage = next;
+      if (event.stopReason !== undefined) msg.stopReason = event.stopReason;
       return true;
     }
     case "REPLY_END":

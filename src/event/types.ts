@@ -2,6 +2,8 @@ import type {
   ErrorInfo,
   FinishReason,
   Msg,
+  StopReason,
+  TextBlockExtras,
   ToolCallBlock,
   ToolResultBlock,
   ToolResultState,
@@ -47,10 +49,21 @@ export interface ModelCallEndEvent extends EventBase {
   outputTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** Why the model stopped; folded into `Msg.stopReason`. */
+  stopReason?: StopReason;
   error?: ErrorInfo;
 }
 
 export interface BlockStartEvent<T extends string> extends EventBase {
+  type: T;
+  blockId: string;
+  /**
+   * Insert the block before this block (or tool call) id instead of appending: a block that arrived
+   * whole in the model's final chunk keeps the position the provider gave it.
+   */
+  beforeBlockId?: string;
+}
+export interface BlockEndEvent<T extends string> extends EventBase {
   type: T;
   blockId: string;
 }
@@ -61,7 +74,10 @@ export interface BlockDeltaEvent<T extends string> extends EventBase {
 }
 export type TextBlockStartEvent = BlockStartEvent<"TEXT_BLOCK_START">;
 export type TextBlockDeltaEvent = BlockDeltaEvent<"TEXT_BLOCK_DELTA">;
-export type TextBlockEndEvent = BlockStartEvent<"TEXT_BLOCK_END">;
+export interface TextBlockEndEvent extends BlockEndEvent<"TEXT_BLOCK_END"> {
+  /** Provider extras of the finished block (refusal, Responses item id/status/phase). */
+  extras?: TextBlockExtras;
+}
 export type ThinkingBlockStartEvent = BlockStartEvent<"THINKING_BLOCK_START">;
 export type ThinkingBlockDeltaEvent = BlockDeltaEvent<"THINKING_BLOCK_DELTA">;
 export interface ThinkingBlockEndEvent extends EventBase {
@@ -75,6 +91,8 @@ export interface ThinkingBlockEndEvent extends EventBase {
 export interface DataBlockStartEvent extends EventBase {
   type: "DATA_BLOCK_START";
   blockId: string;
+  /** See BlockStartEvent.beforeBlockId. */
+  beforeBlockId?: string;
   mediaType: string;
   name?: string;
   /** Set when the data is a URL rather than streamed base64. */
@@ -86,7 +104,7 @@ export interface DataBlockDeltaEvent extends EventBase {
   /** A base64 fragment. */
   data: string;
 }
-export type DataBlockEndEvent = BlockStartEvent<"DATA_BLOCK_END">;
+export type DataBlockEndEvent = BlockEndEvent<"DATA_BLOCK_END">;
 export interface HintBlockEvent extends EventBase {
   type: "HINT_BLOCK";
   blockId: string;
@@ -97,6 +115,8 @@ export interface ToolCallStartEvent extends EventBase {
   type: "TOOL_CALL_START";
   toolCallId: string;
   toolCallName: string;
+  /** See BlockStartEvent.beforeBlockId. */
+  beforeBlockId?: string;
 }
 export interface ToolCallDeltaEvent extends EventBase {
   type: "TOOL_CALL_DELTA";

@@ -3,7 +3,24 @@
  * Every block has an `id`; for tool_call and tool_result the id is the tool call id that pairs them.
  */
 
-export interface TextBlock {
+/**
+ * Provider extras of a text block, kept so the next request sends the text back as the provider
+ * gave it (all optional; a provider ignores extras stamped with another `provider`).
+ */
+export interface TextBlockExtras {
+  /** The text is a refusal (OpenAI `refusal`), not an answer. */
+  refusal?: boolean;
+  /** OpenAI Responses message item id (`msg_...`). */
+  itemId?: string;
+  /** OpenAI Responses message item status (`completed`, `incomplete`). */
+  itemStatus?: string;
+  /** OpenAI Responses message phase (`commentary`, `final_answer`): resent as given. */
+  phase?: string;
+  /** Provider family that produced `itemId` / `itemStatus` / `phase`. */
+  provider?: string;
+}
+
+export interface TextBlock extends TextBlockExtras {
   type: "text";
   id: string;
   text: string;

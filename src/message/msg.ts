@@ -11,6 +11,13 @@ export interface Usage {
   cacheWriteTokens?: number;
 }
 
+/**
+ * Why the model stopped generating, as the provider said it (mapped to one vocabulary): `length` is a
+ * truncation (max output tokens), `content_filter` a safety block (e.g. Gemini `SAFETY`), `refusal`
+ * a refusal (the text block then has `refusal: true`).
+ */
+export type StopReason = "stop" | "tool_calls" | "length" | "content_filter" | "refusal" | "other";
+
 /** Why a reply ended. */
 export type FinishReason = "completed" | "interrupted" | "exceed_max_iters" | "error" | "stopped";
 
@@ -27,6 +34,8 @@ export interface Msg<S = unknown> {
   createdAt: string;
   usage?: Usage;
   finishedReason?: FinishReason;
+  /** The stop reason of the reply's last model call (see StopReason). */
+  stopReason?: StopReason;
   structuredOutput?: S;
   error?: ErrorInfo;
 }

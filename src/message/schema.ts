@@ -2,7 +2,25 @@ import { z } from "zod";
 import type { ContentBlock } from "./blocks.js";
 import { type Msg, ROLE_BLOCKS } from "./msg.js";
 
-export const TextBlockSchema = z.object({ type: z.literal("text"), id: z.string(), text: z.string() });
+export const TextBlockSchema = z.object({
+  type: z.literal("text"),
+  id: z.string(),
+  text: z.string(),
+  refusal: z.boolean().optional(),
+  itemId: z.string().optional(),
+  itemStatus: z.string().optional(),
+  phase: z.string().optional(),
+  provider: z.string().optional(),
+});
+
+export const StopReasonSchema = z.enum([
+  "stop",
+  "tool_calls",
+  "length",
+  "content_filter",
+  "refusal",
+  "other",
+]);
 
 export const ThinkingBlockSchema = z.object({
   type: z.literal("thinking"),
@@ -88,6 +106,7 @@ export const MsgSchema = z
     createdAt: z.string(),
     usage: UsageSchema.optional(),
     finishedReason: z.enum(["completed", "interrupted", "exceed_max_iters", "error", "stopped"]).optional(),
+    stopReason: StopReasonSchema.optional(),
     structuredOutput: z.unknown().optional(),
     error: ErrorInfoSchema.optional(),
   })

@@ -43,9 +43,15 @@ export function normalizeMessages(messages: readonly Msg[], options: NormalizeOp
 
 function keepBlock(block: ContentBlock): boolean {
   if (block.type === "text") return block.text.trim() !== "";
-  // A signature alone is kept: Anthropic's omitted thinking and Gemini's thought signatures must go back.
+  // A signature alone is kept: Anthropic's omitted thinking and Gemini's thought signatures must go back;
+  // so is an item id alone (Responses reasoning items of stored conversations, web search, tools).
   if (block.type === "thinking")
-    return block.thinking !== "" || block.redactedData !== undefined || block.signature !== undefined;
+    return (
+      block.thinking !== "" ||
+      block.redactedData !== undefined ||
+      block.signature !== undefined ||
+      block.itemId !== undefined
+    );
   return true;
 }
 

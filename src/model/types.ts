@@ -2,6 +2,7 @@ import type {
   ContentBlock,
   DataBlock,
   Msg,
+  StopReason,
   TextBlock,
   ThinkingBlock,
   ToolCallBlock,
@@ -30,8 +31,8 @@ export interface ChatOptions {
   extraBody?: Record<string, unknown>;
 }
 
-/** Why the model stopped generating. */
-export type ModelStopReason = "stop" | "tool_calls" | "length" | "content_filter" | "other";
+/** Why the model stopped generating (the Msg's `stopReason` vocabulary). */
+export type ModelStopReason = StopReason;
 
 /** A fragment of streamed output; `blockId` is stable for every fragment of one block. */
 export type ChatDelta =

@@ -18,7 +18,7 @@ export function anthropicStopReason(reason: unknown): ModelStopReason {
     case "model_context_window_exceeded":
       return "length";
     case "refusal":
-      return "content_filter";
+      return "refusal";
     default:
       return "other";
   }

@@ -42,13 +42,26 @@ class Contents {
   private signature: string | undefined;
 
   push(role: GeminiContent["role"], part: GeminiPart): void {
-    if (role === "model" && this.signature !== undefined) {
-      part.thoughtSignature = this.signature;
-      this.signature = undefined;
+    if (this.signature !== undefined) {
+      if (role === "model") {
+        part.thoughtSignature = this.signature;
+        this.signature = undefined;
+      } else this.flushSignature();
     }
     const last = this.list[this.list.length - 1];
     if (last !== undefined && last.role === role) last.parts.push(part);
     else this.list.push({ role, parts: [part] });
+  }
+
+  /**
+   * A signature no later part of its own model turn took (Gemini puts the last one on an empty text
+   * part): sent back on an empty text part, as it came, so it never moves to another turn.
+   */
+  flushSignature(): void {
+    const signature = this.signature;
+    if (signature === undefined) return;
+    this.signature = undefined;
+    this.push("model", { text: "", thoughtSignature: signature });
   }
 
   /**
@@ -122,6 +135,7 @@ export function formatGemini(messages: Msg[], options: GeminiFormatOptions = {})
           break;
       }
     }
+    contents.flushSignature();
     flushPromoted(contents, promoted);
   }
   return buildRequest(contents.list, system, options);

@@ -124,10 +124,14 @@ function formatAssistant(msg: Msg, roundTrip: boolean, provider: string, out: Op
   let media: Array<{ result: ToolResultBlock; blocks: DataBlock[] }> = [];
   const flushAssistant = () => {
     if (texts.length === 0 && calls.length === 0) return;
+    const answers = texts.filter((t) => t.refusal !== true);
+    const refusals = texts.filter((t) => t.refusal === true);
     const turn: Extract<OpenAIChatMessage, { role: "assistant" }> = {
       role: "assistant",
-      content: texts.length > 0 ? texts.map((t) => t.text).join("\n") : null,
+      content: answers.length > 0 ? answers.map((t) => t.text).join("\n") : null,
     };
+    // A refusal goes back as one, so the model sees what it declined.
+    if (refusals.length > 0) turn.refusal = refusals.map((t) => t.text).join("\n");
     if (calls.length > 0) turn.tool_calls = calls;
     if (reasoning !== "") turn.reasoning_content = reasoning;
     out.push(turn);

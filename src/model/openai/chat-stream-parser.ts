@@ -4,7 +4,7 @@ import type { WireParser } from "../transport/types.js";
 import type { ChatChunk, ChatFinal, ModelStopReason } from "../types.js";
 
 type Slot =
-  | { type: "text"; id: string; text: string }
+  | { type: "text"; id: string; text: string; refusal?: true }
   | { type: "thinking"; id: string; text: string }
   | { type: "tool_call"; id: string; name: string; input: string };
 
@@ -19,6 +19,7 @@ interface ChatCompletionChunk {
   choices?: Array<{
     delta?: {
       content?: string | null;
+      refusal?: string | null;
       reasoning_content?: string | null;
       reasoning?: string | null;
       tool_calls?: ChunkToolCall[];
@@ -59,6 +60,7 @@ export function mapChatFinishReason(reason: string | undefined, hasToolCalls: bo
 export class OpenAIChatStreamParser implements WireParser {
   private readonly slots: Slot[] = [];
   private text: Extract<Slot, { type: "text" }> | undefined;
+  private refusal: Extract<Slot, { type: "text" }> | undefined;
   private thinking: Extract<Slot, { type: "thinking" }> | undefined;
   private readonly calls: Array<Extract<Slot, { type: "tool_call" }>> = [];
   private finishReason: string | undefined;
@@ -104,6 +106,15 @@ export class OpenAIChatStreamParser implements WireParser {
         this.text.text += delta.content;
         out.push({ type: "text", blockId: this.text.id, delta: delta.content });
       }
+      if (delta.refusal) {
+        // A refusal streams as text (the user sees it) in its own block marked `refusal`.
+        if (this.refusal === undefined) {
+          this.refusal = { type: "text", id: newId("blk"), text: "", refusal: true };
+          this.slots.push(this.refusal);
+        }
+        this.refusal.text += delta.refusal;
+        out.push({ type: "text", blockId: this.refusal.id, delta: delta.refusal });
+      }
       if (delta.tool_calls) this.readToolCalls(delta.tool_calls, out);
     }
     if (choice.finish_reason) this.finishReason = choice.finish_reason;
@@ -144,7 +155,11 @@ export class OpenAIChatStreamParser implements WireParser {
   finish(): ChatFinal {
     if (!this.done && this.finishReason === undefined) throw streamCut(this.provider);
     const content: ChatFinal["content"] = this.slots.map((slot) => {
-      if (slot.type === "text") return { type: "text", id: slot.id, text: slot.text };
+      if (slot.type === "text") {
+        return slot.refusal
+          ? { type: "text", id: slot.id, text: slot.text, refusal: true }
+          : { type: "text", id: slot.id, text: slot.text };
+      }
       if (slot.type === "thinking")
         return { type: "thinking", id: slot.id, thinking: slot.text, provider: this.provider };
       return { type: "tool_call", id: slot.id, name: slot.name, input: slot.input, state: "pending" };
@@ -153,7 +168,10 @@ export class OpenAIChatStreamParser implements WireParser {
       type: "final",
       content,
       usage: this.usage,
-      stopReason: mapChatFinishReason(this.finishReason, this.calls.length > 0),
+      stopReason:
+        this.refusal !== undefined && this.calls.length === 0
+          ? "refusal"
+          : mapChatFinishReason(this.finishReason, this.calls.length > 0),
     };
     if (this.model) final.model = this.model;
     return final;

@@ -17,6 +17,8 @@ export type OpenAIChatMessage =
   | {
       role: "assistant";
       content: string | null;
+      /** The model's earlier refusal (a text block with `refusal: true`). */
+      refusal?: string;
       tool_calls?: OpenAIChatToolCall[];
       /** DeepSeek / DashScope / Moonshot: the reasoning of this turn, sent back to the provider that made it. */
       reasoning_content?: string;

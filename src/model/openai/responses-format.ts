@@ -1,4 +1,4 @@
-import type { DataBlock, Msg } from "../../message/index.js";
+import type { DataBlock, Msg, TextBlock } from "../../message/index.js";
 import { attachmentPlaceholder, dataUrl, decodeText, mediaKind, mediaTypeOf } from "../media.js";
 import { normalizeMessages } from "../normalize.js";
 import type { ToolChoice, ToolSchema } from "../types.js";
@@ -44,7 +44,7 @@ export function formatOpenAIResponses(
     for (const block of msg.content) {
       switch (block.type) {
         case "text":
-          input.push({ role: "assistant", content: block.text });
+          input.push(assistantText(block, provider));
           break;
         case "thinking":
           if (block.itemId !== undefined && block.provider === provider) {
@@ -92,6 +92,32 @@ export function formatOpenAIResponses(
   }
   if (options.store !== undefined) body.store = options.store;
   return options.extraBody ? { ...body, ...options.extraBody } : body;
+}
+
+type AssistantItem = Extract<OpenAIResponsesInputItem, { role: "assistant" }>;
+const ITEM_STATUS = new Set(["in_progress", "completed", "incomplete"]);
+const PHASES = new Set(["commentary", "final_answer"]);
+
+/** Assistant text: this provider's message items go back with their id, status and phase. */
+function assistantText(block: TextBlock, provider: string): AssistantItem {
+  if (block.itemId === undefined || block.provider !== provider) {
+    return { role: "assistant", content: block.text };
+  }
+  const item: Extract<AssistantItem, { type: "message" }> = {
+    type: "message",
+    role: "assistant",
+    id: block.itemId,
+    status: ITEM_STATUS.has(block.itemStatus ?? "")
+      ? (block.itemStatus as "in_progress" | "completed" | "incomplete")
+      : "completed",
+    content: [
+      block.refusal
+        ? { type: "refusal", refusal: block.text }
+        : { type: "output_text", text: block.text, annotations: [] },
+    ],
+  };
+  if (PHASES.has(block.phase ?? "")) item.phase = block.phase as "commentary" | "final_answer";
+  return item;
 }
 
 export function responsesToolChoice(choice: ToolChoice): OpenAIResponsesToolChoice {

@@ -4,7 +4,16 @@ import type { WireParser } from "../transport/types.js";
 import type { ChatChunk, ChatFinal, ModelStopReason } from "../types.js";
 
 type Slot =
-  | { type: "text"; id: string; text: string }
+  | {
+      type: "text";
+      id: string;
+      text: string;
+      /** Set for a message item (its id is then the block id). */
+      itemId?: string;
+      status?: string;
+      phase?: string;
+      refusal?: true;
+    }
   | { type: "thinking"; id: string; text: string; summaryIndex: number; signature?: string }
   | { type: "tool_call"; id: string; name: string; input: string };
 
@@ -14,6 +23,8 @@ interface ResponsesItem {
   call_id?: string;
   name?: string;
   arguments?: string;
+  status?: string;
+  phase?: string | null;
   encrypted_content?: string | null;
   summary?: Array<{ text?: string }>;
 }
@@ -47,6 +58,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
   private readonly slots: Slot[] = [];
   private readonly byItem = new Map<string, Slot>();
   private hasToolCalls = false;
+  private hasRefusal = false;
   private stopReason: ModelStopReason | undefined;
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private model: string | undefined;
@@ -67,6 +79,9 @@ export class OpenAIResponsesStreamParser implements WireParser {
         return;
       case "response.output_text.delta":
         this.delta("text", event, out);
+        return;
+      case "response.refusal.delta":
+        this.delta("text", event, out, true);
         return;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
@@ -103,6 +118,8 @@ export class OpenAIResponsesStreamParser implements WireParser {
       out.push({ type: "tool_call", blockId: slot.id, name: slot.name, delta: slot.input });
     } else if (item?.type === "reasoning" && item.id) {
       this.add(item.id, { type: "thinking", id: item.id, text: "", summaryIndex: 0 });
+    } else if (item?.type === "message" && item.id) {
+      this.add(item.id, { type: "text", id: item.id, text: "", itemId: item.id });
     }
   }
 
@@ -111,7 +128,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
     this.byItem.set(key, slot);
   }
 
-  private delta(type: Slot["type"], event: ResponsesEvent, out: ChatChunk[]): void {
+  private delta(type: Slot["type"], event: ResponsesEvent, out: ChatChunk[], refusal = false): void {
     const delta = event.delta;
     if (typeof delta !== "string")
       throw malformedChunk(this.provider, "a string `delta`", JSON.stringify(event));
@@ -121,6 +138,10 @@ export class OpenAIResponsesStreamParser implements WireParser {
       if (type === "tool_call") return; // arguments for a call we never saw announced
       slot = type === "text" ? { type, id: key, text: "" } : { type, id: key, text: "", summaryIndex: 0 };
       this.add(key, slot);
+    }
+    if (refusal && slot.type === "text") {
+      slot.refusal = true;
+      this.hasRefusal = true;
     }
     if (slot.type === "tool_call") {
       slot.input += delta;
@@ -144,6 +165,10 @@ export class OpenAIResponsesStreamParser implements WireParser {
     if (item === undefined) return;
     const slot = this.byItem.get(item.id ?? "");
     if (slot?.type === "tool_call" && typeof item.arguments === "string") slot.input = item.arguments;
+    if (slot?.type === "text" && item.type === "message") {
+      if (item.status) slot.status = item.status;
+      if (item.phase) slot.phase = item.phase;
+    }
     if (item.type === "reasoning" && item.id) {
       let thinking = slot;
       if (thinking === undefined) {
@@ -170,13 +195,25 @@ export class OpenAIResponsesStreamParser implements WireParser {
     if (event.type === "response.incomplete" || reason) {
       this.stopReason =
         reason === "max_output_tokens" ? "length" : reason === "content_filter" ? "content_filter" : "other";
-    } else this.stopReason = this.hasToolCalls ? "tool_calls" : "stop";
+    } else this.stopReason = this.hasToolCalls ? "tool_calls" : this.hasRefusal ? "refusal" : "stop";
+  }
+
+  /** A text block with its message item's id, status and phase (sent back as the API gave them). */
+  private textBlock(slot: Extract<Slot, { type: "text" }>): ChatFinal["content"][number] {
+    const block: ChatFinal["content"][number] = { type: "text", id: slot.id, text: slot.text };
+    if (slot.refusal) block.refusal = true;
+    if (slot.itemId === undefined) return block;
+    block.itemId = slot.itemId;
+    if (slot.status !== undefined) block.itemStatus = slot.status;
+    if (slot.phase !== undefined) block.phase = slot.phase;
+    block.provider = this.provider;
+    return block;
   }
 
   finish(): ChatFinal {
     if (this.stopReason === undefined) throw streamCut(this.provider);
     const content: ChatFinal["content"] = this.slots.map((slot) => {
-      if (slot.type === "text") return { type: "text", id: slot.id, text: slot.text };
+      if (slot.type === "text") return this.textBlock(slot);
       if (slot.type === "tool_call") {
         return { type: "tool_call", id: slot.id, name: slot.name, input: slot.input, state: "pending" };
       }

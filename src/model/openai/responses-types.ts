@@ -8,6 +8,16 @@ export type OpenAIResponsesContentPart =
 export type OpenAIResponsesInputItem =
   | { role: "system" | "user"; content: string | OpenAIResponsesContentPart[] }
   | { role: "assistant"; content: string }
+  | {
+      type: "message";
+      role: "assistant";
+      id: string;
+      status: "in_progress" | "completed" | "incomplete";
+      phase?: "commentary" | "final_answer";
+      content: Array<
+        { type: "output_text"; text: string; annotations: never[] } | { type: "refusal"; refusal: string }
+      >;
+    }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
   | { type: "function_call_output"; call_id: string; output: string | OpenAIResponsesContentPart[] }
   | {

@@ -109,32 +109,72 @@ export function errorFromResponse(
   let type = statusType(status);
   const detail = providerMessage(body) ?? (bodyText.slice(0, 300) || "no details");
   let retryable: boolean | undefined;
-  // OpenAI answers 429 for an exhausted quota too; retrying cannot help. (Not any "quota": DashScope's
-  // plain rate limit is `Throttling.RateQuota`.)
-  if (type === "rate_limit" && /insufficient_quota|exceeded your current quota|billing/i.test(bodyText))
-    retryable = false;
+  let waitMs = retryAfterMs(headers);
+  const retryDelay = googleRetryDelayMs(body);
+  if (retryDelay !== undefined) {
+    // Google sends "You exceeded your current quota" for per-minute limits too, with a RetryInfo delay:
+    // retryable when the delay is one we would wait for.
+    waitMs ??= clampRetryAfter(retryDelay);
+    retryable = waitMs !== undefined;
+  } else if (type === "rate_limit" && isQuotaExhausted(bodyText)) retryable = false;
   if (status === 529) type = "upstream"; // Anthropic "overloaded"
   const message = `${ctx.provider} request failed with HTTP ${status}: ${detail}. ${whatToCheck(type, ctx)}`;
   return new ProviderError(
     { type, message, status, source: ctx.provider },
-    { retryable, retryAfterMs: retryAfterMs(headers) },
+    { retryable, retryAfterMs: waitMs },
   );
+}
+
+/**
+ * OpenAI answers 429 for an exhausted quota too; retrying cannot help. (Not any "quota": DashScope's
+ * plain rate limit is `Throttling.RateQuota`.)
+ */
+function isQuotaExhausted(text: string): boolean {
+  return /insufficient_quota|exceeded your current quota|billing/i.test(text);
+}
+
+/** The delay of a google.rpc.RetryInfo in an error body's `details` (`"17s"`, `"0.5s"`), in ms. */
+export function googleRetryDelayMs(body: unknown): number | undefined {
+  const error = (body as { error?: { details?: unknown } } | null)?.error;
+  const details = error && typeof error === "object" ? error.details : undefined;
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    const record = detail as Record<string, unknown> | null;
+    if (typeof record?.["@type"] !== "string" || !record["@type"].endsWith("google.rpc.RetryInfo")) continue;
+    const delay = record.retryDelay;
+    const match = typeof delay === "string" ? /^(\d+(?:\.\d+)?)s$/.exec(delay) : null;
+    if (match) return Math.round(Number(match[1]) * 1000);
+  }
+  return undefined;
 }
 
 /** An error the provider reported inside the stream (an SSE `error` event or an error line). */
 export function errorFromBody(body: unknown, ctx: Pick<ErrorContext, "provider">): ProviderError {
   const detail = providerMessage(body) ?? JSON.stringify(body).slice(0, 300);
   const kind = JSON.stringify(body);
-  const type: ErrorType = /rate|429/i.test(kind)
+  // An exhausted quota is a rate limit that no retry fixes (as on the HTTP path).
+  if (isQuotaExhausted(kind)) {
+    return new ProviderError(
+      {
+        type: "rate_limit",
+        message: `${ctx.provider} reported an error in the stream: ${detail}. Raise the quota or billing limit of the account.`,
+        source: ctx.provider,
+      },
+      { retryable: false },
+    );
+  }
+  const type: ErrorType = /rate|429|resource_exhausted/i.test(kind)
     ? "rate_limit"
     : /overload|server_error|internal|unavailable|5\d\d/i.test(kind)
       ? "upstream"
       : "invalid_request";
-  return new ProviderError({
-    type,
-    message: `${ctx.provider} reported an error in the stream: ${detail}`,
-    source: ctx.provider,
-  });
+  const retryDelay = googleRetryDelayMs(body);
+  const waitMs = retryDelay === undefined ? undefined : clampRetryAfter(retryDelay);
+  const options = waitMs === undefined ? {} : { retryAfterMs: waitMs };
+  return new ProviderError(
+    { type, message: `${ctx.provider} reported an error in the stream: ${detail}`, source: ctx.provider },
+    options,
+  );
 }
 
 /** A chunk that is not what the provider documents. Never retried: the same request gets the same answer. */

@@ -6,7 +6,7 @@ export interface ScriptedResponse {
   status?: number;
   headers?: Record<string, string>;
   /** Written one by one (SSE frames, NDJSON lines, or one JSON body). */
-  frames?: string[];
+  frames?: Array<string | Uint8Array>;
   /** Wait this long between frames. */
   frameDelayMs?: number;
   /** Destroy the socket after the frames (a stream cut mid-way). */
