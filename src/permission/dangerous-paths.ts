@@ -1,4 +1,5 @@
 import { sep } from "node:path";
+import picomatch from "picomatch";
 
 /** Directories whose contents run code or hold credentials: touching anything inside asks. */
 export const DANGEROUS_DIRECTORIES: readonly string[] = [
@@ -57,6 +58,32 @@ export function dangerousPathReason(absolutePath: string): string | undefined {
     if (index !== last) continue;
     if (name === ".env" || name.startsWith(".env.")) return "an environment file that may hold secrets";
     if (DANGEROUS_FILE_SET.has(name)) return `${segment} runs code or holds credentials`;
+  }
+  return undefined;
+}
+
+/** Names a glob segment is tested against: every dangerous directory and file, and `.env` files. */
+const DANGEROUS_NAMES: readonly string[] = [
+  ...DANGEROUS_DIRECTORIES,
+  ...DANGEROUS_FILES,
+  ".env",
+  ".env.local",
+  ".env.production",
+];
+
+/**
+ * Why a glob pattern could reach a dangerous path, or undefined when none of its segments can match
+ * a dangerous name. Leading dots are matched the way the shell does (`*` skips `.env`, `.e*` does
+ * not), and `**` is treated as matching any depth.
+ */
+export function dangerousGlobReason(pattern: string): string | undefined {
+  const literal = dangerousPathReason(pattern.replace(/\\(.)/g, "$1"));
+  if (literal) return literal;
+  for (const segment of pattern.split("/")) {
+    if (!/[*?[{]/.test(segment)) continue;
+    const test = picomatch(segment, { dot: false, nocase: true });
+    const name = DANGEROUS_NAMES.find((candidate) => test(candidate));
+    if (name) return `the pattern ${segment} can match ${name}`;
   }
   return undefined;
 }

@@ -98,7 +98,7 @@ function askToDeny(ask: PermissionDecision): PermissionDecision {
 function isReadOnlyCall(subject: PermissionSubject, input: unknown, context: PermissionContext): boolean {
   const readOnly = safely(() => (subject.isReadOnly ? subject.isReadOnly(input) : subject.readOnly), false);
   if (!readOnly) return false;
-  const paths = safely(() => subject.pathsOf?.(input) ?? [], undefined);
+  const paths = safely(() => subject.pathsOf?.(input, context) ?? [], undefined);
   return paths !== undefined && pathsAreSafe(paths, context);
 }
 
@@ -114,7 +114,7 @@ async function ownCheck(
   } catch (error) {
     own = { behavior: "ask", reason: `${subject.name}'s permission check failed: ${describe(error)}` };
   }
-  const paths = safely(() => subject.pathsOf?.(input), undefined);
+  const paths = safely(() => subject.pathsOf?.(input, context), undefined);
   const byPath: ToolPermissionResult = paths
     ? pathPermission(paths, context, { editsFiles: subject.editsFiles === true })
     : { behavior: "passthrough" };

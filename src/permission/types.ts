@@ -74,8 +74,9 @@ export interface PermissionSubject {
    * Files and directories this call reads or writes, as given (relative paths resolve against the
    * first working directory). The engine asks before touching a dangerous path or one outside the
    * working directories, and auto-allows read-only and (in accept_edits) editing calls inside them.
+   * The engine passes the context, so a tool can expand patterns against the working directories.
    */
-  pathsOf?(input: unknown): string[];
+  pathsOf?(input: unknown, context?: PermissionContext): string[];
   /** Rules to offer the user when this call asks. */
   suggestRules?(input: unknown): string[];
 }

@@ -1,51 +1,62 @@
 import { posix } from "node:path";
 import { type Command, forEachChild, parse, type SyntaxNode, type Word } from "unbash";
-import {
-  DISK_WRITERS,
-  DOWNLOADERS,
-  ELEVATE,
-  EVALUATORS,
-  FILE_EDIT_COMMANDS,
-  GIT_LISTING_ONLY,
-  GIT_LISTING_OPTIONS,
-  GIT_READ_ONLY,
-  HARMLESS_DEVICES,
-  INTERPRETERS,
-  READ_ONLY_COMMANDS,
-  SAFE_VARIABLES,
-  SHELLS,
-  SYSTEM_STATE,
-  WRAPPERS,
-  WRITING_OPTIONS,
-} from "./bash-commands.js";
+import { dangerousGlobReason } from "../../permission/index.js";
+import { analyzeGit } from "./bash/git.js";
+import { readOptions } from "./bash/options.js";
+import { readOnlyProgram } from "./bash/read-only-programs.js";
+import { safetyReasons } from "./bash/safety.js";
+import { expandWord } from "./bash/words.js";
+import { unwrap } from "./bash/wrappers.js";
+import { writeTargets } from "./bash/write-paths.js";
+import { DOWNLOADERS, HARMLESS_DEVICES, INTERPRETERS, SAFE_VARIABLES, SHELLS } from "./bash-commands.js";
 
-/** One simple command of a script: its words after unquoting (assignments in front dropped). */
+/** One simple command of a script, as the shell will run it. */
 export interface ShellCommand {
+  /** Its words after quote removal and brace expansion, the program as written. */
   words: string[];
+  /**
+   * The forms rules match, outermost first: the program by its base name (`/bin/rm` → `rm`), then
+   * each command a wrapper runs (`env X=1 nice rm a` → `env X=1 nice rm a`, `nice rm a`, `rm a`).
+   * The last form is the program that really runs.
+   */
+  forms: string[][];
+  /** What runs cannot be read from the text (`$CMD`, `eval "$x"`, `sh < file`): deny rules match it. */
+  opaque?: boolean;
 }
 
 /** What a shell command does, as far as a parser can tell without running it. */
 export interface BashAnalysis {
   commands: ShellCommand[];
-  /** Every command only reads, no redirect writes, nothing is computed at run time. */
+  /** Every program and every option it is given only read; no redirect writes; nothing computed. */
   readOnly: boolean;
-  /** Why a person must confirm no matter what the rules say (injection, dangerous patterns). */
+  /** Why a person must confirm no matter what allow rules say (control flow, injection, danger). */
   safety: string[];
   /** Paths the script reads or writes, relative to where it starts when relative. */
   paths: string[];
-  /** Every command is read-only or a plain file edit (mkdir, cp, mv, rm, ...) with known paths. */
+  /** Glob patterns among those paths (unexpanded), relative to where the script starts. */
+  globs: string[];
+  /** Every command is read-only or a plain file edit (mkdir, cp, mv, rm, sed -i ...) with known paths. */
   fileEditsOnly: boolean;
 }
 
-const DYNAMIC_PARTS = new Set([
-  "SimpleExpansion",
-  "ParameterExpansion",
-  "CommandExpansion",
-  "ArithmeticExpansion",
-  "ProcessSubstitution",
-  "BraceExpansion",
-]);
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+const CONTROL_FLOW: Record<string, string> = {
+  If: "an if statement",
+  For: "a for loop",
+  ArithmeticFor: "a for loop",
+  While: "a while loop",
+  Case: "a case statement",
+  Select: "a select loop",
+  Subshell: "a subshell",
+  BraceGroup: "a { ...; } group",
+  Function: "a function definition",
+  Coproc: "a coprocess",
+  ArithmeticCommand: "an arithmetic command",
+};
+/** Variables that change what later commands run or load. */
+const RISKY_VARIABLE =
+  /^(PATH|IFS|BASH_ENV|ENV|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|CDPATH|PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|LD_.*|DYLD_.*|GIT_.*)$/;
+const MAX_DEPTH = 4;
 
 const cache = new Map<string, BashAnalysis>();
 
@@ -53,7 +64,7 @@ const cache = new Map<string, BashAnalysis>();
 export function analyzeBash(command: string): BashAnalysis {
   const cached = cache.get(command);
   if (cached) return cached;
-  const analysis = new Analyzer().run(command);
+  const analysis = new Analyzer(0).run(command);
   if (cache.size > 200) cache.clear();
   cache.set(command, analysis);
   return analysis;
@@ -63,23 +74,27 @@ class Analyzer {
   private readonly commands: ShellCommand[] = [];
   private readonly safety = new Set<string>();
   private readonly paths: string[] = [];
+  private readonly globs: string[] = [];
   private readOnly = true;
   private fileEdits = true;
   /** Where relative paths resolve, as the script `cd`s around; undefined once unknown. */
   private cwd: string | undefined = ".";
+
+  constructor(private readonly depth: number) {}
 
   run(command: string): BashAnalysis {
     const script = parse(command);
     for (const error of script.errors ?? []) this.flag(`the command could not be parsed (${error.message})`);
     forEachChild(script, this.visit);
     const safety = [...this.safety];
-    const readOnly = this.readOnly && safety.length === 0 && this.commands.length > 0;
+    const some = this.commands.length > 0;
     return {
       commands: this.commands,
-      readOnly,
+      readOnly: this.readOnly && safety.length === 0 && some,
       safety,
       paths: this.paths,
-      fileEditsOnly: this.fileEdits && safety.length === 0 && this.commands.length > 0,
+      globs: this.globs,
+      fileEditsOnly: this.fileEdits && safety.length === 0 && some,
     };
   }
 
@@ -97,7 +112,15 @@ class Analyzer {
     this.fileEdits = false;
   }
 
+  private hidden(words: string[], reason: string): void {
+    this.flag(reason);
+    this.opaque();
+    this.commands.push({ words, forms: [words], opaque: true });
+  }
+
   private visit = (node: SyntaxNode): void => {
+    const construct = CONTROL_FLOW[node.type];
+    if (construct) this.flag(`${construct} is control flow, which a person confirms`);
     switch (node.type) {
       case "CommandExpansion":
         this.flag("command substitution runs a command hidden inside another");
@@ -105,27 +128,32 @@ class Analyzer {
       case "ProcessSubstitution":
         this.flag("process substitution runs a command hidden inside another");
         break;
-      case "Function":
-        this.opaque();
-        break;
       case "Pipeline":
         this.checkPipeline(node.commands);
         break;
       case "Redirect":
         this.redirect(node.operator, node.target);
         break;
+      case "Assignment":
+        this.assignment(node.name);
+        break;
       case "Command":
         this.command(node);
         break;
     }
-    if ("errors" in node && node.type === "Script" && node.errors) {
+    if (node.type === "Script" && node.errors) {
       for (const error of node.errors) this.flag(`a nested command could not be parsed (${error.message})`);
     }
     forEachChild(node, this.visit);
   };
 
+  private assignment(name: string | undefined): void {
+    this.notReadOnly();
+    if (name && RISKY_VARIABLE.test(name)) this.flag(`setting ${name} changes what later commands run`);
+  }
+
   private checkPipeline(stages: readonly SyntaxNode[]): void {
-    const names = stages.map((stage) => (stage.type === "Command" ? commandName(stage) : undefined));
+    const names = stages.map((stage) => (stage.type === "Command" ? programOf(stage) : undefined));
     for (const [index, name] of names.entries()) {
       if (index === 0 || !name || !INTERPRETERS.has(name)) continue;
       const stage = stages[index] as Command;
@@ -133,116 +161,231 @@ class Analyzer {
       const fromDownload = names.slice(0, index).some((prior) => prior && DOWNLOADERS.has(prior));
       if (runsStdin && (SHELLS.has(name) || fromDownload)) {
         this.flag(`output is piped into ${name}, which runs it as code`);
+        this.commands.push({ words: [name], forms: [[name]], opaque: true });
       }
     }
   }
 
   private redirect(operator: string, target: Word | undefined): void {
     if (operator === ">&" || operator === "<&") {
-      if (!target || /^(\d+|-)$/.test(target.value)) return;
+      if (!target || /^(\d+-?|-)$/.test(target.value)) return;
     }
-    if (!target || isDynamic(target)) {
+    if (!target) return;
+    const expansion = expandWord(target);
+    if (expansion.dynamic || expansion.values.length !== 1) {
       this.opaque();
+      if (WRITE_REDIRECTS.has(operator)) this.notReadOnly();
       return;
     }
-    const path = target.value;
+    const path = expansion.values[0]!;
     const writes = WRITE_REDIRECTS.has(operator) || operator === ">&";
+    if (/^\/dev\/(tcp|udp)\//.test(path)) {
+      this.flag(`redirecting to ${path} opens a network connection`);
+      return;
+    }
     if (path.startsWith("/dev/")) {
       if (writes && !HARMLESS_DEVICES.test(path)) this.flag(`it writes to the device ${path}`);
       return;
     }
     if (writes) this.notReadOnly();
-    this.addPath(path);
+    this.addPath(path, expansion.globs[0]);
   }
 
   private command(node: Command): void {
-    if (!node.name) {
-      this.opaque();
+    if (!node.name) return;
+    const expansions = [node.name, ...node.args].map((arg) =>
+      arg.type === "Word" ? expandWord(arg) : { values: [arg.text], globs: [undefined], dynamic: true },
+    );
+    const words = expansions.flatMap((expansion) => expansion.values);
+    const name = expansions[0]!;
+    if (name.dynamic) {
+      this.hidden(words, "the command name is computed at run time");
       return;
     }
-    if (isDynamic(node.name)) {
-      this.flag("the command name is computed at run time");
+    if (name.globs.some(Boolean)) {
+      this.hidden(words, "the command name is a glob pattern");
       return;
     }
-    if (node.prefix.some((part) => part.type === "Assignment")) this.notReadOnly();
-    const words = [node.name.value, ...node.args.map((arg) => (arg.type === "Word" ? arg.value : arg.text))];
-    const dynamic = node.args.some((arg) => arg.type !== "Word" || isDynamic(arg));
-    this.commands.push({ words });
-    this.classify(words, dynamic, node);
+    const globOf = new Map<string, string>();
+    const dynamicWords = new Set<string>();
+    for (const expansion of expansions.slice(1)) {
+      expansion.values.forEach((value, index) => {
+        const glob = expansion.globs[index];
+        if (glob) globOf.set(value, glob);
+        if (expansion.dynamic) dynamicWords.add(value);
+      });
+    }
+    const safeExpansions = onlySafeExpansions(node);
+    this.simple(words, { globOf, dynamicWords, safeExpansions }, node);
   }
 
-  private classify(words: string[], dynamic: boolean, node: Command): void {
-    const name = posix.basename(words[0] ?? "");
-    const args = words.slice(1);
-    const refusal = runsCodeOrDestroys(name, args);
-    if (refusal) {
-      this.flag(refusal);
+  private simple(written: string[], words: WordFacts, node: Command): void {
+    const forms: string[][] = [];
+    let current = [posix.basename(written[0]!), ...written.slice(1)];
+    for (;;) {
+      forms.push(current);
+      const [program, ...args] = current;
+      if (words.dynamicWords.has(current[0]!)) {
+        this.hidden(written, "the program run is computed at run time");
+        return;
+      }
+      for (const reason of safetyReasons(program!, args)) this.flag(reason);
+      const wrapped = unwrap(program!, args);
+      if (!wrapped) break;
+      this.addPaths(wrapped.paths, words);
+      if (program === "xargs" || program === "exec") this.opaque();
+      if (wrapped.inner.length === 0) {
+        this.notReadOnly();
+        this.commands.push({ words: written, forms });
+        return;
+      }
+      current = [posix.basename(wrapped.inner[0]!), ...wrapped.inner.slice(1)];
+    }
+    const command: ShellCommand = { words: written, forms };
+    this.commands.push(command);
+    this.classify(current, words, node, command);
+  }
+
+  private classify(argv: string[], words: WordFacts, node: Command, command: ShellCommand): void {
+    const [program = "", ...args] = argv;
+    const dynamic = args.some((arg) => words.dynamicWords.has(arg));
+    if (SHELLS.has(program) || program === "eval" || program === "source" || program === ".") {
+      this.nested(program, args, node, command, dynamic);
       return;
     }
-    if (WRAPPERS.has(name)) {
-      if (name === "xargs") this.opaque();
-      const rest = unwrap(name, args);
-      if (rest.length > 0) this.classify(rest, dynamic, node);
-      else if (name !== "env" && name !== "time") this.opaque();
-      return;
-    }
-    this.checkDangerous(name, args);
-    if (name === "cd") {
+    if (program === "alias" && args.some((arg) => arg.includes("="))) command.opaque = true;
+    if (program === "cd") {
       this.cwd = dynamic || args.length !== 1 || args[0] === "-" ? undefined : join(this.cwd, args[0]!);
       if (this.cwd === undefined) this.opaque();
       return;
     }
-    if (name === "git") {
+    if (dynamic && !(words.safeExpansions && readOnlyProgram(program)?.spec.operands === "text"))
+      this.opaque();
+    if (program === "git") {
       this.fileEdits = false;
-      if (!isReadOnlyGit(args)) this.notReadOnly();
+      const verdict = analyzeGit(args);
+      if (verdict.unsafe) this.flag(verdict.unsafe);
+      if (!verdict.readOnly) this.notReadOnly();
+      this.addPaths(verdict.paths, words);
       return;
     }
-    const pathArgs = READ_ONLY_COMMANDS.get(name);
-    if (pathArgs !== undefined) {
-      const writing = WRITING_OPTIONS.get(name) ?? [];
-      if (args.some((arg) => writing.some((option) => arg === option || arg.startsWith(`${option}=`)))) {
-        this.opaque();
+    if (program === "find") {
+      this.find(args, words, node);
+      return;
+    }
+    const spec = readOnlyProgram(program);
+    if (spec) {
+      const reading = readOptions(args, spec);
+      if (reading.unsafe) this.flag(`${program} ${reading.unsafe} runs another program or writes`);
+      if (!reading.known) this.notReadOnly();
+      if (reading.writes || (program === "uniq" && reading.operands.length > 1)) this.opaque();
+      this.addPaths(reading.paths, words);
+      const { operands } = spec.spec;
+      if (operands === "paths") this.addPaths(reading.operands, words);
+      if (operands === "patternThenPaths") {
+        const explicit = ["-e", "--regexp", "-f", "--file", "--files"].some((option) =>
+          reading.seen.has(option),
+        );
+        this.addPaths(explicit ? reading.operands : reading.operands.slice(1), words);
       }
-      if (name === "uniq" && operands(args).length > 1) this.opaque();
-      if (dynamic && (pathArgs !== "none" || !onlySafeExpansions(node))) this.opaque();
-      if (pathArgs !== "none") this.addPaths(fileOperands(name, args, pathArgs));
       return;
     }
     this.notReadOnly();
-    if (FILE_EDIT_COMMANDS.has(name) && !dynamic) {
-      this.addPaths(operands(args));
+    const targets = dynamic ? undefined : writeTargets(program, args);
+    if (!targets) {
+      this.fileEdits = false;
       return;
     }
-    this.fileEdits = false;
+    if (!targets.fileEdit) this.fileEdits = false;
+    this.addPaths(targets.paths, words);
   }
 
-  private checkDangerous(name: string, args: string[]): void {
-    const flags = args.filter((arg) => arg.startsWith("-"));
-    const has = (short: string, long: string) =>
-      flags.some((flag) => flag === long || (/^-[a-zA-Z]+$/.test(flag) && flag.includes(short)));
-    if (name === "rm" && (has("r", "--recursive") || has("R", "--recursive")) && has("f", "--force")) {
-      this.flag("rm -rf deletes recursively without asking");
+  /** `bash -c '...'`, `eval '...'`: the text is analysed as a script of its own; a file or stdin is hidden. */
+  private nested(
+    program: string,
+    args: string[],
+    node: Command,
+    command: ShellCommand,
+    dynamic: boolean,
+  ): void {
+    this.opaque();
+    const inline = program === "eval" ? args.join(" ") : inlineScript(args);
+    const hereString = node.redirects.find((redirect) => redirect.type === "HereString");
+    const text = inline ?? (SHELLS.has(program) && hereString?.target ? hereString.target.value : undefined);
+    if (SHELLS.has(program) && inline === undefined && args.some((arg) => !arg.startsWith("-"))) {
+      this.flag(`${program} runs the script file ${args.find((arg) => !arg.startsWith("-"))}`);
     }
-    if (name === "rm" && operands(args).some((arg) => /^(\/|~\/?|\/\*|\*|\.\.?\/?)$/.test(arg))) {
-      this.flag("rm targets a root, home or whole directory");
+    if (program === "source" || program === ".") {
+      this.addPaths(args.slice(0, 1), { globOf: new Map(), dynamicWords: new Set(), safeExpansions: false });
     }
-    if (name === "chmod" && args.some((arg) => /^0?777$|^(a|o|ugo)\+rwx$/.test(arg))) {
-      this.flag("chmod 777 makes files writable by everyone");
+    if (text === undefined || dynamic || this.depth >= MAX_DEPTH || program === "source" || program === ".") {
+      command.opaque = true;
+      this.flag(`${program} runs code that cannot be read before it runs`);
+      return;
     }
-    if (name === "chown" && has("R", "--recursive")) this.flag("chown -R changes ownership recursively");
+    if (hereString && inline === undefined) this.flag(`${program} runs the text it is given as shell code`);
+    const inner = new Analyzer(this.depth + 1).run(text);
+    this.commands.push(...inner.commands);
+    for (const reason of inner.safety) this.flag(reason);
   }
 
-  private addPaths(paths: string[]): void {
-    for (const path of paths) this.addPath(path);
+  private find(args: string[], words: WordFacts, node: Command): void {
+    const start = args.findIndex((arg) => arg.startsWith("-") || arg === "(" || arg === "!");
+    this.addPaths(start === -1 ? args : args.slice(0, start), words);
+    for (let index = Math.max(start, 0); index < args.length; index++) {
+      const arg = args[index]!;
+      if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
+        let end = index + 1;
+        while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
+        const inner = args.slice(index + 1, end).filter((word) => word !== "{}");
+        this.opaque();
+        if (inner.length > 0) this.simple(inner, words, node);
+        index = end;
+      } else if (/^-(delete|fprint|fprint0|fprintf|fls)$/.test(arg)) {
+        this.opaque();
+        if (arg !== "-delete") this.addPaths(args.slice(index + 1, index + 2), words);
+      } else if (/^-(newer|samefile|anewer|cnewer)$/.test(arg)) {
+        this.addPaths(args.slice(index + 1, index + 2), words);
+      }
+    }
   }
 
-  private addPath(path: string): void {
+  private addPaths(paths: readonly string[], words: WordFacts): void {
+    for (const path of paths) this.addPath(path, words.globOf.get(path));
+  }
+
+  private addPath(path: string, glob?: string): void {
     if (this.cwd === undefined) {
       this.opaque();
       return;
     }
-    this.paths.push(join(this.cwd, path));
+    if (glob === undefined) {
+      this.paths.push(join(this.cwd, path));
+      return;
+    }
+    const danger = dangerousGlobReason(glob);
+    if (danger) this.flag(`${path} is a glob that can reach a sensitive path (${danger})`);
+    const scan = staticBase(glob);
+    this.paths.push(join(this.cwd, scan));
+    this.globs.push(join(this.cwd, glob));
   }
+}
+
+interface WordFacts {
+  /** Word values that hold an unquoted glob, with their pattern. */
+  globOf: Map<string, string>;
+  /** Word values only known at run time. */
+  dynamicWords: Set<string>;
+  /** Every expansion in the command is a plain `$NAME` of a harmless variable. */
+  safeExpansions: boolean;
+}
+
+/** The directory part of a glob before its first wildcard segment (`src/*.ts` → `src`, `*` → `.`). */
+function staticBase(glob: string): string {
+  const segments = glob.split("/");
+  const first = segments.findIndex((segment) => /(^|[^\\])[*?[{]/.test(segment));
+  const base = segments.slice(0, first === -1 ? segments.length : first).join("/");
+  return base === "" ? (glob.startsWith("/") ? "/" : ".") : base.replace(/\\(.)/g, "$1");
 }
 
 function join(cwd: string | undefined, path: string): string {
@@ -250,28 +393,16 @@ function join(cwd: string | undefined, path: string): string {
   return posix.join(cwd, path);
 }
 
-/** Why a command must always be confirmed by a person, judged on its name and arguments. */
-function runsCodeOrDestroys(name: string, args: string[]): string | undefined {
-  if (ELEVATE.has(name)) return `${name} runs a command with elevated privileges`;
-  if (EVALUATORS.has(name)) return `${name} runs text as shell code`;
-  if (SHELLS.has(name) && args.some((arg) => /^-\w*c/.test(arg))) return `${name} -c runs text as shell code`;
-  if (DISK_WRITERS.has(name) || name.startsWith("mkfs")) return `${name} can destroy disks or data`;
-  if (SYSTEM_STATE.has(name)) return `${name} changes the state of the machine`;
-  return undefined;
+/** The text after `-c` for a shell (`bash -c 'x'`, `sh -ec 'x'`), or undefined. */
+function inlineScript(args: readonly string[]): string | undefined {
+  const flag = args.findIndex((arg) => /^-\w*c\w*$/.test(arg));
+  return flag === -1 ? undefined : args[flag + 1];
 }
 
-function commandName(node: Command): string | undefined {
-  return node.name && !isDynamic(node.name) ? posix.basename(node.name.value) : undefined;
-}
-
-function isDynamic(word: Word): boolean {
-  let found = false;
-  const visit = (node: SyntaxNode): void => {
-    if (DYNAMIC_PARTS.has(node.type)) found = true;
-    else if (!found) forEachChild(node, visit);
-  };
-  forEachChild(word, visit);
-  return found;
+function programOf(node: Command): string | undefined {
+  if (!node.name) return undefined;
+  const expansion = expandWord(node.name);
+  return expansion.dynamic ? undefined : posix.basename(expansion.values[0] ?? "");
 }
 
 /** Whether every expansion in the command is a plain `$NAME` of a harmless variable. */
@@ -280,7 +411,12 @@ function onlySafeExpansions(node: Command): boolean {
   const visit = (child: SyntaxNode): void => {
     if (child.type === "SimpleExpansion") {
       if (!SAFE_VARIABLES.has(child.text.replace(/^\$\{?|\}$/g, ""))) safe = false;
-    } else if (DYNAMIC_PARTS.has(child.type)) {
+    } else if (
+      child.type === "ParameterExpansion" ||
+      child.type === "CommandExpansion" ||
+      child.type === "ArithmeticExpansion" ||
+      child.type === "ProcessSubstitution"
+    ) {
       safe = false;
     } else {
       forEachChild(child, visit);
@@ -288,49 +424,4 @@ function onlySafeExpansions(node: Command): boolean {
   };
   for (const arg of node.args) visit(arg);
   return safe;
-}
-
-/** Non-option arguments (everything after `--` counts). */
-function operands(args: string[]): string[] {
-  const end = args.indexOf("--");
-  const before = (end === -1 ? args : args.slice(0, end)).filter(
-    (arg) => !arg.startsWith("-") || arg === "-",
-  );
-  return end === -1 ? before : [...before, ...args.slice(end + 1)];
-}
-
-function fileOperands(name: string, args: string[], pathArgs: "all" | "afterFirst"): string[] {
-  if (name === "find") {
-    const start = args.findIndex((arg) => arg.startsWith("-") || arg === "(" || arg === "!");
-    return start === -1 ? args : args.slice(0, start);
-  }
-  const values = operands(args).filter((arg) => arg !== "-");
-  const explicitPattern = args.some((arg) => arg === "-e" || arg === "-f" || arg.startsWith("--regexp"));
-  return pathArgs === "afterFirst" && !explicitPattern ? values.slice(1) : values;
-}
-
-function unwrap(name: string, args: string[]): string[] {
-  let index = 0;
-  while (index < args.length) {
-    const arg = args[index]!;
-    if (arg.startsWith("-")) index++;
-    else if (name === "env" && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) index++;
-    else if (name === "timeout" && /^\d/.test(arg)) index++;
-    else break;
-  }
-  return args.slice(index);
-}
-
-function isReadOnlyGit(args: string[]): boolean {
-  let index = 0;
-  while (args[index] === "--no-pager") index++;
-  const sub = args[index];
-  if (sub === "--version" && args.length === index + 1) return true;
-  if (!sub || !GIT_READ_ONLY.has(sub)) return false;
-  const rest = args.slice(index + 1);
-  if (rest.some((arg) => arg.startsWith("--output") || arg === "--ext-diff")) return false;
-  if (sub === "reflog") return rest.length === 0 || rest[0] === "show";
-  if (sub === "config") return rest.length > 0 && GIT_LISTING_OPTIONS.has(rest[0]!);
-  if (GIT_LISTING_ONLY.has(sub)) return rest.every((arg) => GIT_LISTING_OPTIONS.has(arg));
-  return true;
 }

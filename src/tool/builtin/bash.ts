@@ -1,13 +1,10 @@
 import { z } from "zod";
-import type { RuleMatchContext, ToolPermissionResult } from "../../permission/index.js";
-import { pathPermission } from "../../permission/index.js";
 import { functionTool } from "../function-tool.js";
 import type { ProcessRunner } from "../process-runner.js";
 import type { Tool } from "../types.js";
-import { analyzeBash, type BashAnalysis } from "./bash-analysis.js";
-import { SUBCOMMAND_TOOLS } from "./bash-commands.js";
+import { bashPermission } from "./bash/bash-permission.js";
 import { localProcessRunner } from "./run-process.js";
-import { stringField, toolCwd } from "./tool-paths.js";
+import { toolCwd } from "./tool-paths.js";
 
 export interface BashToolOptions {
   /** Default and maximum run time of one command (default 120 s; the model may ask for less). */
@@ -42,10 +39,6 @@ const input = z.object({
 export function bashTool(options: BashToolOptions = {}): Tool<z.infer<typeof input>> {
   const maxTimeout = options.timeoutMs ?? 120_000;
   const runner = options.runner ?? localProcessRunner(options);
-  const analysisOf = (value: unknown): BashAnalysis | undefined => {
-    const command = stringField(value, "command");
-    return command === undefined ? undefined : analyzeBash(command);
-  };
   return functionTool({
     name: "Bash",
     description:
@@ -54,33 +47,7 @@ export function bashTool(options: BashToolOptions = {}): Tool<z.infer<typeof inp
     input,
     readOnly: false,
     concurrencySafe: false,
-    isReadOnly: (value) => analysisOf(value)?.readOnly ?? false,
-    pathsOf: (value) => analysisOf(value)?.paths ?? [],
-    checkPermissions: (value, context): ToolPermissionResult => {
-      const analysis = analysisOf(value);
-      if (!analysis) return { behavior: "passthrough" };
-      if (analysis.safety.length > 0) {
-        return {
-          behavior: "ask",
-          safety: true,
-          reason: `a person must confirm: ${analysis.safety.join("; ")}`,
-        };
-      }
-      if (context.mode === "accept_edits" && analysis.fileEditsOnly) {
-        return pathPermission(analysis.paths, context, { editsFiles: true });
-      }
-      return { behavior: "passthrough" };
-    },
-    matchRule: (content, value, match) => {
-      const analysis = analysisOf(value);
-      return analysis ? matchCommandRule(content, analysis, match) : false;
-    },
-    suggestRules: (value) => {
-      const analysis = analysisOf(value);
-      if (!analysis) return [];
-      const prefixes = analysis.commands.map((command) => commandPrefix(command.words));
-      return [...new Set(prefixes)].slice(0, 5).map((prefix) => `Bash(${prefix}:*)`);
-    },
+    ...bashPermission(),
     execute: (args, ctx) =>
       runner.run({
         command: args.command,
@@ -90,39 +57,4 @@ export function bashTool(options: BashToolOptions = {}): Tool<z.infer<typeof inp
         signal: ctx.signal,
       }),
   });
-}
-
-/**
- * `git status:*` matches commands starting with the words `git status`; other content matches the
- * whole command, `*` standing for anything. An allow rule must match every command of a compound
- * one; a deny or ask rule matches if any command does.
- */
-export function matchCommandRule(content: string, analysis: BashAnalysis, match?: RuleMatchContext): boolean {
-  if (analysis.commands.length === 0) return false;
-  const test = commandMatcher(content);
-  const texts = analysis.commands.map((command) => command.words.join(" "));
-  return match?.behavior === "allow" || match === undefined ? texts.every(test) : texts.some(test);
-}
-
-function commandMatcher(content: string): (text: string) => boolean {
-  if (content.endsWith(":*")) {
-    const prefix = content.slice(0, -2).trim();
-    return (text) => text === prefix || text.startsWith(`${prefix} `);
-  }
-  if (content.includes("*")) {
-    const pattern = content.split("*").map(escapeRegExp).join(".*");
-    const regex = new RegExp(`^${pattern}$`, "s");
-    return (text) => regex.test(text);
-  }
-  return (text) => text === content.trim();
-}
-
-function commandPrefix(words: string[]): string {
-  const [name = "", second] = words;
-  if (second && SUBCOMMAND_TOOLS.has(name) && !second.startsWith("-")) return `${name} ${second}`;
-  return name;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
 }

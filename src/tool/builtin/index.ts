@@ -6,7 +6,8 @@ import { type GrepToolOptions, grepTool } from "./grep.js";
 import { type ReadToolOptions, readTool } from "./read.js";
 import { writeTool } from "./write.js";
 
-export { type BashToolOptions, bashTool, matchCommandRule } from "./bash.js";
+export { matchCommandRule } from "./bash/command-rule.js";
+export { type BashToolOptions, bashTool } from "./bash.js";
 export { analyzeBash, type BashAnalysis, type ShellCommand } from "./bash-analysis.js";
 export { editTool } from "./edit.js";
 export { type GlobToolOptions, globTool } from "./glob.js";

@@ -1,0 +1,77 @@
+import { posix } from "node:path";
+import type { RuleMatchContext } from "../../../permission/index.js";
+import type { BashAnalysis } from "../bash-analysis.js";
+import { SUBCOMMAND_TOOLS } from "../bash-commands.js";
+
+/**
+ * Whether a `Bash(...)` rule's content matches a command. Forms:
+ * - `git status:*`: the command's words start with `git status`;
+ * - text with `*` elsewhere: a glob over the whole command text;
+ * - text without `*`: for an allow rule, the command's words start with it; for a deny or ask rule,
+ *   its words appear in a row anywhere in the command (`Bash(install)` denies `npm install x`).
+ * A program written as a path matches by base name (`/bin/rm` is `rm`). An allow rule must match the
+ * program that really runs (wrappers removed) of every command of a compound one. A deny or ask rule
+ * matches if any form of any command does, and always matches a command whose program is hidden
+ * (`$CMD`, `eval "$x"`), since it may be the one the rule names.
+ */
+export function matchCommandRule(content: string, analysis: BashAnalysis, match?: RuleMatchContext): boolean {
+  if (analysis.commands.length === 0) return false;
+  const allow = match === undefined || match.behavior === "allow";
+  const test = commandMatcher(content, allow);
+  if (allow) {
+    return analysis.commands.every(
+      (command) => !command.opaque && test(command.forms.at(-1) ?? command.words),
+    );
+  }
+  return analysis.commands.some(
+    (command) => command.opaque || command.forms.some(test) || test(command.words),
+  );
+}
+
+function commandMatcher(content: string, allow: boolean): (words: string[]) => boolean {
+  const trimmed = content.trim();
+  if (trimmed.endsWith(":*")) {
+    const prefix = normalise(trimmed.slice(0, -2));
+    return (words) => startsWith(words, prefix);
+  }
+  if (trimmed.includes("*")) {
+    const pattern = trimmed.split("*").map(escapeRegExp).join(".*");
+    const regex = new RegExp(`^${pattern}$`, "s");
+    const normalised = normalise(trimmed).join(" ");
+    const normalisedRegex = new RegExp(`^${normalised.split("*").map(escapeRegExp).join(".*")}$`, "s");
+    return (words) => regex.test(words.join(" ")) || normalisedRegex.test(words.join(" "));
+  }
+  const ruleWords = normalise(trimmed);
+  if (allow) return (words) => startsWith(words, ruleWords);
+  return (words) => words.some((_, index) => startsWith(words.slice(index), ruleWords));
+}
+
+/** Rule text as words, its program by base name. */
+function normalise(text: string): string[] {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words[0]?.includes("/")) words[0] = posix.basename(words[0]);
+  return words;
+}
+
+function startsWith(words: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length === 0 || prefix.length > words.length) return false;
+  return prefix.every((word, index) => words[index] === word);
+}
+
+/** `Bash(git status:*)`-style rules that would allow this command from now on (at most five). */
+export function suggestCommandRules(analysis: BashAnalysis): string[] {
+  const prefixes = analysis.commands
+    .filter((command) => !command.opaque)
+    .map((command) => commandPrefix(command.forms.at(-1) ?? command.words));
+  return [...new Set(prefixes)].slice(0, 5).map((prefix) => `Bash(${prefix}:*)`);
+}
+
+function commandPrefix(words: string[]): string {
+  const [name = "", second] = words;
+  if (second && SUBCOMMAND_TOOLS.has(name) && !second.startsWith("-")) return `${name} ${second}`;
+  return name;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,140 @@
+import { compileSpec, readOptions } from "./options.js";
+
+/** What the Bash analysis learns about one git command. */
+export interface GitVerdict {
+  readOnly: boolean;
+  /** Why a person must confirm (an option that runs a program). */
+  unsafe?: string;
+  /** Paths it reads (`-C dir`, `--no-index` files, `rev:path` and pathspecs). */
+  paths: string[];
+}
+
+/** Global options that make git run a program chosen on the command line. */
+const UNSAFE_GLOBAL = /^(-c|--config-env|--exec-path|--upload-pack|--receive-pack)/;
+
+/** Options that run a program or write, in any subcommand. */
+const UNSAFE_OPTIONS =
+  "-O --open-files-in-pager --ext-diff --output --exec --upload-pack --receive-pack --config-env --pre";
+
+const SHARED_FLAGS =
+  "-p -u -s -z -w -b -a -i -v -q -R -M -C -B -D -1 -2 -3 -4 -5 -6 -7 -8 -9 --patch --no-patch --stat " +
+  "--shortstat --numstat --name-only --name-status --summary --raw --oneline --graph --all --reverse " +
+  "--abbrev-commit --no-abbrev --follow --first-parent --merges --no-merges --topo-order --date-order " +
+  "--no-walk --left-right --cherry-pick --boundary --source --cached --staged --no-color --color " +
+  "--ignore-all-space --ignore-space-change --ignore-blank-lines --text --exit-code --quiet --check " +
+  "--minimal --patience --histogram --no-renames --full-index --binary --no-prefix --compact-summary " +
+  "--no-ext-diff --no-textconv --porcelain --short --branch --long --verbose --ahead-behind --show-stash " +
+  "--regexp-ignore-case --all-match --invert-grep --decorate --no-decorate --name-rev --show-signature " +
+  "--pretty --format --date --abbrev --relative --word-diff --word-diff-regex --unified --find-renames " +
+  "--find-copies --diff-filter --submodule --untracked-files --ignored --dirstat --max-count --since " +
+  "--until --after --before --author --committer --grep --min-parents --max-parents --skip --show-current " +
+  "--list --remotes --contains --no-contains --merged --no-merged --points-at --sort --heading --break " +
+  "-n -l -L -c -h -H -e -E -F -G -P -W -o -r -t -x --line-number --files-with-matches --name-only " +
+  "--count --ignore-case --word-regexp --fixed-strings --extended-regexp --perl-regexp --basic-regexp " +
+  "--full-name --show-function --function-context --only-matching --column --and --or --not --recursive " +
+  "--untracked --no-index --others --modified --deleted --exclude-standard --stage --directory " +
+  "--full-tree --name-status --tags --always --dirty --long --get --get-all --get-regexp --show-origin " +
+  "--show-scope --local --global --system --includes --batch-check --textconv -S --pickaxe-regex " +
+  "--is-inside-work-tree --show-toplevel --abbrev-ref --git-dir --show-prefix --verify --symbolic-full-name " +
+  "--count --left-only --right-only --cherry-mark --stdin --ignore-submodules --encoding --ita-invisible-in-index";
+const SHARED_VALUED = "-A -B -C -U -m -f -e -n -S -G -L --max-depth --threads --exclude --format --sort";
+
+const SUBCOMMAND = compileSpec({
+  flags: SHARED_FLAGS.split(/\s+/)
+    .flatMap((flag) => (flag.startsWith("--") ? [flag, `${flag}=`] : [flag]))
+    .join(" "),
+  valued: SHARED_VALUED,
+  unsafe: UNSAFE_OPTIONS,
+  numeric: true,
+  operands: "paths",
+});
+
+/** git subcommands that only read (branch, tag, remote, config and reflog only in listing forms). */
+const READ_ONLY = new Set([
+  "status",
+  "diff",
+  "log",
+  "show",
+  "blame",
+  "ls-files",
+  "ls-tree",
+  "rev-parse",
+  "rev-list",
+  "describe",
+  "shortlog",
+  "cat-file",
+  "grep",
+  "reflog",
+  "branch",
+  "tag",
+  "remote",
+  "config",
+  "merge-base",
+  "name-rev",
+  "show-ref",
+  "for-each-ref",
+  "count-objects",
+  "whatchanged",
+  "version",
+]);
+const LISTING_ONLY = new Set(["branch", "tag", "remote", "reflog", "config"]);
+const LISTING_OPTIONS = new Set([
+  "-a",
+  "-r",
+  "-v",
+  "-vv",
+  "-l",
+  "--list",
+  "--all",
+  "--remotes",
+  "--verbose",
+  "--show-current",
+  "--get",
+  "--get-all",
+  "--get-regexp",
+  "--show-origin",
+]);
+
+/** Judges `git ...` (args without the program name). */
+export function analyzeGit(args: readonly string[]): GitVerdict {
+  const paths: string[] = [];
+  let index = 0;
+  for (; index < args.length; index++) {
+    const arg = args[index]!;
+    if (!arg.startsWith("-")) break;
+    if (UNSAFE_GLOBAL.test(arg))
+      return { readOnly: false, unsafe: `git ${arg} can make git run any program`, paths };
+    if (arg === "-C") paths.push(args[++index] ?? ".");
+    else if (arg.startsWith("--git-dir=") || arg.startsWith("--work-tree="))
+      paths.push(arg.slice(arg.indexOf("=") + 1));
+    else if (arg !== "--no-pager" && arg !== "--paginate" && arg !== "-P" && arg !== "--no-optional-locks") {
+      return { readOnly: false, paths };
+    }
+  }
+  if (args[index] === "--version" || args[index] === undefined)
+    return { readOnly: index < args.length, paths };
+  const sub = args[index]!;
+  const rest = args.slice(index + 1);
+  const reading = readOptions(rest, SUBCOMMAND);
+  if (reading.unsafe) {
+    return {
+      readOnly: false,
+      unsafe: `git ${sub} ${reading.unsafe} runs another program or writes a file`,
+      paths,
+    };
+  }
+  paths.push(...reading.paths, ...reading.operands.flatMap(pathsInOperand));
+  if (!READ_ONLY.has(sub) || !reading.known) return { readOnly: false, paths };
+  if (sub === "reflog") return { readOnly: rest.length === 0 || rest[0] === "show", paths };
+  if (sub === "config") return { readOnly: rest.length > 0 && LISTING_OPTIONS.has(rest[0]!), paths };
+  if (LISTING_ONLY.has(sub)) return { readOnly: rest.every((arg) => LISTING_OPTIONS.has(arg)), paths };
+  return { readOnly: true, paths };
+}
+
+/** A git operand may be a path or `rev:path` (which reads that file from history). */
+function pathsInOperand(operand: string): string[] {
+  const colon = operand.indexOf(":");
+  if (colon === -1) return [operand];
+  const path = operand.slice(colon + 1);
+  return path === "" ? [] : [path];
+}
