@@ -1,0 +1,85 @@
+import { readFile } from "node:fs/promises";
+import { DocumentReadError } from "../errors.js";
+import type { Section } from "../types.js";
+import { CsvReader } from "./csv-reader.js";
+import { DocxReader } from "./docx-reader.js";
+import { HtmlReader } from "./html-reader.js";
+import { ImageReader } from "./image-reader.js";
+import { JsonReader } from "./json-reader.js";
+import { MarkdownReader } from "./markdown-reader.js";
+import { PdfReader } from "./pdf-reader.js";
+import { PptxReader } from "./pptx-reader.js";
+import type { Reader, ReaderInput } from "./reader.js";
+import { TextReader } from "./text-reader.js";
+import { XlsxReader } from "./xlsx-reader.js";
+
+/** Every built-in reader (each loads its library on first use). */
+export function defaultReaders(): Reader[] {
+  return [
+    new TextReader(),
+    new MarkdownReader(),
+    new HtmlReader(),
+    new CsvReader(),
+    new JsonReader(),
+    new PdfReader(),
+    new DocxReader(),
+    new XlsxReader(),
+    new PptxReader(),
+    new ImageReader(),
+  ];
+}
+
+/** The reader for a document: by media type first (parameters ignored), then by extension. */
+export function pickReader(
+  source: string,
+  mediaType: string | undefined,
+  readers: readonly Reader[],
+): Reader | undefined {
+  const type = mediaType?.split(";")[0]?.trim().toLowerCase();
+  if (type) {
+    const byType = readers.find((reader) => reader.mediaTypes.includes(type));
+    if (byType) return byType;
+  }
+  const extension = /\.([a-z0-9]+)$/i.exec(source.split(/[?#]/)[0] ?? "")?.[1]?.toLowerCase();
+  return extension ? readers.find((reader) => reader.extensions.includes(extension)) : undefined;
+}
+
+export interface ReadDocumentOptions {
+  readers?: readonly Reader[];
+}
+
+/**
+ * Reads a document into sections: a path (read from disk) or bytes with their source name. Any
+ * failure is a DocumentReadError naming the document.
+ */
+export async function readDocument(
+  document: string | ReaderInput,
+  options: ReadDocumentOptions = {},
+): Promise<Section[]> {
+  const readers = options.readers ?? defaultReaders();
+  let input: ReaderInput;
+  if (typeof document === "string") {
+    try {
+      input = { source: document, bytes: await readFile(document) };
+    } catch (error) {
+      throw new DocumentReadError(document, (error as Error).message, { cause: error });
+    }
+  } else input = document;
+  const reader = pickReader(input.source, input.mediaType, readers);
+  if (!reader) {
+    throw new DocumentReadError(
+      input.source,
+      `no reader for this file type${input.mediaType ? ` (${input.mediaType})` : ""}; supported: ${readers.flatMap((r) => r.extensions).join(", ")}`,
+    );
+  }
+  try {
+    return await reader.read(input);
+  } catch (error) {
+    if (error instanceof DocumentReadError) throw error;
+    throw new DocumentReadError(
+      input.source,
+      `the ${reader.name} reader failed: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+}
