@@ -1,7 +1,8 @@
 import picomatch from "picomatch";
 import { z } from "zod";
 import type { PermissionContext } from "../permission/index.js";
-import { functionTool, type Tool, type ToolContext } from "../tool/index.js";
+import { functionTool } from "../tool/function-tool.js";
+import type { Tool, ToolContext } from "../tool/types.js";
 import { MEMORY_ROOT, type MemoryFiles, memoryPath, shownPath } from "./memory-files.js";
 
 const COMMANDS = ["view", "create", "str_replace", "insert", "delete", "rename"] as const;
