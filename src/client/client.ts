@@ -175,6 +175,29 @@ export class AgentScopeClient {
     });
   }
 
+  /**
+   * Follows a run already under way (e.g. found running by `status` after a page reload) from
+   * event id `after` to its REPLY_END or pause. Only that reply's events (and its sub-agents') are
+   * delivered, so `after: 0` rebuilds the reply from the top of the log; then pass `running` = the
+   * status's `lastEventId` (a pause before that point is history, not the end of the stream).
+   */
+  followRun(
+    sessionId: string,
+    run: { replyId: string; after: number },
+    options: StreamOptions = {},
+  ): RunStream {
+    const stream: RunStream = new RunStream({
+      ...this.#streamOptions(options),
+      after: run.after,
+      connect: (after, signal) => this.#openEvents(sessionId, after, signal),
+      filter: (event) => event.replyId === run.replyId || event.source?.includes("/") === true,
+      isLast: (event, id) => id > (run.running ?? 0) && endsRun(event, run.replyId),
+      shouldResume: (after) => this.#runGoesOn(sessionId, after),
+    });
+    stream.setReplyId(run.replyId);
+    return stream;
+  }
+
   async memories(): Promise<MemoryRecord[]> {
     return (await this.request<{ memories: MemoryRecord[] }>("GET", "/v1/memories")).memories;
   }
@@ -246,13 +269,15 @@ export class AgentScopeClient {
       },
       connect: (after, signal) => this.#openEvents(sessionId, after, signal),
       isLast: (event) => endsRun(event, replyId),
-      // After a drop: reconnect unless the run is over and its last event was already delivered.
-      shouldResume: async (after) => {
-        const status = await this.status(sessionId);
-        return status.running || status.lastEventId > after;
-      },
+      shouldResume: (after) => this.#runGoesOn(sessionId, after),
     });
     return stream;
+  }
+
+  /** After a drop: reconnect unless the run is over and its last event was already delivered. */
+  async #runGoesOn(sessionId: string, after: number): Promise<boolean> {
+    const status = await this.status(sessionId);
+    return status.running || status.lastEventId > after;
   }
 
   #openEvents(sessionId: string, after: number, signal: AbortSignal): Promise<Response> {

@@ -16,8 +16,10 @@ export interface EventStreamOptions {
   connect: (after: number, signal: AbortSignal) => Promise<Response>;
   /** Deliver events with ids above this (default 0: the whole log). */
   after?: number;
+  /** Only events for which this is true are yielded (the others still advance `lastEventId`). */
+  filter?: (event: AgentEvent) => boolean;
   /** The stream ends after yielding an event for which this is true (default: never; follow forever). */
-  isLast?: (event: AgentEvent) => boolean;
+  isLast?: (event: AgentEvent, eventId: number) => boolean;
   /**
    * Asked when a connection ends or fails before the last event, before reconnecting: false ends
    * the stream (e.g. the run is over and nothing is left to read). A rejection counts as true.
@@ -87,7 +89,7 @@ export class EventStream implements AsyncIterable<AgentEvent> {
   }
 
   async *#events(): AsyncGenerator<AgentEvent> {
-    const { connect, isLast, shouldResume, retry } = this.#options;
+    const { connect, filter, isLast, shouldResume, retry } = this.#options;
     const stop = this.#stop.signal;
     let failures = 0;
     try {
@@ -119,8 +121,9 @@ export class EventStream implements AsyncIterable<AgentEvent> {
             if (!(id > this.#lastEventId)) continue;
             const event = JSON.parse(frame.data) as AgentEvent;
             this.#lastEventId = id;
+            if (filter && !filter(event)) continue;
             yield event;
-            if (isLast?.(event)) return;
+            if (isLast?.(event, id)) return;
           }
         } catch (error) {
           if (stop.aborted) return;

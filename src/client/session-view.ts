@@ -46,14 +46,22 @@ export function emptySessionView(): SessionView {
   };
 }
 
-/** A view from the stored history and the session's status (what a page shows after a reload). */
+/**
+ * A view from the stored history and the session's status (what a page shows after a reload).
+ * The stored copy of a reply still running lags its events, so that Msg is left out: fold it again
+ * from the log with `client.followRun(sessionId, { replyId, after: 0 })`.
+ */
 export function sessionViewFromHistory(messages: Msg[], status?: SessionStatus): SessionView {
   const view = emptySessionView();
   view.messages = messages;
   if (!status) return view;
   view.running = status.running;
   view.lastEventId = status.lastEventId;
-  if (status.running && status.replyId) view.activeReplyId = status.replyId;
+  if (status.running && status.replyId) {
+    view.activeReplyId = status.replyId;
+    view.messages = messages.filter((msg) => msg.id !== status.replyId);
+    view.lastEventId = 0;
+  }
   const replyId = status.replyId ?? "";
   if (status.waitingFor === "user_confirm")
     view.pendingApprovals = status.pendingToolCalls

@@ -1,0 +1,1 @@
+export * from "./use-agent-session.js";
