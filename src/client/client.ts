@@ -183,7 +183,7 @@ export class AgentScopeClient {
    */
   followRun(
     sessionId: string,
-    run: { replyId: string; after: number },
+    run: { replyId: string; after: number; running?: number },
     options: StreamOptions = {},
   ): RunStream {
     const stream: RunStream = new RunStream({
