@@ -10,6 +10,11 @@ export interface EmbeddingUsage {
 
 export interface EmbedOptions {
   signal?: AbortSignal;
+  /**
+   * What the texts are for, on providers that embed queries and documents differently (Gemini
+   * `taskType` RETRIEVAL_QUERY / RETRIEVAL_DOCUMENT, DashScope `text_type`); others ignore it.
+   */
+  inputType?: "query" | "document";
 }
 
 export interface EmbeddingResult {
