@@ -19,7 +19,9 @@ function matcher(pattern: string): (path: string) => boolean {
 /**
  * Whether a path rule's glob matches a path: `/tmp/**` and `~/notes/**` match absolute paths,
  * `src/**` matches paths relative to any working directory. Allow rules judge the real path (a
- * symlink does not smuggle a file in); deny and ask rules match the real or the lexical path.
+ * symlink does not smuggle a file in); deny and ask rules match the real or the lexical path, and
+ * their relative patterns match anywhere too (a deny rule `*.env` also matches `/tmp/x/prod.env`),
+ * so a deny rule cannot be stepped around by naming the file from outside the working directories.
  */
 export function matchPathRule(pattern: string, path: string, match?: RuleMatchContext): boolean {
   const context = match?.context ?? DEFAULT_CONTEXT;
@@ -29,7 +31,10 @@ export function matchPathRule(pattern: string, path: string, match?: RuleMatchCo
   const test = matcher(glob);
   if (isAbsolute(glob)) return candidates.some((candidate) => test(candidate));
   const dirs = realWorkingDirectories(context);
-  return candidates.some((candidate) =>
+  const inWorkingDirectory = candidates.some((candidate) =>
     dirs.some((dir) => isInside(candidate, dir) && test(relative(dir, candidate) || ".")),
   );
+  if (inWorkingDirectory || match?.behavior === "allow" || match === undefined) return inWorkingDirectory;
+  const anywhere = matcher(glob.startsWith("**/") ? glob : `**/${glob}`);
+  return candidates.some((candidate) => anywhere(candidate.replace(/^\/+/, "")));
 }

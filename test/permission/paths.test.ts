@@ -161,4 +161,13 @@ describe("path rules", () => {
     expect(matchPathRule("escape/**", "escape/secret.txt", ctx("deny"))).toBe(true);
     expect(matchPathRule(`${outside}/**`, "escape/secret.txt", ctx("deny"))).toBe(true);
   });
+
+  it("a relative deny pattern matches anywhere, a relative allow pattern only in the working directories", () => {
+    const elsewhere = join(outside, "nested", "prod.env");
+    expect(matchPathRule("*.env", elsewhere, ctx("deny"))).toBe(true);
+    expect(matchPathRule("**/*.env", elsewhere, ctx("deny"))).toBe(true);
+    expect(matchPathRule("nested/*.env", elsewhere, ctx("deny"))).toBe(true);
+    expect(matchPathRule("*.env", elsewhere, ctx("allow"))).toBe(false);
+    expect(matchPathRule("*.env", join(outside, "nested", "prod.txt"), ctx("deny"))).toBe(false);
+  });
 });

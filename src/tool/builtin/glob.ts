@@ -2,7 +2,7 @@ import { glob } from "tinyglobby";
 import { z } from "zod";
 import { functionTool } from "../function-tool.js";
 import type { Tool } from "../types.js";
-import { pathToolPermission, stringField, toolPath } from "./tool-paths.js";
+import { globRoot, pathToolPermission, stringField, toolPath } from "./tool-paths.js";
 
 export interface GlobToolOptions {
   /** Most paths returned (default 1000). */
@@ -17,7 +17,10 @@ const input = z.object({
   path: z.string().optional().describe("The directory to search in (default: the working directory)"),
 });
 
-/** Lists files matching a glob pattern, sorted, relative to the searched directory. */
+/**
+ * Lists files matching a glob pattern, sorted, relative to the searched directory. The permission
+ * check covers the directory the pattern reaches (`/etc/pass*` reaches `/etc`), not only `path`.
+ */
 export function globTool(options: GlobToolOptions = {}): Tool<z.infer<typeof input>> {
   const maxResults = options.maxResults ?? 1000;
   return functionTool({
@@ -27,6 +30,11 @@ export function globTool(options: GlobToolOptions = {}): Tool<z.infer<typeof inp
     readOnly: true,
     concurrencySafe: true,
     ...pathToolPermission("Glob", (value) => stringField(value, "path"), { directory: true }),
+    pathsOf: (value) => {
+      const path = stringField(value, "path") ?? ".";
+      const pattern = stringField(value, "pattern");
+      return pattern === undefined ? [path] : [path, globRoot(pattern, path)];
+    },
     async execute(args, ctx) {
       const cwd = toolPath(args.path ?? ".", ctx);
       const files = (await glob(args.pattern, { cwd, ignore: IGNORED_DIRECTORIES, dot: true })).sort();

@@ -3,6 +3,7 @@ import { accessSync, constants } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { basename, delimiter, dirname, join } from "node:path";
 import { glob } from "tinyglobby";
+import { DANGEROUS_DIRECTORIES, DANGEROUS_FILES, dangerousPathReason } from "../../permission/index.js";
 import { IGNORED_DIRECTORIES } from "./glob.js";
 
 export type GrepOutputMode = "content" | "files" | "count";
@@ -21,6 +22,8 @@ export interface GrepQuery {
 export type GrepLines = string[];
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
+/** ripgrep globs a directory search always skips: dangerous files and folders, and node_modules. */
+const EXCLUDED_FROM_SEARCH = [".env", ".env.*", ...DANGEROUS_FILES, ...DANGEROUS_DIRECTORIES, "node_modules"];
 let ripgrep: string | null | undefined;
 
 /** The ripgrep executable on PATH, or null when there is none (looked up once). */
@@ -48,6 +51,7 @@ export async function searchWithRipgrep(rg: string, query: GrepQuery): Promise<G
   if (query.mode === "count") args.push("--count", "--with-filename");
   if (query.ignoreCase) args.push("--ignore-case");
   if (query.glob) args.push("--glob", query.glob);
+  for (const excluded of EXCLUDED_FROM_SEARCH) args.push("--glob", `!${excluded}`);
   args.push("--regexp", query.pattern, "--", path);
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal: query.signal });
@@ -61,7 +65,8 @@ export async function searchWithRipgrep(rg: string, query: GrepQuery): Promise<G
     });
     child.on("error", reject);
     child.on("close", (code) => {
-      if (code === 0 || code === 1) resolve(out);
+      // 2 with "No files were searched": every file was filtered out (by the glob or the exclusions).
+      if (code === 0 || code === 1 || (code === 2 && /no files were searched/i.test(err))) resolve(out);
       else reject(new Error(`ripgrep failed: ${err.trim() || `exit code ${code}`}`));
     });
   });
@@ -84,7 +89,9 @@ export async function searchWithJs(query: GrepQuery): Promise<GrepLines> {
   const { cwd, path } = await searchRoot(query.target);
   const files =
     path === "."
-      ? (await glob(query.glob ?? "**/*", { cwd, ignore: IGNORED_DIRECTORIES, dot: false })).sort()
+      ? (await glob(query.glob ?? "**/*", { cwd, ignore: IGNORED_DIRECTORIES, dot: false }))
+          .filter((file) => dangerousPathReason(join(cwd, file)) === undefined)
+          .sort()
       : [path];
   const lines: GrepLines = [];
   for (const file of files) {

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { dangerousGlobReason, type ToolPermissionResult } from "../../permission/index.js";
 import { functionTool } from "../function-tool.js";
 import type { Tool } from "../types.js";
 import { findRipgrep, type GrepQuery, searchWithJs, searchWithRipgrep } from "./grep-search.js";
-import { pathToolPermission, stringField, toolPath } from "./tool-paths.js";
+import { globRoot, pathToolPermission, stringField, toolPath } from "./tool-paths.js";
 
 export interface GrepToolOptions {
   /** Use ripgrep when it is on PATH (default true); otherwise a JavaScript search. */
@@ -22,7 +23,17 @@ const input = z.object({
     .describe("content: matching lines; files: names of matching files (default); count: matches per file"),
 });
 
-/** Searches file contents by regular expression, with ripgrep when present, else in JavaScript. */
+/** Why the input's `glob` could select a dangerous file (`.env`, `.git/config`, ...), if it could. */
+function sensitiveGlob(value: unknown): string | undefined {
+  const glob = stringField(value, "glob");
+  return glob === undefined ? undefined : dangerousGlobReason(glob);
+}
+
+/**
+ * Searches file contents by regular expression, with ripgrep when present, else in JavaScript. A
+ * directory search never reads dangerous files (`.env`, `.git/`, `.ssh/`, ...), whatever the glob;
+ * a glob that could select one asks first, and the glob's root is checked like the path.
+ */
 export function grepTool(options: GrepToolOptions = {}): Tool<z.infer<typeof input>> {
   const maxResults = options.maxResults ?? 500;
   return functionTool({
@@ -32,6 +43,21 @@ export function grepTool(options: GrepToolOptions = {}): Tool<z.infer<typeof inp
     readOnly: true,
     concurrencySafe: true,
     ...pathToolPermission("Grep", (value) => stringField(value, "path"), { directory: true }),
+    pathsOf: (value) => {
+      const path = stringField(value, "path") ?? ".";
+      const glob = stringField(value, "glob");
+      return glob === undefined ? [path] : [path, globRoot(glob, path)];
+    },
+    isReadOnly: (value) => sensitiveGlob(value) === undefined,
+    checkPermissions: (value): ToolPermissionResult => {
+      const danger = sensitiveGlob(value);
+      if (danger === undefined) return { behavior: "passthrough" };
+      return {
+        behavior: "ask",
+        safety: true,
+        reason: `the glob can reach a sensitive file (${danger}); a person must confirm`,
+      };
+    },
     async execute(args, ctx) {
       const query: GrepQuery = {
         pattern: args.pattern,

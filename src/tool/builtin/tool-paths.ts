@@ -47,6 +47,20 @@ function suggestedGlob(path: string, isDirectory: boolean): string {
   return dir === "." || dir === "" ? "**" : `${dir}/**`;
 }
 
+/**
+ * The directory a glob pattern can reach, joined to the directory it is applied in: `src/*.ts` under
+ * `.` → `src`, `/etc/pass*` → `/etc`, `../x/*` → `../x`. A `..` after a wildcard can climb anywhere,
+ * so such a pattern reaches `/`.
+ */
+export function globRoot(pattern: string, under = "."): string {
+  const segments = pattern.split("/");
+  const first = segments.findIndex((segment) => /[*?[{]/.test(segment));
+  if (first !== -1 && segments.slice(first).includes("..")) return "/";
+  const base = segments.slice(0, first === -1 ? segments.length : first).join("/");
+  if (pattern.startsWith("/")) return base === "" ? "/" : base;
+  return posix.join(under, base === "" ? "." : base);
+}
+
 /** Reads a string field of a tool input that may not have been validated yet. */
 export function stringField(input: unknown, key: string): string | undefined {
   if (typeof input !== "object" || input === null) return undefined;
