@@ -1,6 +1,5 @@
 import { mkdirSync, realpathSync } from "node:fs";
 import { isAbsolute } from "node:path";
-import type { AgentOptions } from "../agent/index.js";
 import { type BuiltinToolOptions, builtinTools, localProcessRunner } from "../tool/builtin/index.js";
 import {
   loadSkills,
@@ -11,7 +10,13 @@ import {
   type Skill,
   Toolkit,
 } from "../tool/index.js";
-import type { ExecOptions, ExecResult, Workspace, WorkspaceAgentBase } from "./workspace.js";
+import type {
+  ExecOptions,
+  ExecResult,
+  Workspace,
+  WorkspaceAgentBase,
+  WorkspaceAgentOptions,
+} from "./workspace.js";
 import {
   type ListOptions,
   listWorkspaceFiles,
@@ -87,9 +92,7 @@ export class LocalWorkspace implements Workspace {
     return lines.join("\n");
   }
 
-  async agentOptions(
-    base: WorkspaceAgentBase = {},
-  ): Promise<Required<Pick<AgentOptions, "toolkit" | "skills" | "permission" | "systemPrompt">>> {
+  async agentOptions(base: WorkspaceAgentBase = {}): Promise<WorkspaceAgentOptions> {
     return {
       toolkit: await this.toolkit(),
       skills: await this.skills(),

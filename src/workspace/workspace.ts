@@ -1,4 +1,3 @@
-import type { AgentOptions } from "../agent/index.js";
 import type { PermissionContext } from "../permission/index.js";
 import type { ProcessRunner, Skill, Toolkit } from "../tool/index.js";
 import type { ListOptions, WorkspaceEntry } from "./workspace-files.js";
@@ -21,6 +20,14 @@ export interface ExecOptions {
   /** Default 1,000,000 characters. */
   maxOutputChars?: number;
   signal?: AbortSignal;
+}
+
+/** What `agentOptions` gives, to spread into `new Agent({ ... })`. */
+export interface WorkspaceAgentOptions {
+  toolkit: Toolkit;
+  skills: Skill[];
+  permission: Partial<PermissionContext>;
+  systemPrompt: string;
 }
 
 /** Options for `agentOptions`: what the workspace adds to. */
@@ -51,9 +58,7 @@ export interface Workspace {
   /** Added to the system prompt: where the workspace is and what holds there. */
   instructions(): string;
   /** toolkit, skills, permission (working directory = root) and system prompt, to spread into `new Agent`. */
-  agentOptions(
-    base?: WorkspaceAgentBase,
-  ): Promise<Required<Pick<AgentOptions, "toolkit" | "skills" | "permission" | "systemPrompt">>>;
+  agentOptions(base?: WorkspaceAgentBase): Promise<WorkspaceAgentOptions>;
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   readFile(path: string): Promise<Buffer>;
   /** Creates missing directories; returns the absolute path written. */
