@@ -6,8 +6,10 @@ import { createApp } from "./app.js";
 import { createBackend } from "./backend/create-backend.js";
 import type { BackendOptions } from "./backend/types.js";
 import { buildAgents } from "./config/build-agents.js";
+import { attachMemory } from "./config/build-memory.js";
 import type { ServiceConfig } from "./config/service-config.js";
 import { parseTokens, type ServiceVariables } from "./http/auth.js";
+import { memoryRoutes } from "./http/memory-routes.js";
 import { mountedRoutes } from "./mounted-routes.js";
 import { ServiceRuntime } from "./runtime/service-runtime.js";
 
@@ -75,15 +77,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   const storeUrl = options.store ?? config.store ?? `sqlite:${DEFAULT_SQLITE_PATH}`;
   const agents = await buildAgents(config.agents);
-  const backendOptions = config.events?.maxPerSession
-    ? { maxEventsPerSession: config.events.maxPerSession }
-    : {};
+  const backendOptions: BackendOptions = { ...options.backend };
+  if (config.events?.maxPerSession) backendOptions.maxEventsPerSession = config.events.maxPerSession;
+  if (config.storePrefix !== undefined) backendOptions.prefix = config.storePrefix;
+  if (config.server?.lockTtlMs) backendOptions.lockTtlMs = config.server.lockTtlMs;
   const backend = await createBackend(storeUrl, backendOptions);
+  const memory = await attachMemory(config.agents, agents, config.memory, backend).catch(async (error) => {
+    await backend.close();
+    throw error;
+  });
   const runtimeOptions: ConstructorParameters<typeof ServiceRuntime>[0] = { backend, agents };
   if (config.server?.heartbeatMs) runtimeOptions.heartbeatMs = config.server.heartbeatMs;
   if (config.server?.maxConcurrentRuns) runtimeOptions.maxConcurrentRuns = config.server.maxConcurrentRuns;
+  if (config.server?.recoverCheckMs) runtimeOptions.recoverCheckMs = config.server.recoverCheckMs;
+  if (config.server?.resumeOnRecovery) runtimeOptions.resumeOnRecovery = true;
   const runtime = new ServiceRuntime(runtimeOptions);
-  const mounts = options.withoutOptionalRoutes ? [] : mountedRoutes(runtime);
+  const mounts = [memoryRoutes(memory), ...(options.withoutOptionalRoutes ? [] : mountedRoutes(runtime))];
   const appOptions: Parameters<typeof createApp>[1] = {
     tokens,
     mounts,

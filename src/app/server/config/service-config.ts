@@ -54,12 +54,52 @@ export const AgentConfigSchema = z.strictObject({
   mcpServers: z.array(McpServerField).optional(),
   permission: PermissionField.optional(),
   maxIters: z.number().int().positive().optional(),
+  /** Long-term memory for this agent (see docs/memory.md); `true` = semantic memory and notes. */
+  memory: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        /** Learn facts and preferences after each reply and recall them as a hint (default true). */
+        semantic: z.boolean().optional(),
+        /** A `Memory` tool over the user's notes directory, kept in the state store (default true). */
+        notes: z.boolean().optional(),
+        /** Memories recalled per reply (default 5). */
+        topK: z.number().int().min(0).max(50).optional(),
+        /** Keep this agent's memories to itself instead of sharing them with the user's other agents. */
+        perAgent: z.boolean().optional(),
+      }),
+    ])
+    .optional(),
+});
+
+const isEmbeddingModel = (v: unknown) =>
+  isObject(v) &&
+  typeof (v as { embed?: unknown }).embed === "function" &&
+  typeof (v as { dimensions?: unknown }).dimensions === "number";
+const isVectorStore = (v: unknown) => isObject(v) && typeof (v as { search?: unknown }).search === "function";
+
+/** Where semantic memory lives (shared by every agent that has `memory` on). */
+const MemorySettingsField = z.strictObject({
+  /** An EmbeddingModel (TypeScript configs), or "hash" (offline, deterministic; for demos and tests). */
+  embedding: z.union([
+    z.literal("hash"),
+    z.custom<object>(isEmbeddingModel, { message: 'an EmbeddingModel object or "hash"' }),
+  ]),
+  /** A rag VectorStore (TypeScript configs); default in process memory (lost on restart, one replica). */
+  vectorStore: z.custom<object>(isVectorStore, { message: "a VectorStore object" }).optional(),
+  /** The model that extracts memories (default: the first memory-enabled agent's model). */
+  model: ModelField.optional(),
 });
 
 export const ServiceConfigSchema = z.strictObject({
   agents: z.array(AgentConfigSchema).min(1),
   /** `sqlite:./path.db` (default `.agentscope/state.db`), `redis://…`, `postgres://…`, `memory:`. */
   store: z.string().min(1).optional(),
+  /**
+   * Prefix of the store's SQL tables or Redis keys (default `agentscope_` / `agentscope:`); two
+   * deployments sharing one database or Redis need different ones.
+   */
+  storePrefix: z.string().regex(/^[\w:.-]{1,40}$/, "1-40 letters, digits, _, :, . or -").optional(),
   /** Bearer token → user; merged with AGENTSCOPE_TOKENS. */
   tokens: z.record(z.string().min(1), z.string().min(1)).optional(),
   server: z
@@ -71,11 +111,18 @@ export const ServiceConfigSchema = z.strictObject({
       maxConcurrentRuns: z.number().int().positive().optional(),
       /** Host names the server answers to besides its bound address and the loopback names; "*" = any. */
       allowedHosts: z.union([z.literal("*"), z.array(z.string().min(1))]).optional(),
+      /** How long a run's lease lives without renewal (default 15 s): a dead run's reply is closed after it. */
+      lockTtlMs: z.number().int().min(300).optional(),
+      /** How often a follower checks that the run it follows is alive (default 5 s). */
+      recoverCheckMs: z.number().int().positive().optional(),
+      /** After closing a cut-off reply, continue it with a new reply (default false). */
+      resumeOnRecovery: z.boolean().optional(),
     })
     .optional(),
   /** Origins whose pages may call the API from a browser, e.g. ["https://app.example"]. */
   cors: z.strictObject({ origins: z.array(z.url()) }).optional(),
   events: z.strictObject({ maxPerSession: z.number().int().positive().optional() }).optional(),
+  memory: MemorySettingsField.optional(),
 });
 
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;

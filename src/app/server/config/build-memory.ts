@@ -1,0 +1,91 @@
+import {
+  type LongTermMemory,
+  type MemoryScope,
+  memoryTool,
+  SemanticMemory,
+  semanticMemoryMiddleware,
+  stateMemoryFiles,
+} from "../../../memory/index.js";
+import type { ChatModel, EmbeddingModel } from "../../../model/index.js";
+import { InMemoryVectorStore, type VectorStore } from "../../../rag/index.js";
+import { HashEmbedding } from "../../../testing/index.js";
+import { Toolkit } from "../../../tool/index.js";
+import type { ServiceBackend } from "../backend/types.js";
+import type { ServiceAgentOptions } from "../runtime/service-runtime.js";
+import { resolveModel } from "./model-spec.js";
+import { type AgentConfig, ConfigError, type ServiceConfig } from "./service-config.js";
+
+/** An agent's `memory` setting with its defaults filled in, or undefined when memory is off. */
+function memoryOf(config: AgentConfig) {
+  const m = config.memory;
+  if (m === undefined || m === false) return undefined;
+  const settings = m === true ? {} : m;
+  return {
+    semantic: settings.semantic ?? true,
+    notes: settings.notes ?? true,
+    topK: settings.topK ?? 5,
+    perAgent: settings.perAgent ?? false,
+  };
+}
+
+/**
+ * The memory scope of a session: its owner (and the agent, when memory is per agent). Looked up in
+ * the session directory, so it holds on every replica; an unknown session has no scope.
+ */
+function sessionScope(backend: ServiceBackend, perAgent: boolean) {
+  return async (sessionId: string): Promise<MemoryScope> => {
+    const record = await backend.sessions.get(sessionId);
+    if (!record) throw new Error(`memory: session "${sessionId}" has no owner record`);
+    return perAgent ? { userId: record.owner, agentId: record.agent } : { userId: record.owner };
+  };
+}
+
+/**
+ * Wires long-term memory into the agents whose config turns it on: the semantic memory middleware
+ * (one SemanticMemory shared by all of them, scoped per session owner) and the `Memory` notes tool
+ * (backed by the state store, so every replica sees the same notes). Returns the LongTermMemory the
+ * /v1/memories routes serve, or undefined when no agent uses semantic memory.
+ */
+export async function attachMemory(
+  configs: AgentConfig[],
+  agents: ServiceAgentOptions[],
+  settings: ServiceConfig["memory"],
+  backend: ServiceBackend,
+): Promise<LongTermMemory | undefined> {
+  let memory: SemanticMemory | undefined;
+  for (const [i, config] of configs.entries()) {
+    const options = memoryOf(config);
+    const agent = agents[i];
+    if (!options || !agent) continue;
+    const scopeOf = sessionScope(backend, options.perAgent);
+    if (options.semantic) {
+      if (!settings) {
+        throw new ConfigError(
+          `agents "${config.name}".memory: semantic memory needs memory.embedding in the config (an EmbeddingModel, or "hash" offline)`,
+        );
+      }
+      memory ??= new SemanticMemory({
+        model: settings.model ? await resolveModel(settings.model, config.name) : (agent.model as ChatModel),
+        embedding:
+          settings.embedding === "hash"
+            ? new HashEmbedding()
+            : (settings.embedding as unknown as EmbeddingModel),
+        store: (settings.vectorStore as VectorStore | undefined) ?? new InMemoryVectorStore(),
+      });
+      const middleware = semanticMemoryMiddleware({
+        memory,
+        scope: (ctx) => scopeOf(ctx.state.sessionId),
+        topK: options.topK,
+      });
+      agent.middlewares = [...(agent.middlewares ?? []), middleware];
+    }
+    if (options.notes) {
+      const tool = memoryTool({
+        files: async (ctx) => stateMemoryFiles(backend.store, await scopeOf(ctx.sessionId)),
+      });
+      if (agent.toolkit instanceof Toolkit) agent.toolkit.register(tool);
+      else agent.toolkit = [...(agent.toolkit ?? []), tool];
+    }
+  }
+  return memory;
+}
