@@ -21,7 +21,27 @@ export interface ToolSchema {
 
 export type ToolChoice = "auto" | "none" | "required" | { name: string };
 
-export interface ChatOptions {
+/**
+ * Sampling options beyond temperature and max tokens, typed once for every provider. A provider
+ * that has no such option rejects it with an invalid_request error naming it (see docs/providers.md
+ * for the table); model options take the same fields as defaults (`sampling`).
+ */
+export interface SamplingOptions {
+  /** Nucleus sampling: only the tokens within this cumulative probability (0 to 1). */
+  topP?: number;
+  /** Only the K most likely tokens (Anthropic, Gemini, Ollama, DashScope). */
+  topK?: number;
+  /** Generation stops before any of these strings. */
+  stopSequences?: string[];
+  /** Best-effort reproducible sampling. */
+  seed?: number;
+  /** -2 to 2: penalises tokens that appeared at all. */
+  presencePenalty?: number;
+  /** -2 to 2: penalises tokens by how often they appeared. */
+  frequencyPenalty?: number;
+}
+
+export interface ChatOptions extends SamplingOptions {
   tools?: ToolSchema[];
   toolChoice?: ToolChoice;
   signal?: AbortSignal;

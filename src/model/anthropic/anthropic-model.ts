@@ -4,11 +4,13 @@ import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions } from "../types.js";
+import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
 import { formatAnthropic } from "./anthropic-format.js";
 import { AnthropicStreamParser } from "./anthropic-stream.js";
 
 export interface AnthropicModelOptions extends TransportOptions {
+  /** Default sampling options of every call (a call's own values win). */
+  sampling?: SamplingOptions;
   /** `claude-sonnet-4-5`, `claude-opus-4-1`, ... */
   model: string;
   /** Defaults to ANTHROPIC_API_KEY. */
@@ -31,6 +33,9 @@ export interface AnthropicModelOptions extends TransportOptions {
 /** Claude through the Anthropic Messages API, streamed over SSE with our own transport. */
 export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
   readonly provider = "anthropic";
+  protected readonly samplingWire = {
+    names: { topP: "top_p", topK: "top_k", stopSequences: "stop_sequences" },
+  };
   private readonly maxTokens: number;
 
   constructor(options: AnthropicModelOptions) {
@@ -44,15 +49,18 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     const apiKey = requireApiKey(setting(o.apiKey, "ANTHROPIC_API_KEY"), "Anthropic", "ANTHROPIC_API_KEY");
     const baseURL = setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string;
     const body = requestBody(messages, this.provider, (msgs) =>
-      formatAnthropic(msgs, {
-        model: o.model,
-        maxTokens: opts.maxTokens ?? this.maxTokens,
-        tools: opts.tools,
-        toolChoice: opts.toolChoice,
-        temperature: opts.temperature ?? o.temperature,
-        thinkingBudget: o.thinkingBudget,
-        extraBody: opts.extraBody,
-      }),
+      this.sampled(
+        opts,
+        formatAnthropic(msgs, {
+          model: o.model,
+          maxTokens: opts.maxTokens ?? this.maxTokens,
+          tools: opts.tools,
+          toolChoice: opts.toolChoice,
+          temperature: opts.temperature ?? o.temperature,
+          thinkingBudget: o.thinkingBudget,
+          extraBody: opts.extraBody,
+        }),
+      ),
     );
     return this.transport(
       {

@@ -3,11 +3,13 @@ import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions } from "../types.js";
+import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
 import { formatDashScope, hasMedia } from "./dashscope-format.js";
 import { DashScopeStreamParser } from "./dashscope-stream.js";
 
 export interface DashScopeModelOptions extends TransportOptions {
+  /** Default sampling options of every call (a call's own values win). */
+  sampling?: SamplingOptions;
   /** `qwen-plus`, `qwen3-max`, `qwen-vl-max`, ... */
   model: string;
   /** Defaults to DASHSCOPE_API_KEY. */
@@ -28,6 +30,16 @@ export interface DashScopeModelOptions extends TransportOptions {
 /** Qwen and other Model Studio models through DashScope's native generation API (SSE). */
 export class DashScopeModel extends ProviderModel<DashScopeModelOptions> {
   readonly provider = "dashscope";
+  protected readonly samplingWire = {
+    names: {
+      topP: "top_p",
+      topK: "top_k",
+      stopSequences: "stop",
+      seed: "seed",
+      presencePenalty: "presence_penalty",
+    },
+    in: "parameters",
+  };
 
   constructor(options: DashScopeModelOptions) {
     super(options);
@@ -43,17 +55,20 @@ export class DashScopeModel extends ProviderModel<DashScopeModelOptions> {
     ) as string;
     const multimodal = o.multimodal ?? hasMedia(messages);
     const body = requestBody(messages, this.provider, (msgs) =>
-      formatDashScope(msgs, {
-        model: o.model,
-        tools: opts.tools,
-        toolChoice: opts.toolChoice,
-        maxTokens: opts.maxTokens ?? o.maxTokens,
-        temperature: opts.temperature ?? o.temperature,
-        enableThinking: o.enableThinking,
-        thinkingBudget: o.thinkingBudget,
-        multimodal,
-        extraBody: opts.extraBody,
-      }),
+      this.sampled(
+        opts,
+        formatDashScope(msgs, {
+          model: o.model,
+          tools: opts.tools,
+          toolChoice: opts.toolChoice,
+          maxTokens: opts.maxTokens ?? o.maxTokens,
+          temperature: opts.temperature ?? o.temperature,
+          enableThinking: o.enableThinking,
+          thinkingBudget: o.thinkingBudget,
+          multimodal,
+          extraBody: opts.extraBody,
+        }),
+      ),
     );
     const path = multimodal
       ? "/services/aigc/multimodal-generation/generation"

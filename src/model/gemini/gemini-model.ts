@@ -3,11 +3,13 @@ import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions } from "../types.js";
+import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
 import { formatGemini } from "./gemini-format.js";
 import { GeminiStreamParser } from "./gemini-stream.js";
 
 export interface GeminiModelOptions extends TransportOptions {
+  /** Default sampling options of every call (a call's own values win). */
+  sampling?: SamplingOptions;
   /** `gemini-2.5-flash`, `gemini-2.5-pro`, ... */
   model: string;
   /** Defaults to GEMINI_API_KEY (then GOOGLE_API_KEY). Sent as `x-goog-api-key`. */
@@ -25,6 +27,17 @@ export interface GeminiModelOptions extends TransportOptions {
 /** Gemini through the Generative Language API (`streamGenerateContent?alt=sse`). */
 export class GeminiModel extends ProviderModel<GeminiModelOptions> {
   readonly provider = "gemini";
+  protected readonly samplingWire = {
+    names: {
+      topP: "topP",
+      topK: "topK",
+      stopSequences: "stopSequences",
+      seed: "seed",
+      presencePenalty: "presencePenalty",
+      frequencyPenalty: "frequencyPenalty",
+    },
+    in: "generationConfig",
+  };
 
   constructor(options: GeminiModelOptions) {
     super(options);
@@ -43,14 +56,17 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
       "https://generativelanguage.googleapis.com/v1beta",
     ) as string;
     const body = requestBody(messages, this.provider, (msgs) =>
-      formatGemini(msgs, {
-        tools: opts.tools,
-        toolChoice: opts.toolChoice,
-        maxTokens: opts.maxTokens ?? o.maxTokens,
-        temperature: opts.temperature ?? o.temperature,
-        thinkingBudget: o.thinkingBudget,
-        extraBody: opts.extraBody,
-      }),
+      this.sampled(
+        opts,
+        formatGemini(msgs, {
+          tools: opts.tools,
+          toolChoice: opts.toolChoice,
+          maxTokens: opts.maxTokens ?? o.maxTokens,
+          temperature: opts.temperature ?? o.temperature,
+          thinkingBudget: o.thinkingBudget,
+          extraBody: opts.extraBody,
+        }),
+      ),
     );
     return this.transport(
       {

@@ -3,11 +3,13 @@ import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions } from "../types.js";
+import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
 import { formatOllama, type OllamaFormatOptions } from "./ollama-format.js";
 import { OllamaStreamParser } from "./ollama-stream.js";
 
 export interface OllamaModelOptions extends TransportOptions {
+  /** Default sampling options of every call (a call's own values win). */
+  sampling?: SamplingOptions;
   /** `llama3.1`, `qwen3:14b`, ... */
   model: string;
   /** Defaults to OLLAMA_HOST, else http://127.0.0.1:11434 (a host without scheme gets http://). */
@@ -34,6 +36,17 @@ export function ollamaBaseUrl(host: string): string {
 /** A local model through Ollama's native /api/chat (NDJSON streaming). */
 export class OllamaModel extends ProviderModel<OllamaModelOptions> {
   readonly provider = "ollama";
+  protected readonly samplingWire = {
+    names: {
+      topP: "top_p",
+      topK: "top_k",
+      stopSequences: "stop",
+      seed: "seed",
+      presencePenalty: "presence_penalty",
+      frequencyPenalty: "frequency_penalty",
+    },
+    in: "options",
+  };
 
   constructor(options: OllamaModelOptions) {
     super(options, { preferred: options.numCtx });
@@ -44,17 +57,20 @@ export class OllamaModel extends ProviderModel<OllamaModelOptions> {
     const host = ollamaBaseUrl(setting(o.host, "OLLAMA_HOST", "http://127.0.0.1:11434") as string);
     const apiKey = setting(o.apiKey, "OLLAMA_API_KEY");
     const body = requestBody(messages, this.provider, (msgs) =>
-      formatOllama(msgs, {
-        model: o.model,
-        tools: opts.tools,
-        toolChoice: opts.toolChoice,
-        maxTokens: opts.maxTokens ?? o.maxTokens,
-        temperature: opts.temperature ?? o.temperature,
-        numCtx: o.numCtx,
-        think: o.think,
-        keepAlive: o.keepAlive,
-        extraBody: opts.extraBody,
-      }),
+      this.sampled(
+        opts,
+        formatOllama(msgs, {
+          model: o.model,
+          tools: opts.tools,
+          toolChoice: opts.toolChoice,
+          maxTokens: opts.maxTokens ?? o.maxTokens,
+          temperature: opts.temperature ?? o.temperature,
+          numCtx: o.numCtx,
+          think: o.think,
+          keepAlive: o.keepAlive,
+          extraBody: opts.extraBody,
+        }),
+      ),
     );
     const headers: Record<string, string> = { "content-type": "application/json", ...o.headers };
     if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;

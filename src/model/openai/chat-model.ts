@@ -1,9 +1,20 @@
 import type { Msg } from "../../message/index.js";
+import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { applySampling, mergeSampling } from "../provider-kit/sampling.js";
 import type { ChatChunk, ChatOptions } from "../types.js";
 import { OpenAIBaseModel } from "./base-model.js";
 import { formatOpenAIChat } from "./chat-format.js";
 import { OpenAIChatStreamParser } from "./chat-stream-parser.js";
 import type { OpenAIConnectionOptions } from "./connection.js";
+
+/** Chat Completions' names for the sampling options (no top_k: compatible servers take it via extraBody). */
+const CHAT_SAMPLING = {
+  topP: "top_p",
+  stopSequences: "stop",
+  seed: "seed",
+  presencePenalty: "presence_penalty",
+  frequencyPenalty: "frequency_penalty",
+};
 
 export interface OpenAIChatModelOptions extends OpenAIConnectionOptions {
   /** `reasoning_effort` for reasoning models. */
@@ -20,9 +31,14 @@ export class OpenAIChatModel extends OpenAIBaseModel {
   }
 
   stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
+    return lazyStream(() => this.sendChat(messages, opts));
+  }
+
+  private sendChat(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const { preset } = this.connection;
-    const body = this.body(messages, (msgs) =>
-      formatOpenAIChat(msgs, {
+    const sampling = mergeSampling(this.options.sampling, opts);
+    const body = this.body(messages, (msgs) => {
+      const request = formatOpenAIChat(msgs, {
         model: this.name,
         provider: this.provider,
         tools: opts.tools,
@@ -33,8 +49,10 @@ export class OpenAIChatModel extends OpenAIBaseModel {
         reasoningEffort: this.options.reasoningEffort,
         reasoningRoundTrip: preset.reasoningRoundTrip,
         extraBody: opts.extraBody,
-      }),
-    );
+      });
+      applySampling(this.provider, sampling, CHAT_SAMPLING, request);
+      return request;
+    });
     return this.send("/chat/completions", body, () => new OpenAIChatStreamParser(this.provider), opts);
   }
 }

@@ -1,5 +1,6 @@
 import { jsonHeaders } from "../transport/index.js";
 import type { TransportOptions } from "../transport/types.js";
+import type { SamplingOptions } from "../types.js";
 import { OPENAI_PRESETS, type OpenAIPreset, type OpenAIPresetName } from "./presets.js";
 
 /** Options shared by OpenAIChatModel and OpenAIResponsesModel. */
@@ -22,6 +23,8 @@ export interface OpenAIConnectionOptions extends TransportOptions {
   headers?: Record<string, string>;
   /** Context window in tokens; default from the model-info table. */
   contextSize?: number;
+  /** Default sampling options of every call (a call's own values win). */
+  sampling?: SamplingOptions;
 }
 
 export interface ResolvedConnection {

@@ -1,4 +1,6 @@
 import type { Msg } from "../../message/index.js";
+import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { applySampling, mergeSampling } from "../provider-kit/sampling.js";
 import type { ChatChunk, ChatOptions } from "../types.js";
 import { OpenAIBaseModel } from "./base-model.js";
 import type { OpenAIConnectionOptions } from "./connection.js";
@@ -19,8 +21,13 @@ export class OpenAIResponsesModel extends OpenAIBaseModel {
   }
 
   stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
-    const body = this.body(messages, (msgs) =>
-      formatOpenAIResponses(msgs, {
+    return lazyStream(() => this.sendResponses(messages, opts));
+  }
+
+  private sendResponses(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+    const sampling = mergeSampling(this.options.sampling, opts);
+    const body = this.body(messages, (msgs) => {
+      const request = formatOpenAIResponses(msgs, {
         model: this.name,
         provider: this.provider,
         tools: opts.tools,
@@ -31,8 +38,11 @@ export class OpenAIResponsesModel extends OpenAIBaseModel {
         reasoningSummary: this.options.reasoningSummary,
         store: this.options.store,
         extraBody: opts.extraBody,
-      }),
-    );
+      });
+      // The Responses API samples with temperature and top_p only.
+      applySampling(this.provider, sampling, { topP: "top_p" }, request);
+      return request;
+    });
     return this.send("/responses", body, () => new OpenAIResponsesStreamParser(this.provider), opts);
   }
 }

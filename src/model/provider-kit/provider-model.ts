@@ -3,13 +3,23 @@ import { estimateTokens } from "../estimate-tokens.js";
 import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
 import { streamChat } from "../transport/stream-chat.js";
 import type { HttpRequest, TransportOptions, WireFormat, WireParser } from "../transport/types.js";
-import type { BatchedChatStream, ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import type {
+  BatchedChatStream,
+  ChatChunk,
+  ChatModel,
+  ChatOptions,
+  SamplingOptions,
+  ToolSchema,
+} from "../types.js";
 import { lazyStream } from "./lazy-stream.js";
+import { applySampling, mergeSampling, type SamplingWireNames, section } from "./sampling.js";
 
 /** The options every native-API model takes: the model name, a context size override, transport settings. */
 export interface ProviderModelOptions extends TransportOptions {
   model: string;
   contextSize?: number;
+  /** Default sampling options of every call (a call's own values win). */
+  sampling?: SamplingOptions;
 }
 
 /**
@@ -37,6 +47,26 @@ export abstract class ProviderModel<O extends ProviderModelOptions> implements C
 
   stream(messages: Msg[], opts: ChatOptions = {}): BatchedChatStream {
     return lazyStream(() => this.send(messages, opts));
+  }
+
+  /**
+   * The provider's names for the sampling options it has, and the body key that holds them
+   * (undefined: the top level). Options not named are rejected.
+   */
+  protected abstract readonly samplingWire: { names: SamplingWireNames; in?: string };
+
+  /** `body` with the call's (and the model's default) sampling options written in; see applySampling. */
+  protected sampled<T extends object>(opts: ChatOptions, body: T): T {
+    const sampling = mergeSampling(this.options.sampling, opts);
+    if (Object.keys(sampling).length === 0) return body;
+    const { names, in: key } = this.samplingWire;
+    applySampling(
+      this.provider,
+      sampling,
+      names,
+      key === undefined ? (body as Record<string, unknown>) : section(body, key),
+    );
+    return body;
   }
 
   /** Builds and sends the request for one call (runs when the stream is first iterated). */
