@@ -115,6 +115,18 @@ describe("memory in the service", () => {
     await (await server.runtime.startReply("bob", bob.sessionId, [userMsg("what do you remember?")])).done;
     const messages = await server.runtime.messages("bob", bob.sessionId);
     expect(JSON.stringify(messages.at(-1))).toContain("/memories is empty");
+
+    // Each user sees and deletes only their own notes over HTTP.
+    expect((await call("token-a", "GET", "/v1/memories/notes")).body).toEqual({
+      enabled: true,
+      files: [{ path: "/memories/prefs.md", size: 9, text: "likes tea" }],
+    });
+    expect((await call("token-b", "GET", "/v1/memories/notes")).body).toEqual({ enabled: true, files: [] });
+    const note = "/v1/memories/notes?path=/memories/prefs.md";
+    expect((await call("token-b", "DELETE", note)).status).toBe(404);
+    expect((await call("token-a", "DELETE", "/v1/memories/notes?path=/memories/../x")).status).toBe(400);
+    expect((await call("token-a", "DELETE", note)).status).toBe(204);
+    expect((await call("token-a", "GET", "/v1/memories/notes")).body.files).toEqual([]);
   });
 
   it("refuses semantic memory without an embedding, naming the agent", async () => {

@@ -1,5 +1,6 @@
 import {
   type LongTermMemory,
+  type MemoryFiles,
   type MemoryScope,
   memoryTool,
   SemanticMemory,
@@ -40,19 +41,27 @@ function sessionScope(backend: ServiceBackend, perAgent: boolean) {
   };
 }
 
+/** What the /v1/memories routes serve: each part absent when no agent uses it. */
+export interface ServiceMemory {
+  semantic?: LongTermMemory;
+  /** A scope's notes directory (the one the `Memory` tool writes for that user, or user and agent). */
+  notes?: (scope: MemoryScope) => MemoryFiles;
+}
+
 /**
  * Wires long-term memory into the agents whose config turns it on: the semantic memory middleware
  * (one SemanticMemory shared by all of them, scoped per session owner) and the `Memory` notes tool
- * (backed by the state store, so every replica sees the same notes). Returns the LongTermMemory the
- * /v1/memories routes serve, or undefined when no agent uses semantic memory.
+ * (backed by the state store, so every replica sees the same notes). Returns what the /v1/memories
+ * routes serve.
  */
 export async function attachMemory(
   configs: AgentConfig[],
   agents: ServiceAgentOptions[],
   settings: ServiceConfig["memory"],
   backend: ServiceBackend,
-): Promise<LongTermMemory | undefined> {
+): Promise<ServiceMemory> {
   let memory: SemanticMemory | undefined;
+  let notes: ServiceMemory["notes"];
   for (const [i, config] of configs.entries()) {
     const options = memoryOf(config);
     const agent = agents[i];
@@ -80,12 +89,15 @@ export async function attachMemory(
       agent.middlewares = [...(agent.middlewares ?? []), middleware];
     }
     if (options.notes) {
-      const tool = memoryTool({
-        files: async (ctx) => stateMemoryFiles(backend.store, await scopeOf(ctx.sessionId)),
-      });
+      notes ??= (scope) => stateMemoryFiles(backend.store, scope);
+      const notesOf = notes;
+      const tool = memoryTool({ files: async (ctx) => notesOf(await scopeOf(ctx.sessionId)) });
       if (agent.toolkit instanceof Toolkit) agent.toolkit.register(tool);
       else agent.toolkit = [...(agent.toolkit ?? []), tool];
     }
   }
-  return memory;
+  const served: ServiceMemory = {};
+  if (memory) served.semantic = memory;
+  if (notes) served.notes = notes;
+  return served;
 }

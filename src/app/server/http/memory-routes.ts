@@ -1,45 +1,91 @@
 import { Hono } from "hono";
-import type { LongTermMemory, MemoryKind, MemoryScope } from "../../../memory/index.js";
+import {
+  type LongTermMemory,
+  type MemoryKind,
+  MemoryPathError,
+  type MemoryScope,
+  memoryPath,
+  shownPath,
+} from "../../../memory/index.js";
+import type { ServiceMemory } from "../config/build-memory.js";
 import { HttpError } from "../http-error.js";
 import type { ServiceVariables } from "./auth.js";
 
 const KINDS: readonly MemoryKind[] = ["fact", "preference"];
 
 /**
- * What each user remembers, for them to see and correct (mounted at `/`, under the /v1 auth):
- * - `GET /v1/memories?agent=NAME` → `{ enabled, memories: MemoryRecord[] }`: the caller's memories
- *   (with `agent`, those of that agent plus the shared ones), oldest first.
+ * What each user's agents remember, for the user to see and correct (mounted at `/`, under the /v1
+ * auth). Every call is scoped to the authenticated user: another user's memory is a 404, never shown.
+ * - `GET /v1/memories?agent=NAME` → `{ enabled, memories: MemoryRecord[] }` (semantic memories,
+ *   oldest first; with `agent`, that agent's plus the shared ones).
  * - `DELETE /v1/memories/:id` → 204, or 404 when the caller has no memory with that id.
  * - `DELETE /v1/memories?kind=fact|preference` → `{ deleted }`: forgets all (or all of one kind).
- * Every call is scoped to the authenticated user: another user's memory is a 404, never visible.
- * Without memory configured, GET answers `{ enabled: false, memories: [] }` and DELETE a 404.
+ * - `GET /v1/memories/notes?agent=NAME` → `{ enabled, files: [{ path, size, text }] }`: the notes the
+ *   `Memory` tool keeps (with `agent`, those of an agent configured with `perAgent`).
+ * - `DELETE /v1/memories/notes?path=/memories/x.md&agent=NAME` → 204, or 404 when there is none.
+ * Whatever is not enabled answers GET with `enabled: false` and DELETE with a 404.
  */
-export function memoryRoutes(memory: LongTermMemory | undefined): Hono<{ Variables: ServiceVariables }> {
+export function memoryRoutes(served: ServiceMemory): Hono<{ Variables: ServiceVariables }> {
   const app = new Hono<{ Variables: ServiceVariables }>();
-  const need = (): LongTermMemory => {
-    if (!memory)
-      throw new HttpError(
-        404,
-        "not_found",
-        "memory is not enabled on this server (set memory in the agent config)",
-      );
-    return memory;
-  };
   const scopeOf = (user: string, agent: string | undefined): MemoryScope => {
     if (agent !== undefined && !/^[\w.-]{1,64}$/.test(agent)) {
       throw new HttpError(400, "invalid_request", "agent: letters, digits, _, . or - (at most 64)");
     }
     return agent === undefined ? { userId: user } : { userId: user, agentId: agent };
   };
+  const semantic = (): LongTermMemory => {
+    if (!served.semantic)
+      throw new HttpError(404, "not_found", "semantic memory is not enabled on this server");
+    return served.semantic;
+  };
+  const notesOf = (user: string, agent: string | undefined) => {
+    if (!served.notes) throw new HttpError(404, "not_found", "memory notes are not enabled on this server");
+    return served.notes(scopeOf(user, agent));
+  };
+
+  // The notes routes come first: `/v1/memories/:id` would take "notes" for an id.
+  app.get("/v1/memories/notes", async (c) => {
+    if (!served.notes) return c.json({ enabled: false, files: [] });
+    const files = notesOf(c.var.user, c.req.query("agent"));
+    const entries = (await files.list("")).filter((entry) => entry.kind === "file");
+    const listed = await Promise.all(
+      entries.map(async (entry) => ({
+        path: shownPath(entry.path),
+        size: entry.size ?? 0,
+        text: (await files.read(entry.path)) ?? "",
+      })),
+    );
+    return c.json({ enabled: true, files: listed });
+  });
+
+  app.delete("/v1/memories/notes", async (c) => {
+    const files = notesOf(c.var.user, c.req.query("agent"));
+    const given = c.req.query("path");
+    if (!given)
+      throw new HttpError(400, "invalid_request", "path: the note to delete, e.g. /memories/prefs.md");
+    let path: string;
+    try {
+      path = memoryPath(given);
+    } catch (error) {
+      if (error instanceof MemoryPathError)
+        throw new HttpError(400, "invalid_request", `path: ${error.message}`);
+      throw error;
+    }
+    if (path === "" || !(await files.delete(path))) throw new HttpError(404, "not_found", `no note ${given}`);
+    return c.body(null, 204);
+  });
 
   app.get("/v1/memories", async (c) => {
-    if (!memory) return c.json({ enabled: false, memories: [] });
-    return c.json({ enabled: true, memories: await memory.list(scopeOf(c.var.user, c.req.query("agent"))) });
+    if (!served.semantic) return c.json({ enabled: false, memories: [] });
+    return c.json({
+      enabled: true,
+      memories: await served.semantic.list(scopeOf(c.var.user, c.req.query("agent"))),
+    });
   });
 
   app.delete("/v1/memories/:id", async (c) => {
     const id = c.req.param("id");
-    if ((await need().forget(id, { userId: c.var.user })) === 0) {
+    if ((await semantic().forget(id, { userId: c.var.user })) === 0) {
       throw new HttpError(404, "not_found", `no memory "${id}"`);
     }
     return c.body(null, 204);
@@ -51,11 +97,11 @@ export function memoryRoutes(memory: LongTermMemory | undefined): Hono<{ Variabl
       throw new HttpError(400, "invalid_request", `kind: one of ${KINDS.join(", ")}`);
     }
     const scope = { userId: c.var.user };
-    const store = need();
+    const memory = semantic();
     const deleted =
       kind === undefined
-        ? await store.forget({ ids: (await store.list(scope)).map((m) => m.id) }, scope)
-        : await store.forget({ kind: kind as MemoryKind }, scope);
+        ? await memory.forget({ ids: (await memory.list(scope)).map((m) => m.id) }, scope)
+        : await memory.forget({ kind: kind as MemoryKind }, scope);
     return c.json({ deleted });
   });
 
