@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AgentEvent, InputEvent } from "../event/index.js";
 import { assertRoleBlocks, type Msg, newId } from "../message/index.js";
-import { decidePermission } from "../permission/index.js";
+import { decidePermission, type PermissionContext, permissionContextFrom } from "../permission/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
 import { skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
 import { type CompressionResult, compressState } from "./compress-state.js";
@@ -50,13 +50,13 @@ export class Agent {
     if (options.checkpoint) config.checkpoint = options.checkpoint;
     this.config = config;
     this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);
-    this.permissionDefaults = options.permission ?? {};
+    this.permissionDefaults = permissionContextFrom(options.permission);
   }
 
-  private readonly permissionDefaults: AgentOptions["permission"];
+  private readonly permissionDefaults: Partial<PermissionContext>;
 
   private newState(sessionId: string, options: AgentOptions): AgentState {
-    return emptyAgentState(sessionId, options.permission);
+    return emptyAgentState(sessionId, permissionContextFrom(options.permission));
   }
 
   /** A fresh state for a new session, with this agent's permission settings. */

@@ -1,6 +1,11 @@
 import type { z } from "zod";
 import type { ChatModel } from "../model/core.js";
-import type { PermissionContext, PermissionDecision, PermissionSubject } from "../permission/index.js";
+import type {
+  PermissionContext,
+  PermissionDecision,
+  PermissionOptions,
+  PermissionSubject,
+} from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import type { Skill, Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
@@ -39,8 +44,12 @@ export interface AgentOptions {
   toolkit?: Toolkit | Tool[];
   /** Reasoning-acting iterations per reply (default 50). */
   maxIters?: number;
-  /** Permission mode, rules and working directories for new sessions. */
-  permission?: Partial<PermissionContext>;
+  /**
+   * Permission mode, rules and working directories for new sessions. Rules may be strings
+   * (`"Bash(git status:*)"`, `"deny:Bash(rm:*)"`) or objects; they are checked once, here, and a bad
+   * one throws an error naming it.
+   */
+  permission?: PermissionOptions;
   /** Replace the permission engine (tests, custom policies). */
   decidePermission?: PermissionDecider;
   /** Start from this state (e.g. loaded from a store). */

@@ -4,9 +4,11 @@ import type { PermissionContext, PermissionRule, RuleBehavior, RuleSource } from
 export class PermissionRuleError extends Error {
   constructor(
     readonly rule: string,
-    problem: string,
+    readonly problem: string,
+    /** Where the rule was written, e.g. `permission.rules[2]`. */
+    readonly where?: string,
   ) {
-    super(`invalid permission rule ${JSON.stringify(rule)}: ${problem}`);
+    super(`invalid permission rule ${JSON.stringify(rule)}${where ? ` at ${where}` : ""}: ${problem}`);
     this.name = "PermissionRuleError";
   }
 }

@@ -1,5 +1,5 @@
 import type { ChatModel } from "../../../model/core.js";
-import { type PermissionContext, type PermissionRule, ruleFromString } from "../../../permission/index.js";
+import { type PermissionContext, permissionContextFrom } from "../../../permission/index.js";
 import { builtinTools } from "../../../tool/builtin/index.js";
 import { type Tool, Toolkit } from "../../../tool/index.js";
 import { McpClient, registerMcpClient } from "../../../tool/mcp/index.js";
@@ -8,24 +8,12 @@ import { resolveModel } from "./model-spec.js";
 import { type AgentConfig, ConfigError } from "./service-config.js";
 
 function permissionOf(config: AgentConfig): Partial<PermissionContext> | undefined {
-  const p = config.permission;
-  if (!p) return undefined;
-  const rules: PermissionRule[] = [];
-  for (const behavior of ["deny", "ask", "allow"] as const) {
-    for (const [i, text] of (p[behavior] ?? []).entries()) {
-      try {
-        rules.push(ruleFromString(text, behavior, "config"));
-      } catch (error) {
-        throw new ConfigError(
-          `agents "${config.name}".permission.${behavior}[${i}]: ${(error as Error).message}`,
-        );
-      }
-    }
+  if (!config.permission) return undefined;
+  try {
+    return permissionContextFrom(config.permission, "config");
+  } catch (error) {
+    throw new ConfigError(`agents "${config.name}": ${(error as Error).message}`);
   }
-  const context: Partial<PermissionContext> = { rules };
-  if (p.mode) context.mode = p.mode;
-  if (p.workingDirectories) context.workingDirectories = p.workingDirectories;
-  return context;
 }
 
 /**

@@ -43,6 +43,19 @@ const PermissionField = z.strictObject({
   allow: z.array(z.string()).optional(),
   ask: z.array(z.string()).optional(),
   deny: z.array(z.string()).optional(),
+  /** Rules as strings (`"deny:Bash(rm:*)"`, allow without a prefix) or `{ toolName, ruleContent?, behavior }`. */
+  rules: z
+    .array(
+      z.union([
+        z.string(),
+        z.strictObject({
+          toolName: z.string(),
+          ruleContent: z.string().optional(),
+          behavior: z.enum(["allow", "deny", "ask"]).optional(),
+        }),
+      ]),
+    )
+    .optional(),
   workingDirectories: z.array(z.string()).optional(),
 });
 
@@ -99,7 +112,10 @@ export const ServiceConfigSchema = z.strictObject({
    * Prefix of the store's SQL tables or Redis keys (default `agentscope_` / `agentscope:`); two
    * deployments sharing one database or Redis need different ones.
    */
-  storePrefix: z.string().regex(/^[\w:.-]{1,40}$/, "1-40 letters, digits, _, :, . or -").optional(),
+  storePrefix: z
+    .string()
+    .regex(/^[\w:.-]{1,40}$/, "1-40 letters, digits, _, :, . or -")
+    .optional(),
   /** Bearer token → user; merged with AGENTSCOPE_TOKENS. */
   tokens: z.record(z.string().min(1), z.string().min(1)).optional(),
   server: z
