@@ -247,6 +247,7 @@ describe("AnthropicModel on the wire", () => {
       apiKey: "sk-ant-test",
       baseURL: wire.url,
       thinkingBudget: 1024,
+      cache: false,
     });
     const { deltas, final } = await collect(model.stream([userMsg("weather in Paris?")], { tools: [TOOL] }));
     const [thinking, redacted, text, call] = final.content;
@@ -320,7 +321,12 @@ describe("AnthropicModel on the wire", () => {
     const file = join(dir, "dot.png");
     writeFileSync(file, Buffer.from(PNG, "base64"));
     wire.queue({ frames: [start, ...stop("end_turn")] });
-    const model = new AnthropicModel({ model: "claude-sonnet-4-5", apiKey: "k", baseURL: wire.url });
+    const model = new AnthropicModel({
+      model: "claude-sonnet-4-5",
+      apiKey: "k",
+      baseURL: wire.url,
+      cache: false,
+    });
     await collect(model.stream([userMsg([textBlock("see"), urlBlock(pathToFileURL(file).href)])]));
     expect(
       (wire.requests[0]?.body as { messages: Array<{ content: unknown[] }> } | undefined)?.messages[0]

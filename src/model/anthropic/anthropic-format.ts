@@ -3,6 +3,7 @@ import { mediaTypeOf } from "../media.js";
 import { acceptsMedia, mainTypeOf } from "../provider-kit/media.js";
 import { parseToolInput } from "../provider-kit/tool-input.js";
 import type { ToolChoice, ToolSchema } from "../types.js";
+import { type AnthropicCacheOptions, applyCacheControl } from "./anthropic-cache.js";
 import type {
   AnthropicImageMediaType,
   AnthropicMediaPart,
@@ -22,6 +23,8 @@ export interface AnthropicFormatOptions {
   temperature?: number;
   /** Extended thinking budget in tokens; `max_tokens` is raised above it when it is not already. */
   thinkingBudget?: number;
+  /** Prompt-caching breakpoints; unset or false: none (AnthropicModel turns them on by default). */
+  cache?: AnthropicCacheOptions | false;
   extraBody?: Record<string, unknown>;
 }
 
@@ -170,6 +173,7 @@ function buildRequest(
     if (body.max_tokens <= options.thinkingBudget) body.max_tokens = options.thinkingBudget + 4096;
   }
   if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.cache !== undefined) applyCacheControl(body, options.cache);
   if (options.extraBody !== undefined) Object.assign(body, options.extraBody);
   return body;
 }

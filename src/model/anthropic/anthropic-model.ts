@@ -5,6 +5,7 @@ import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
 import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
+import { type AnthropicCacheOptions, applyCacheControl } from "./anthropic-cache.js";
 import { formatAnthropic } from "./anthropic-format.js";
 import { AnthropicStreamParser } from "./anthropic-stream.js";
 
@@ -28,6 +29,11 @@ export interface AnthropicModelOptions extends TransportOptions {
   temperature?: number;
   /** Overrides the context window from the model table. */
   contextSize?: number;
+  /**
+   * Prompt caching: `cache_control` breakpoints on the system prompt, the tools and the conversation
+   * tail (the default), configurable per place; `false` sends none.
+   */
+  cache?: AnthropicCacheOptions | false;
 }
 
 /** Claude through the Anthropic Messages API, streamed over SSE with our own transport. */
@@ -58,6 +64,7 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
           toolChoice: opts.toolChoice,
           temperature: opts.temperature ?? o.temperature,
           thinkingBudget: o.thinkingBudget,
+          cache: o.cache ?? {},
           extraBody: opts.extraBody,
         }),
       ),

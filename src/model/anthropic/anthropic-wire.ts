@@ -10,17 +10,26 @@ export type AnthropicDocumentSource =
   | { type: "base64"; media_type: "application/pdf"; data: string }
   | { type: "url"; url: string };
 
+/** A prompt-caching breakpoint (see anthropic-cache.ts). */
+export interface AnthropicCacheControl {
+  type: "ephemeral";
+  ttl?: "5m" | "1h";
+}
+
 export interface AnthropicTextPart {
   type: "text";
   text: string;
+  cache_control?: AnthropicCacheControl;
 }
 export interface AnthropicImagePart {
   type: "image";
   source: AnthropicSource;
+  cache_control?: AnthropicCacheControl;
 }
 export interface AnthropicDocumentPart {
   type: "document";
   source: AnthropicDocumentSource;
+  cache_control?: AnthropicCacheControl;
 }
 export interface AnthropicThinkingPart {
   type: "thinking";
@@ -36,12 +45,14 @@ export interface AnthropicToolUsePart {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  cache_control?: AnthropicCacheControl;
 }
 export interface AnthropicToolResultPart {
   type: "tool_result";
   tool_use_id: string;
   content: string | Array<AnthropicTextPart | AnthropicImagePart | AnthropicDocumentPart>;
   is_error?: boolean;
+  cache_control?: AnthropicCacheControl;
 }
 
 export type AnthropicMediaPart = AnthropicImagePart | AnthropicDocumentPart;
@@ -64,6 +75,7 @@ export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: { type: "object"; [key: string]: unknown };
+  cache_control?: AnthropicCacheControl;
 }
 
 export type AnthropicToolChoice =
@@ -76,7 +88,7 @@ export interface AnthropicRequest {
   model: string;
   max_tokens: number;
   messages: AnthropicMessage[];
-  system?: string;
+  system?: string | AnthropicTextPart[];
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
   thinking?: { type: "enabled"; budget_tokens: number } | { type: "disabled" };

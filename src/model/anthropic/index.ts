@@ -1,3 +1,4 @@
+export * from "./anthropic-cache.js";
 export { type AnthropicFormatOptions, formatAnthropic } from "./anthropic-format.js";
 export { AnthropicModel, type AnthropicModelOptions } from "./anthropic-model.js";
 export { AnthropicStreamParser, anthropicStopReason } from "./anthropic-stream.js";
