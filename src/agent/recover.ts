@@ -19,7 +19,9 @@ export function recoverCutOffReply(state: AgentState): boolean {
   return true;
 }
 
-const CUT_OFF = "[interrupted: the reply was cut off before this call finished; it was not run again]";
+/** The note a cut-off call's result ends with (the service writes the same note when it closes a reply). */
+export const CUT_OFF_NOTE =
+  "[interrupted: the reply was cut off before this call finished; it was not run again]";
 
 function closeCutOffCalls(msg: Msg): void {
   for (const block of msg.content) {
@@ -27,8 +29,8 @@ function closeCutOffCalls(msg: Msg): void {
       block.state = "interrupted";
       block.output =
         typeof block.output === "string"
-          ? `${block.output}\n${CUT_OFF}`.trimStart()
-          : [...block.output, { type: "text", id: `${block.id}:cut`, text: CUT_OFF }];
+          ? `${block.output}\n${CUT_OFF_NOTE}`.trimStart()
+          : [...block.output, { type: "text", id: `${block.id}:cut`, text: CUT_OFF_NOTE }];
     }
     if (block.type === "tool_call") block.state = "finished";
   }
@@ -38,7 +40,7 @@ function closeCutOffCalls(msg: Msg): void {
       type: "tool_result",
       id: call.id,
       name: call.name,
-      output: CUT_OFF,
+      output: CUT_OFF_NOTE,
       state: "interrupted",
     });
   }

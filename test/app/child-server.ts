@@ -10,9 +10,14 @@ export interface ChildServer {
   kill9(): Promise<void>;
 }
 
-/** Starts the service in a child process (tsx) on a random 127.0.0.1 port. */
-export function startChildServer(storeUrl: string, countFile: string): Promise<ChildServer> {
-  const child = spawn(process.execPath, ["--import", "tsx", script, storeUrl, countFile], {
+/** Starts the service in a child process (tsx) on a random 127.0.0.1 port (options: see serve-child.ts). */
+export function startChildServer(
+  storeUrl: string,
+  countFile: string,
+  options: { prefix?: string; lockTtlMs?: number; crash?: boolean } = {},
+): Promise<ChildServer> {
+  const args = ["--import", "tsx", script, storeUrl, countFile, JSON.stringify(options)];
+  const child = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

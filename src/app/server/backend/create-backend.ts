@@ -3,6 +3,8 @@ import type { BackendOptions, ServiceBackend } from "./types.js";
 
 const SUPPORTED = "memory:, sqlite:./path.db (default .agentscope/state.db), redis://, postgres://";
 
+const SQL_PREFIX = /^[A-Za-z_]\w{0,39}$/;
+
 /**
  * The service backend for a store URL; the driver module is imported only for the scheme used.
  * Resolves once connected and ready, so a bad URL or a server that is down fails here.
@@ -10,6 +12,15 @@ const SUPPORTED = "memory:, sqlite:./path.db (default .agentscope/state.db), red
 export async function createBackend(url: string, options: BackendOptions = {}): Promise<ServiceBackend> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   const rest = url.slice((scheme?.length ?? 0) + 1);
+  if (
+    options.prefix !== undefined &&
+    scheme !== "redis" &&
+    scheme !== "rediss" &&
+    !SQL_PREFIX.test(options.prefix)
+  )
+    throw new TypeError(
+      `store prefix "${options.prefix}": SQL table names take letters, digits and _ (start with a letter or _)`,
+    );
   switch (scheme) {
     case "memory":
       return (await import("./memory-backend.js")).memoryBackend(options);

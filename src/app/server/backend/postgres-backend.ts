@@ -179,10 +179,11 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
       },
       async isHeld(sessionId) {
         const { rows } = await pool.query(
-          `SELECT 1 FROM ${p}leases WHERE session_id = $1 AND expires_at > now()`,
+          `SELECT owner FROM ${p}leases WHERE session_id = $1 AND expires_at > now()`,
           [sessionId],
         );
-        return rows.length > 0;
+        // A lease left by a process on this host that died is not held (as acquire treats it).
+        return rows.length > 0 && !ownerIsGone(rows[0].owner);
       },
     },
     sessions: {

@@ -152,7 +152,9 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         };
       },
       async isHeld(sessionId) {
-        return (await redis.exists(lockKey(sessionId))) === 1;
+        // A lease left by a process on this host that died is not held (as acquire treats it).
+        const holder = await redis.get(lockKey(sessionId));
+        return holder !== null && !ownerIsGone(holder);
       },
     },
     sessions: {

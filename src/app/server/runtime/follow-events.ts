@@ -13,6 +13,20 @@ export interface FollowOptions {
   /** Stop once this resolves and everything logged before it has been yielded. */
   until?: Promise<unknown>;
   heartbeatMs: number;
+  /**
+   * While a reply may be in flight, called every `everyMs` of quiet to close it if its run died
+   * (recovery appends the closing events, which this follower then yields). Returns whether a run
+   * still holds the session; "idle" stops the checks until a new reply starts.
+   */
+  watch?: { everyMs: number; check: () => Promise<"running" | "closed" | "idle"> };
+}
+
+/** Whether an event leaves the top-level reply in flight (true), ends or pauses it (false), or neither. */
+function inFlightAfter(event: LoggedEvent["event"]): boolean | undefined {
+  if (event.source !== undefined) return undefined;
+  if (event.type === "REPLY_END") return false;
+  if (event.type === "REQUIRE_USER_CONFIRM" || event.type === "REQUIRE_EXTERNAL_EXECUTION") return false;
+  return true;
 }
 
 const PAGE = 500;
@@ -27,8 +41,11 @@ export async function* followEvents(
   sessionId: string,
   options: FollowOptions,
 ): AsyncGenerator<FollowItem> {
-  const { signal, heartbeatMs } = options;
+  const { signal, heartbeatMs, watch } = options;
   let cursor = options.after;
+  // Unknown at first: the first quiet moment checks.
+  let inFlight = watch !== undefined;
+  let checkedAt = 0;
   let woken = false;
   let finished = false;
   let wake: (() => void) | undefined;
@@ -64,6 +81,7 @@ export async function* followEvents(
         if (signal.aborted) return;
         yield { kind: "event", ...logged };
         cursor = logged.seq;
+        if (watch) inFlight = inFlightAfter(logged.event) ?? inFlight;
       }
       if (batch.length > 0) {
         quietSince = Date.now();
@@ -71,8 +89,15 @@ export async function* followEvents(
       }
       if (wasFinished) return;
       if (woken || finished) continue;
+      if (watch && inFlight && Date.now() - checkedAt >= watch.everyMs) {
+        checkedAt = Date.now();
+        const outcome = await watch.check().catch(() => "running" as const);
+        if (outcome === "idle") inFlight = false;
+        continue; // re-read: the check took time, and events (or a wake-up) may have come meanwhile
+      }
       const due = quietSince + heartbeatMs - Date.now();
-      const wait = Math.max(1, Math.min(due, backend.pollMs ?? due));
+      const watchDue = watch && inFlight ? checkedAt + watch.everyMs - Date.now() : due;
+      const wait = Math.max(1, Math.min(due, watchDue, backend.pollMs ?? due));
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, wait);
         function done() {

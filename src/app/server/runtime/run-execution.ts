@@ -5,6 +5,7 @@ import type { AgentState } from "../../../state/index.js";
 import type { RunLease, ServiceBackend } from "../backend/types.js";
 import { HttpError, notFound } from "../http-error.js";
 import { EventQueue } from "./event-queue.js";
+import { closeCutOffReply } from "./recover-session.js";
 
 /** A run accepted by the service. Its events are those logged with seq > `after`. */
 export interface RunHandle {
@@ -39,17 +40,6 @@ export interface LocalRun {
   abort(reason: string): void;
 }
 
-function cutOffEnd(replyId: string): AgentEvent {
-  return createEvent("REPLY_END", {
-    replyId,
-    finishedReason: "interrupted",
-    error: {
-      type: "aborted",
-      message: "the reply was cut off (the server stopped mid-run); its finished steps are kept",
-    },
-  });
-}
-
 async function acquire(ctx: RunContext): Promise<RunLease> {
   // A run that just logged its last event releases the lock a moment later: wait briefly for it.
   for (let attempt = 0; ; attempt++) {
@@ -82,6 +72,10 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   let first: IteratorResult<AgentEvent>;
   let after: number;
   try {
+    // A reply a dead run left open is closed first (in the log and the state), by the rule recovery
+    // uses; the closing events are part of this run's stream.
+    after = await backend.events.lastSeq(sessionId);
+    await closeCutOffReply(backend, sessionId);
     const stored = await backend.store.load(sessionId);
     if (!stored) throw notFound(sessionId);
     state = stored.state;
@@ -90,13 +84,8 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
       await queue.flush();
       version = (await backend.store.save(sessionId, current, { expectedVersion: version })).version;
     });
-    after = await backend.events.lastSeq(sessionId);
-    const cutOff =
-      state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
     generator = ctx.agent.replyStream(input, { state, signal: controller.signal });
     first = await generator.next();
-    // The agent closed a reply cut off by a crash: followers of the log see it end too.
-    if (cutOff && state.replyContext?.replyId !== cutOff) queue.push(cutOffEnd(cutOff));
   } catch (error) {
     if (state) ctx.hooks.delete(state);
     await lease.release();

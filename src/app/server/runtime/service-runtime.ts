@@ -11,6 +11,7 @@ import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { HttpError, notFound } from "../http-error.js";
 import { type FollowItem, followEvents } from "./follow-events.js";
+import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
 
@@ -27,6 +28,15 @@ export interface ServiceRuntimeOptions {
   renewEveryMs?: number;
   /** Runs at once on this replica (default 100); more get 429. */
   maxConcurrentRuns?: number;
+  /**
+   * How often a follower of a reply in flight checks that its run is alive (default 5 s). A run whose
+   * lease expired (or whose process on this host died) has its reply closed then: see `recover`.
+   */
+  recoverCheckMs?: number;
+  /** After closing a cut-off reply, continue the session with a new reply (the model sees the interrupted results; no tool runs again). */
+  resumeOnRecovery?: boolean;
+  /** Called after a session is deleted (e.g. to remove its workspace). */
+  onSessionDeleted?: (record: SessionRecord) => void | Promise<void>;
 }
 
 export interface CreateSessionOptions {
@@ -72,6 +82,9 @@ export class ServiceRuntime {
   readonly #heartbeatMs: number;
   readonly #renewEveryMs: number;
   readonly #maxRuns: number;
+  readonly #recoverCheckMs: number;
+  readonly #resumeOnRecovery: boolean;
+  readonly #onSessionDeleted: ServiceRuntimeOptions["onSessionDeleted"];
 
   constructor(options: ServiceRuntimeOptions) {
     if (options.agents.length === 0) throw new TypeError("ServiceRuntime needs at least one agent");
@@ -86,6 +99,9 @@ export class ServiceRuntime {
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
     this.#renewEveryMs = options.renewEveryMs ?? 5_000;
     this.#maxRuns = options.maxConcurrentRuns ?? 100;
+    this.#recoverCheckMs = options.recoverCheckMs ?? 5_000;
+    this.#resumeOnRecovery = options.resumeOnRecovery ?? false;
+    this.#onSessionDeleted = options.onSessionDeleted;
   }
 
   /** Names of the agents offered; the first is the default. */
@@ -165,7 +181,7 @@ export class ServiceRuntime {
 
   /** Deletes state, log and record; a running session is a 409 (interrupt it first). */
   async deleteSession(user: string, sessionId: string): Promise<void> {
-    await this.getSession(user, sessionId);
+    const record = await this.getSession(user, sessionId);
     if (await this.backend.locks.isHeld(sessionId))
       throw new HttpError(
         409,
@@ -175,6 +191,7 @@ export class ServiceRuntime {
     await this.backend.store.delete(sessionId);
     await this.backend.events.delete(sessionId);
     await this.backend.sessions.delete(sessionId);
+    await this.#onSessionDeleted?.(record);
   }
 
   /** The session's messages, as the agent keeps them (one assistant Msg per reply). */
@@ -183,14 +200,38 @@ export class ServiceRuntime {
     return (await this.#load(sessionId)).context;
   }
 
+  /** Where the session stands; a reply whose run died is closed first, so every backend says the same. */
   async status(user: string, sessionId: string): Promise<SessionStatus> {
     const record = await this.getSession(user, sessionId);
-    const [state, running, last] = await Promise.all([
-      this.#load(sessionId),
-      this.backend.locks.isHeld(sessionId),
-      this.backend.events.lastSeq(sessionId),
-    ]);
+    const read = () =>
+      Promise.all([
+        this.#load(sessionId),
+        this.backend.locks.isHeld(sessionId),
+        this.backend.events.lastSeq(sessionId),
+      ]);
+    let [state, running, last] = await read();
+    const cutOff = state.replyContext !== undefined && !state.replyContext.waitingFor;
+    if (!running && (cutOff || (await logEndsOpen(this.backend, sessionId)))) {
+      await this.recover(sessionId);
+      [state, running, last] = await read();
+    }
     return sessionStatus(state, record.agent, running, last);
+  }
+
+  /**
+   * Closes the session's reply if the run that owned it is gone (lease expired, or its process on
+   * this host died): open blocks end, unfinished calls get `interrupted` results, REPLY_END
+   * `interrupted` is logged for every follower. With `resumeOnRecovery`, a new reply then continues.
+   * Followers, `status` and the next run call it; calling it any time is safe.
+   */
+  async recover(sessionId: string): Promise<RecoveryOutcome> {
+    if (this.#runs.has(sessionId)) return "running";
+    const outcome = await recoverSession(this.backend, sessionId);
+    if (outcome === "closed" && this.#resumeOnRecovery) {
+      const record = await this.backend.sessions.get(sessionId);
+      if (record) await this.#run(record.owner, sessionId, undefined).catch(() => {});
+    }
+    return outcome;
   }
 
   /** Starts a reply to `input` (new messages, or none to continue); 409 while another run holds it. */
@@ -289,6 +330,7 @@ export class ServiceRuntime {
       after: options.after ?? 0,
       signal: options.signal,
       heartbeatMs: this.#heartbeatMs,
+      watch: { everyMs: this.#recoverCheckMs, check: () => this.recover(sessionId) },
     };
     if (options.until) follow.until = options.until;
     return followEvents(this.backend, sessionId, follow);

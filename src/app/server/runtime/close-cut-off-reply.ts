@@ -1,0 +1,108 @@
+import { CUT_OFF_NOTE } from "../../../agent/index.js";
+import { openCalls } from "../../../agent/open-calls.js";
+import { type AgentEvent, createEvent, foldEvents } from "../../../event/index.js";
+import type { Msg } from "../../../message/index.js";
+import type { LoggedEvent } from "../backend/types.js";
+
+/** Why the service closed a reply, as its REPLY_END says. */
+export const CUT_OFF_REASON =
+  "the reply was cut off (the server running it stopped mid-run); what it streamed before is kept";
+
+type Opened = { end: () => AgentEvent };
+
+/**
+ * The events that close a reply cut off mid-run, by the rule the agent uses for the same case: every
+ * block still open gets its END event, a tool result still running ends `interrupted` with the
+ * cut-off note, a call without a result gets an `interrupted` result (it is never run again), then
+ * REPLY_END `interrupted`. `events` are the reply's logged events from its REPLY_START on; folding them
+ * followed by the returned events gives the Msg to store.
+ */
+export function closingEvents(events: readonly AgentEvent[], replyId: string): AgentEvent[] {
+  const open = new Map<string, Opened>();
+  const base = { replyId };
+  for (const event of events) {
+    if (event.replyId !== replyId) continue;
+    switch (event.type) {
+      case "TEXT_BLOCK_START":
+      case "THINKING_BLOCK_START":
+      case "DATA_BLOCK_START": {
+        const end = event.type.replace("_START", "_END") as
+          | "TEXT_BLOCK_END"
+          | "THINKING_BLOCK_END"
+          | "DATA_BLOCK_END";
+        const blockId = event.blockId;
+        open.set(`block:${blockId}`, { end: () => createEvent(end, { ...base, blockId }) });
+        break;
+      }
+      case "TEXT_BLOCK_END":
+      case "THINKING_BLOCK_END":
+      case "DATA_BLOCK_END":
+        open.delete(`block:${event.blockId}`);
+        break;
+      case "TOOL_CALL_START": {
+        const toolCallId = event.toolCallId;
+        open.set(`call:${toolCallId}`, { end: () => createEvent("TOOL_CALL_END", { ...base, toolCallId }) });
+        break;
+      }
+      case "TOOL_CALL_END":
+        open.delete(`call:${event.toolCallId}`);
+        break;
+    }
+  }
+  const closing = [...open.values()].map((o) => o.end());
+  const msg = foldEvents([...events, ...closing]);
+  if (msg) closing.push(...closeToolResults(msg));
+  closing.push(
+    createEvent("REPLY_END", {
+      ...base,
+      finishedReason: "interrupted",
+      error: { type: "aborted", message: CUT_OFF_REASON },
+    }),
+  );
+  return closing;
+}
+
+function closeToolResults(msg: Msg): AgentEvent[] {
+  const replyId = msg.id;
+  const out: AgentEvent[] = [];
+  for (const block of msg.content) {
+    if (block.type !== "tool_result" || block.state !== "running") continue;
+    const empty = block.output === "" || (Array.isArray(block.output) && block.output.length === 0);
+    out.push(
+      createEvent("TOOL_RESULT_TEXT_DELTA", {
+        replyId,
+        toolCallId: block.id,
+        delta: empty ? CUT_OFF_NOTE : `\n${CUT_OFF_NOTE}`,
+      }),
+      createEvent("TOOL_RESULT_END", { replyId, toolCallId: block.id, state: "interrupted" }),
+    );
+  }
+  for (const call of openCalls(msg)) {
+    const toolCallId = call.id;
+    out.push(
+      createEvent("TOOL_RESULT_START", { replyId, toolCallId, toolCallName: call.name }),
+      createEvent("TOOL_RESULT_TEXT_DELTA", { replyId, toolCallId, delta: CUT_OFF_NOTE }),
+      createEvent("TOOL_RESULT_END", { replyId, toolCallId, state: "interrupted" }),
+    );
+  }
+  return out;
+}
+
+/** The last top-level reply in `logged` (its REPLY_START on), and whether the log has ended it. */
+export function lastReply(
+  logged: readonly LoggedEvent[],
+): { replyId: string; events: AgentEvent[]; ended: boolean } | undefined {
+  let start = -1;
+  for (let i = logged.length - 1; i >= 0; i--) {
+    const event = logged[i]!.event;
+    if (event.type === "REPLY_START" && event.source === undefined) {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) return undefined;
+  const replyId = logged[start]!.event.replyId;
+  const events = logged.slice(start).map((l) => l.event);
+  const ended = events.some((e) => e.type === "REPLY_END" && e.replyId === replyId);
+  return { replyId, events, ended };
+}

@@ -1,0 +1,104 @@
+import { recoverCutOffReply } from "../../../agent/index.js";
+import { type AgentEvent, createEvent, foldEvents } from "../../../event/index.js";
+import type { Msg } from "../../../message/index.js";
+import type { AgentState } from "../../../state/index.js";
+import type { LoggedEvent, ServiceBackend } from "../backend/types.js";
+import { closingEvents, lastReply } from "./close-cut-off-reply.js";
+
+/** What a recovery attempt found: a run holds the session, it closed a cut-off reply, or nothing to do. */
+export type RecoveryOutcome = "running" | "closed" | "idle";
+
+const PAGE = 500;
+
+/**
+ * Closes the session's reply if the run that owned it is gone (its lease expired, or its process on
+ * this host died): takes the run lock, and if it gets it, runs `closeCutOffReply`. Safe to call from
+ * any replica at any time; a live run keeps its lock, so this never touches a running reply.
+ */
+export async function recoverSession(backend: ServiceBackend, sessionId: string): Promise<RecoveryOutcome> {
+  const lease = await backend.locks.acquire(sessionId);
+  if (!lease) return "running";
+  try {
+    return (await closeCutOffReply(backend, sessionId)) ? "closed" : "idle";
+  } finally {
+    await lease.release().catch(() => {});
+  }
+}
+
+/** Whether the log's newest event leaves a reply open (anything but a top-level REPLY_END). */
+export async function logEndsOpen(backend: ServiceBackend, sessionId: string): Promise<boolean> {
+  const last = await backend.events.lastSeq(sessionId);
+  if (last === 0) return false;
+  const [tail] = await backend.events.read(sessionId, last - 1, 1);
+  return tail !== undefined && !(tail.event.type === "REPLY_END" && tail.event.source === undefined);
+}
+
+/**
+ * For the holder of the session's run lock: ends a reply that a dead run left open, in the log and in
+ * the state, so that followers see REPLY_END live and folding the log still gives the stored Msg.
+ * What the log holds of the reply (streamed text and thinking, finished tool results) is kept; open
+ * blocks are ended, unfinished calls get `interrupted` results, and REPLY_END says `interrupted`.
+ * A reply paused on purpose (waiting for an answer) is left alone. Returns whether it closed one.
+ */
+export async function closeCutOffReply(backend: ServiceBackend, sessionId: string): Promise<boolean> {
+  const stored = await backend.store.load(sessionId);
+  if (!stored) return false;
+  const state = stored.state;
+  const cutOff =
+    state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
+  if (state.replyContext?.waitingFor) return false;
+  if (cutOff === undefined && !(await logEndsOpen(backend, sessionId))) return false;
+
+  const found = lastReply(await readLog(backend, sessionId));
+  let changed = false;
+  if (found && !found.ended) {
+    const storedMsg = state.context.findLast((m) => m.id === found.replyId);
+    // Saved as finished but its REPLY_END never reached the log: log the end the state already has.
+    const closing =
+      storedMsg?.finishedReason !== undefined && cutOff !== found.replyId
+        ? [replyEndOf(storedMsg)]
+        : closingEvents(found.events, found.replyId);
+    await backend.events.append(sessionId, closing);
+    await backend.bus.publish({ sessionId, kind: "events" }).catch(() => {});
+    if (cutOff === found.replyId) {
+      replaceMsg(state, foldEvents([...found.events, ...closing])!);
+      delete state.replyContext;
+    }
+    changed = true;
+  }
+  // The state's reply is not in the log (trimmed away): repair the state as the agent would, and end it.
+  const orphan =
+    state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
+  if (orphan !== undefined && recoverCutOffReply(state)) {
+    const msg = state.context.findLast((m) => m.id === orphan);
+    await backend.events.append(sessionId, [msg ? replyEndOf(msg) : closingEvents([], orphan).at(-1)!]);
+    await backend.bus.publish({ sessionId, kind: "events" }).catch(() => {});
+    changed = true;
+  }
+  if (changed) await backend.store.save(sessionId, state, { expectedVersion: stored.version });
+  return changed;
+}
+
+function replyEndOf(msg: Msg): AgentEvent {
+  const event = createEvent("REPLY_END", { replyId: msg.id, finishedReason: msg.finishedReason! });
+  if (msg.error !== undefined) event.error = msg.error;
+  if (msg.structuredOutput !== undefined) event.structuredOutput = msg.structuredOutput;
+  return event;
+}
+
+function replaceMsg(state: AgentState, msg: Msg): void {
+  const index = state.context.findLastIndex((m) => m.id === msg.id);
+  if (index >= 0) state.context[index] = msg;
+  else state.context.push(msg);
+}
+
+async function readLog(backend: ServiceBackend, sessionId: string): Promise<LoggedEvent[]> {
+  const all: LoggedEvent[] = [];
+  let after = Math.max(0, (await backend.events.firstSeq(sessionId)) - 1);
+  for (;;) {
+    const page = await backend.events.read(sessionId, after, PAGE);
+    all.push(...page);
+    if (page.length < PAGE) return all;
+    after = page.at(-1)!.seq;
+  }
+}

@@ -1,0 +1,217 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CUT_OFF_NOTE } from "../../src/agent/index.js";
+import { type RunningServer, startServer } from "../../src/app/server/start-server.js";
+import { type AgentEvent, foldEvents } from "../../src/event/index.js";
+import { missingService, reportMissingService, runName } from "../support/services.js";
+import { type ChildServer, startChildServer } from "./child-server.js";
+import { dropBackend } from "./drop-backend.js";
+import { crashModel, recordTool, slowTool } from "./fixtures/agents.js";
+import { type Frame, json, parseFrames } from "./helpers.js";
+
+/** An SSE stream read in the background; `until` waits for a frame without cancelling the stream. */
+function follow(response: Response) {
+  const frames: Frame[] = [];
+  const waiters: Array<() => void> = [];
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let raw = "";
+  void (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        raw += decoder.decode(value, { stream: true });
+        const end = raw.lastIndexOf("\n\n");
+        if (end < 0) continue;
+        frames.push(...parseFrames(raw.slice(0, end + 2)).filter((f) => f.id !== undefined));
+        raw = raw.slice(end + 2);
+        for (const wake of waiters.splice(0)) wake();
+      }
+    } catch {
+      // cancelled
+    }
+  })();
+  return {
+    frames,
+    async until(test: (frames: Frame[]) => boolean, timeoutMs = 20_000): Promise<Frame[]> {
+      const deadline = Date.now() + timeoutMs;
+      while (!test(frames)) {
+        if (Date.now() > deadline) throw new Error(`timed out; got ${frames.map((f) => f.event).join(",")}`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 200);
+        });
+      }
+      return frames;
+    },
+    close: () => reader.cancel().catch(() => {}),
+  };
+}
+
+const count = (type: string, n: number) => (frames: Frame[]) =>
+  frames.filter((f) => f.event === type).length >= n;
+const has = (type: string) => count(type, 1);
+
+/** Every block opened in the log is closed again. */
+function unclosed(events: AgentEvent[]): string[] {
+  const open = new Set<string>();
+  for (const e of events) {
+    if (e.type.endsWith("_BLOCK_START"))
+      open.add(`${e.type.replace("_START", "")}:${(e as { blockId: string }).blockId}`);
+    if (e.type.endsWith("_BLOCK_END"))
+      open.delete(`${e.type.replace("_END", "")}:${(e as { blockId: string }).blockId}`);
+    if (e.type === "TOOL_RESULT_START") open.add(`result:${e.toolCallId}`);
+    if (e.type === "TOOL_RESULT_END") open.delete(`result:${e.toolCallId}`);
+    if (e.type === "TOOL_CALL_START") open.add(`call:${e.toolCallId}`);
+    if (e.type === "TOOL_CALL_END") open.delete(`call:${e.toolCallId}`);
+  }
+  return [...open];
+}
+
+const backends = [
+  { name: "SQLite", port: undefined, url: () => "", prefix: () => "as_crash_" },
+  {
+    name: "Redis",
+    port: 6379,
+    url: () => "redis://127.0.0.1:6379",
+    prefix: () => `${runName("crash")}:`,
+  },
+  {
+    name: "PostgreSQL",
+    port: 5432,
+    url: () => "postgres://postgres@127.0.0.1:5432/test",
+    prefix: () => `${runName("crash")}_`,
+  },
+];
+
+const missing = Object.fromEntries(
+  await Promise.all(
+    backends.map(async (b) => [b.name, b.port ? await missingService(b.name, b.port) : undefined] as const),
+  ),
+);
+
+for (const backend of backends) {
+  describe(`kill -9 mid-reply, on ${backend.name}: a follower on another replica sees the reply end`, () => {
+    if (missing[backend.name]) {
+      reportMissingService(missing[backend.name]!);
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), "agentscope-crash-"));
+    const countFile = join(dir, "count.txt");
+    const store = backend.url() || `sqlite:${join(dir, "state.db")}`;
+    const prefix = backend.prefix();
+    let b: RunningServer;
+    let a: ChildServer | undefined;
+    const streams: Array<{ close(): Promise<void> }> = [];
+
+    beforeAll(async () => {
+      b = await startServer({
+        config: {
+          agents: [
+            { name: "main", model: crashModel(), tools: [recordTool(countFile), slowTool(countFile)] },
+          ],
+          server: { recoverCheckMs: 100 },
+        },
+        store,
+        port: 0,
+        tokensEnv: "",
+        withoutOptionalRoutes: true,
+        backend: { prefix, lockTtlMs: 1500 },
+      });
+    }, 30_000);
+    afterEach(async () => {
+      await Promise.all(streams.splice(0).map((s) => s.close()));
+      await a?.kill9();
+    });
+    afterAll(async () => {
+      await b?.close();
+      await dropBackend(store, prefix);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const post = (url: string, path: string, body: unknown) =>
+      fetch(`${url}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+
+    /** A reply started on child A, followed on B from the first event. */
+    async function startOnA(text: string) {
+      rmSync(countFile, { force: true });
+      a = await startChildServer(store, countFile, { prefix, lockTtlMs: 1500, crash: true });
+      const { sessionId } = await json(post(a.url, "/v1/sessions", {}));
+      const follower = follow(await fetch(`${b.url}/v1/sessions/${sessionId}/events`));
+      streams.push(follower);
+      expect((await post(a.url, `/v1/sessions/${sessionId}/replies`, { text })).status).toBe(202);
+      return { sessionId, follower, a };
+    }
+
+    async function afterCrash(sessionId: string, frames: Frame[]) {
+      const events = frames.map((f) => f.data!);
+      expect(frames.map((f) => f.id)).toEqual(frames.map((_, i) => i + 1));
+      expect(events.at(-1)).toMatchObject({ type: "REPLY_END", finishedReason: "interrupted" });
+      expect(unclosed(events)).toEqual([]);
+      const { messages } = await json(fetch(`${b.url}/v1/sessions/${sessionId}/messages`));
+      expect(foldEvents(events)).toEqual(messages.at(-1));
+      const status = await json(fetch(`${b.url}/v1/sessions/${sessionId}/status`));
+      expect(status).toMatchObject({ running: false, pendingToolCalls: [], lastEventId: frames.length });
+      expect(status.waitingFor).toBeUndefined();
+      expect(status.replyId).toBeUndefined();
+      return messages.at(-1);
+    }
+
+    it("while streaming: the streamed text and thinking are kept, the open blocks are closed", async () => {
+      const { sessionId, follower, a } = await startOnA("stream please");
+      await follower.until(count("TEXT_BLOCK_DELTA", 5));
+      await a.kill9();
+      const frames = await follower.until(has("REPLY_END"));
+      const msg = await afterCrash(sessionId, frames);
+      const streamed = frames
+        .filter((f) => f.event === "TEXT_BLOCK_DELTA")
+        .map((f) => (f.data as { delta: string }).delta)
+        .join("");
+      expect(streamed.length).toBeGreaterThan(0);
+      expect(msg.content.find((block: { type: string }) => block.type === "text").text).toBe(streamed);
+      expect(msg.content.find((block: { type: string }) => block.type === "thinking").thinking).toContain(
+        "Let me think",
+      );
+    }, 60_000);
+
+    it("while a tool runs: its result is interrupted and the tool is not run again on the next reply", async () => {
+      const { sessionId, follower, a } = await startOnA("slow lookup");
+      await follower.until(has("TOOL_RESULT_START"));
+      await a.kill9();
+      const frames = await follower.until(has("REPLY_END"));
+      const msg = await afterCrash(sessionId, frames);
+      const result = msg.content.find((block: { type: string }) => block.type === "tool_result");
+      expect(result).toMatchObject({ name: "slow", state: "interrupted" });
+      expect(result.output).toContain(CUT_OFF_NOTE);
+      const next = await post(b.url, `/v1/sessions/${sessionId}/replies`, { text: "hi again" });
+      expect(next.status).toBe(202);
+      await follower.until(count("REPLY_END", 2));
+      expect(readFileSync(countFile, "utf8").trim().split("\n")).toEqual(["slow"]);
+    }, 60_000);
+
+    it("while waiting for approval: the reply stays paused (no end), and approving on B completes it", async () => {
+      const { sessionId, follower, a } = await startOnA("record this");
+      await follower.until(has("REQUIRE_USER_CONFIRM"));
+      await a.kill9();
+      const status = await json(fetch(`${b.url}/v1/sessions/${sessionId}/status`));
+      expect(status).toMatchObject({ running: false, waitingFor: "user_confirm" });
+      const before = follower.frames.length;
+      expect(status.lastEventId).toBe(before);
+      const approved = await post(b.url, `/v1/sessions/${sessionId}/confirm`, {
+        answers: [{ toolCallId: status.pendingToolCalls[0].id, confirmed: true }],
+      });
+      expect(approved.status).toBe(202);
+      const frames = await follower.until(has("REPLY_END"));
+      expect(frames.slice(before).map((f) => f.event)).not.toContain("REPLY_START");
+      expect(frames.at(-1)?.data).toMatchObject({ type: "REPLY_END", finishedReason: "completed" });
+      expect(readFileSync(countFile, "utf8").trim().split("\n")).toEqual(["hello"]);
+    }, 60_000);
+  });
+}
