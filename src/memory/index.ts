@@ -7,4 +7,5 @@ export * from "./semantic-memory.js";
 export * from "./semantic-memory-middleware.js";
 export * from "./state-document.js";
 export * from "./state-memory-files.js";
+export * from "./state-vector-store.js";
 export * from "./types.js";

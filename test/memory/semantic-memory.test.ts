@@ -1,16 +1,23 @@
-import { describe, expect, it } from "vitest";
-import { SAVE_MEMORIES_TOOL, SemanticMemory } from "../../src/memory/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { SAVE_MEMORIES_TOOL, SemanticMemory, StateVectorStore } from "../../src/memory/index.js";
 import { assistantMsg, userMsg } from "../../src/message/index.js";
-import { InMemoryVectorStore } from "../../src/rag/index.js";
+import { InMemoryVectorStore, type VectorStore } from "../../src/rag/index.js";
+import { InMemoryStateStore } from "../../src/state/index.js";
 import { HashEmbedding, ScriptedModel } from "../../src/testing/index.js";
 import { extractTurn, knownIn } from "./helpers.js";
+
+const stores: Array<[string, () => VectorStore]> = [
+  ["rag's in-memory store", () => new InMemoryVectorStore()],
+  ["the state store (StateVectorStore)", () => new StateVectorStore(new InMemoryStateStore())],
+];
+let makeStore: () => VectorStore = stores[0]![1];
 
 function setup(turns: ConstructorParameters<typeof ScriptedModel>[0]) {
   const extractor = new ScriptedModel(turns, { name: "extractor" });
   const memory = new SemanticMemory({
     model: extractor,
     embedding: new HashEmbedding(),
-    store: new InMemoryVectorStore(),
+    store: makeStore(),
   });
   return { extractor, memory };
 }
@@ -19,7 +26,11 @@ const exchange = (user: string, answer = "Noted.") => [userMsg(user), assistantM
 const alice = { userId: "alice" };
 const bob = { userId: "bob" };
 
-describe("SemanticMemory", () => {
+describe.each(stores)("SemanticMemory on %s", (_name, factory) => {
+  beforeEach(() => {
+    makeStore = factory;
+  });
+
   it("adds what the extractor found, asking with a forced, schema-checked tool call", async () => {
     const { extractor, memory } = setup([
       extractTurn([{ action: "add", kind: "preference", text: "Prefers answers in French" }]),
@@ -82,7 +93,11 @@ describe("SemanticMemory", () => {
   });
 });
 
-describe("SemanticMemory scopes", () => {
+describe.each(stores)("SemanticMemory scopes on %s", (_name, factory) => {
+  beforeEach(() => {
+    makeStore = factory;
+  });
+
   it("never lets one user read, retrieve, change or forget another user's memories", async () => {
     const { memory } = setup([
       extractTurn([{ action: "add", kind: "fact", text: "Alice's door code is 4321" }]),
@@ -102,7 +117,7 @@ describe("SemanticMemory scopes", () => {
   });
 
   it("ignores updates and deletes of ids outside what the scope was shown", async () => {
-    const store = new InMemoryVectorStore();
+    const store = makeStore();
     const embedding = new HashEmbedding();
     let aliceId = "";
     const extractor = new ScriptedModel([
@@ -146,5 +161,24 @@ describe("SemanticMemory scopes", () => {
     await expect(memory.retrieve("x", bad)).rejects.toThrow(message);
     await expect(memory.forget("x", bad)).rejects.toThrow(message);
     await expect(memory.record(exchange("x"), bad)).rejects.toThrow(message);
+  });
+});
+
+describe("StateVectorStore", () => {
+  it("refuses reads and writes that do not name one partition, so no call spans users", async () => {
+    const store = new StateVectorStore(new InMemoryStateStore());
+    await store.createCollection("m", { dimensions: 2 });
+    const record = { documentId: "d", chunkIndex: 0, text: "t", source: "s", vector: [1, 0] };
+    await expect(store.upsert("m", [{ ...record, metadata: {} }])).rejects.toThrow("needs a string userId");
+    await store.upsert("m", [{ ...record, metadata: { userId: "alice" } }]);
+    await expect(store.search("m", { vector: [1, 0], topK: 1 })).rejects.toThrow("filtered by userId");
+    await expect(store.listChunks("m", { filter: { userId: { $ne: "bob" } } })).rejects.toThrow(
+      "filtered by userId",
+    );
+    expect(await store.listChunks("m", { filter: { userId: "bob" } })).toEqual([]);
+    expect(await store.listChunks("m", { filter: { userId: { $eq: "alice" } } })).toHaveLength(1);
+    await expect(store.createCollection("m", { dimensions: 3 })).rejects.toThrow("2 dimensions");
+    await store.deleteCollection("m");
+    expect(await store.hasCollection("m")).toBe(false);
   });
 });

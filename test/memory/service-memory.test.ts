@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/app/server/start-server.js";
 import type { MemoryRecord } from "../../src/memory/index.js";
@@ -127,6 +130,42 @@ describe("memory in the service", () => {
     expect((await call("token-a", "DELETE", "/v1/memories/notes?path=/memories/../x")).status).toBe(400);
     expect((await call("token-a", "DELETE", note)).status).toBe(204);
     expect((await call("token-a", "GET", "/v1/memories/notes")).body.files).toEqual([]);
+  });
+
+  it("keeps semantic memories in the service's state store: they survive a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "agentscope-memory-service-"));
+    try {
+      const start = (extractor: ScriptedStep[]) =>
+        startServer({
+          config: {
+            agents: [{ name: "assistant", model: new ScriptedModel([{ text: "Noted." }]), memory: true }],
+            store: `sqlite:${join(dir, "state.db")}`,
+            tokens: { "token-a": "alice" },
+            memory: { embedding: "hash", model: new ScriptedModel(extractor) },
+          },
+          port: 0,
+          tokensEnv: "",
+          withoutOptionalRoutes: true,
+        });
+      const first = await start([extractTurn([{ action: "add", kind: "fact", text: "Lives in Lyon" }])]);
+      const { sessionId } = await first.runtime.createSession("alice");
+      await (await first.runtime.startReply("alice", sessionId, [userMsg("I live in Lyon")])).done;
+      const list = async (server: RunningServer) =>
+        (
+          await (
+            await fetch(`${server.url}/v1/memories`, { headers: { authorization: "Bearer token-a" } })
+          ).json()
+        ).memories as MemoryRecord[];
+      for (let attempt = 0; attempt < 100 && (await list(first)).length === 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await first.close();
+      const second = await start([]);
+      servers.push(second);
+      expect((await list(second)).map((m) => m.text)).toEqual(["Lives in Lyon"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses semantic memory without an embedding, naming the agent", async () => {

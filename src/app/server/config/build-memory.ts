@@ -4,11 +4,12 @@ import {
   type MemoryScope,
   memoryTool,
   SemanticMemory,
+  StateVectorStore,
   semanticMemoryMiddleware,
   stateMemoryFiles,
 } from "../../../memory/index.js";
 import type { ChatModel, EmbeddingModel } from "../../../model/index.js";
-import { InMemoryVectorStore, type VectorStore } from "../../../rag/index.js";
+import type { VectorStore } from "../../../rag/index.js";
 import { HashEmbedding } from "../../../testing/index.js";
 import { Toolkit } from "../../../tool/index.js";
 import type { ServiceBackend } from "../backend/types.js";
@@ -79,7 +80,7 @@ export async function attachMemory(
           settings.embedding === "hash"
             ? new HashEmbedding()
             : (settings.embedding as unknown as EmbeddingModel),
-        store: (settings.vectorStore as VectorStore | undefined) ?? new InMemoryVectorStore(),
+        store: (settings.vectorStore as VectorStore | undefined) ?? new StateVectorStore(backend.store),
       });
       const middleware = semanticMemoryMiddleware({
         memory,

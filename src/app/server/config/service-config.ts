@@ -98,7 +98,7 @@ const MemorySettingsField = z.strictObject({
     z.literal("hash"),
     z.custom<object>(isEmbeddingModel, { message: 'an EmbeddingModel object or "hash"' }),
   ]),
-  /** A rag VectorStore (TypeScript configs); default in process memory (lost on restart, one replica). */
+  /** A rag VectorStore (TypeScript configs); default the service's state store (StateVectorStore). */
   vectorStore: z.custom<object>(isVectorStore, { message: "a VectorStore object" }).optional(),
   /** The model that extracts memories (default: the first memory-enabled agent's model). */
   model: ModelField.optional(),
