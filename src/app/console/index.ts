@@ -1,20 +1,8 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { Hono } from "hono";
-import { API_JS } from "./assets/api-js.js";
-import { APP_JS } from "./assets/app-js.js";
-import { FOLD_JS } from "./assets/fold-js.js";
-import { PAGE_CSS } from "./assets/page-css.js";
-import { PAGE_HTML } from "./assets/page-html.js";
-import { VIEW_JS } from "./assets/view-js.js";
-
-/** The console's files, by path: one HTML page, its styles and four small ES modules. */
-export const CONSOLE_ASSETS: Readonly<Record<string, { type: string; body: string }>> = {
-  "/": { type: "text/html; charset=utf-8", body: PAGE_HTML },
-  "/console/console.css": { type: "text/css; charset=utf-8", body: PAGE_CSS },
-  "/console/app.js": { type: "text/javascript; charset=utf-8", body: APP_JS },
-  "/console/api.js": { type: "text/javascript; charset=utf-8", body: API_JS },
-  "/console/fold.js": { type: "text/javascript; charset=utf-8", body: FOLD_JS },
-  "/console/view.js": { type: "text/javascript; charset=utf-8", body: VIEW_JS },
-};
+import type { ConsoleAssets } from "./build-bundle.js";
+import { BUNDLE_FILES, BUNDLE_TYPES } from "./bundle-files.js";
 
 const SECURITY_HEADERS = {
   "content-security-policy":
@@ -23,20 +11,53 @@ const SECURITY_HEADERS = {
   "referrer-policy": "no-referrer",
 };
 
+/** Where `npm run build` puts the bundled console, next to this module in dist/. */
+const PREBUILT = new URL("./bundle/", import.meta.url);
+
+async function readPrebuilt(): Promise<ConsoleAssets> {
+  const assets: ConsoleAssets = {};
+  for (const [path, file] of Object.entries(BUNDLE_FILES))
+    assets[path] = {
+      type: BUNDLE_TYPES[path] as string,
+      body: await readFile(new URL(file, PREBUILT), "utf8"),
+    };
+  return assets;
+}
+
+let loading: Promise<ConsoleAssets> | undefined;
+
 /**
- * The web console at `/`: a page that talks only to the service's /v1 API (sessions, replies,
- * confirmations, the SSE event stream). No build step: the page's files are strings served as is.
+ * The console's files: the prebuilt bundle when there is one, else bundled from the TypeScript
+ * sources on first use (once per process). A failed build is retried on the next request.
+ */
+export function consoleAssets(): Promise<ConsoleAssets> {
+  loading ??= (
+    existsSync(new URL("index.html", PREBUILT))
+      ? readPrebuilt()
+      : import("./build-bundle.js").then((module) => module.buildConsoleAssets())
+  ).catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+/**
+ * The web console at `/`: a page built from TypeScript sources (src/app/console/ui) on the typed
+ * client, talking only to the service's /v1 API.
  */
 export function consoleRoutes(): Hono {
   const app = new Hono();
-  for (const [path, asset] of Object.entries(CONSOLE_ASSETS)) {
-    app.get(path, (c) =>
-      c.body(asset.body, 200, {
+  for (const path of Object.keys(BUNDLE_FILES)) {
+    app.get(path, async (c) => {
+      const asset = (await consoleAssets())[path];
+      if (!asset) return c.text(`the console bundle has no ${path}`, 500);
+      return c.body(asset.body, 200, {
         "content-type": asset.type,
         "cache-control": "no-cache",
         ...SECURITY_HEADERS,
-      }),
-    );
+      });
+    });
   }
   return app;
 }

@@ -1,200 +1,234 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
-import { consoleRoutes } from "../../../src/app/console/index.js";
-import { createApp } from "../../../src/app/server/app.js";
-import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
-import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
-import { ScriptedModel } from "../../../src/testing/index.js";
-import { functionTool } from "../../../src/tool/index.js";
-
-/** Page functions run in the browser; this is all of the DOM they use. */
-interface PageNode {
-  textContent: string | null;
-}
-declare const document: {
-  querySelectorAll(selector: string): PageNode[];
-  querySelector(selector: string): PageNode | null;
-  body: { dataset: Record<string, string | undefined> };
-};
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type ConsoleService, fileCalls, SLOW_ANSWER, startConsoleService } from "./console-fixture.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const required = process.env.AGENTSCOPE_REQUIRE_SERVICES === "1";
 const available = existsSync(CHROMIUM);
-if (!available && !required) {
+if (!available && !required)
   process.stderr.write(
     `console browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`,
   );
-}
 
-const ANSWER = `Your note is saved. ${"It went to the notes file, next to the others. ".repeat(8)}Done.`;
-const notes: string[] = [];
-const writeNote = functionTool({
-  name: "write_note",
-  description: "Writes a note",
-  input: z.object({ text: z.string() }),
-  suggestRules: () => ["write_note"],
-  execute: ({ text }) => {
-    notes.push(text);
-    return `saved "${text}"`;
-  },
-});
-const askTurn = (text: string) => ({
-  thinking: "Saving a note changes files, so this asks first.",
-  text: "I'll save that note.",
-  toolCalls: [{ name: "write_note", input: { text } }],
-  delayMs: 5,
-});
+/** Screenshots land here (CI keeps test-output/ as an artefact). */
+const SHOTS = join(process.cwd(), "test-output", "console");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 describe.skipIf(!available && !required)("web console in headless Chromium", () => {
-  let runtime: ServiceRuntime;
-  let close: () => Promise<void>;
-  let base: string;
+  let service: ConsoleService;
+  let browser: Browser;
   let context: BrowserContext;
   let page: Page;
-  let profile: string;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    runtime = new ServiceRuntime({
-      backend: memoryBackend(),
-      agents: [
-        {
-          name: "helper",
-          model: new ScriptedModel([
-            askTurn("buy milk"),
-            { text: ANSWER, delayMs: 40 },
-            askTurn("call mum"),
-            { text: "Saved, and I won't ask again.", delayMs: 5 },
-            { toolCalls: [{ name: "write_note", input: { text: "water plants" } }] },
-            { text: "Saved without asking.", delayMs: 5 },
-          ]),
-          toolkit: [writeNote],
-        },
-      ],
-    });
-    const app = createApp(runtime, { mounts: [consoleRoutes()] });
-    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 });
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = async () => {
-      (server as Server).closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await runtime.close();
-    };
-    profile = mkdtempSync(join(tmpdir(), "agentscope-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
+    mkdirSync(SHOTS, { recursive: true });
+    service = await startConsoleService();
+    browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--headless",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-      viewport: { width: 1200, height: 820 },
+      args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking"],
     });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on("pageerror", (error) => pageErrors.push(error.message));
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
-    await close?.();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
+    await service?.close();
   });
 
-  const assistantTexts = () =>
-    page.evaluate(() =>
-      [...document.querySelectorAll(".msg.assistant .text")].map((n) => n.textContent ?? ""),
-    );
-
-  async function sendMessage(text: string): Promise<void> {
-    await page.fill("#input", text);
-    await page.keyboard.press("Enter");
+  async function open(viewport = { width: 1280, height: 860 }): Promise<Page> {
+    context = await browser.newContext({ viewport, reducedMotion: "reduce" });
+    page = await context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+    await page.goto(service.base);
+    await page.waitForSelector("#composer");
+    return page;
   }
 
-  it("streams a reply, asks before a tool, and finishes the reply after a refresh in the middle of it", async () => {
-    await page.goto(base);
-    await page.waitForSelector('body[data-ready="1"]');
-    await sendMessage("Please note: buy milk");
+  afterEach(async () => {
+    await context?.close();
+    expect(pageErrors.splice(0)).toEqual([]);
+  });
 
-    // The confirmation card: name, arguments, and the three answers.
-    const card = page.locator('.tool[data-state="asking"]');
+  async function sendText(text: string): Promise<void> {
+    await page.fill("#input", text);
+    await page.press("#input", "Enter");
+  }
+
+  it("renders Markdown sanitised: headings, lists, tables, highlighted code with a copy button, only safe links", async () => {
+    await open();
+    await sendText("please write the todo");
+    await page.waitForSelector(".approval");
+    await page.click(".approval button.primary");
+    await page.waitForSelector(".msg.assistant .markdown h2");
+    await page.waitForSelector("body[data-phase='idle']");
+    const answer = page.locator(".msg.assistant .markdown").last();
+    expect(await answer.locator("table td").count()).toBe(2);
+    expect(await answer.locator("li").count()).toBe(2);
+    expect(await answer.locator("pre code .hljs-keyword").count()).toBeGreaterThan(0);
+    expect(await answer.locator(".code-block button.copy").count()).toBe(1);
+    const links = await answer.locator("a").evaluateAll((nodes) => nodes.map((a) => a.getAttribute("href")));
+    expect(links).toEqual(["https://example.com/docs"]);
+    expect(await answer.textContent()).toContain("[bad link](javascript:alert(1))");
+    expect(await answer.locator("img").count()).toBe(0);
+    expect(await answer.textContent()).toContain("<img src=x onerror=alert(1)>");
+    await page.screenshot({ path: join(SHOTS, "markdown.png"), fullPage: true });
+  });
+
+  it("approves with edited arguments: focus moves to the approval, the diff preview follows the edit, the tool runs with the edited input", async () => {
+    await open();
+    fileCalls.length = 0;
+    await sendText("edit my notes");
+    const card = page.locator(".approval");
     await card.waitFor();
-    expect(await card.locator(".tool-name").textContent()).toBe("write_note");
-    expect(JSON.parse((await card.locator(".tool-args-body").textContent()) ?? "")).toEqual({
-      text: "buy milk",
-    });
-    expect(await card.locator("button[data-decide]").allTextContents()).toEqual([
-      "Approve",
-      "Deny",
-      "Always allow",
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("approval"))).toBe(true);
+    await expect.poll(() => card.locator(".diff-removed").allTextContents()).toEqual(["- buy milk\n"]);
+    expect(await card.locator(".diff-added").allTextContents()).toEqual(["+ buy oat milk\n"]);
+    await page.screenshot({ path: join(SHOTS, "approval-diff.png") });
+
+    const args = card.locator("textarea");
+    const edited = (await args.inputValue()).replace("buy oat milk", "buy almond milk");
+    await args.fill(edited);
+    expect(await card.locator(".diff-added").allTextContents()).toEqual(["+ buy almond milk\n"]);
+    await args.fill("{ not json");
+    expect(await card.locator("button.primary").isDisabled()).toBe(true);
+    expect(await card.locator(".approval-problem").textContent()).toContain("not valid JSON");
+    await args.fill(edited);
+    await card.locator("button.primary").click();
+    await page.waitForSelector('.msg.assistant .tool[data-state="success"]');
+    expect(fileCalls).toEqual([
+      {
+        tool: "edit_file",
+        input: {
+          file_path: "notes.md",
+          old_string: "buy milk\ncall mum",
+          new_string: "buy almond milk\ncall mum",
+        },
+      },
     ]);
-    expect(notes).toEqual([]);
-    await card.locator('button[data-decide="approve"]').click();
+    await page.waitForSelector("body[data-phase='idle']");
+    expect(await page.locator("#announce").textContent()).toContain("finished");
+    await page.screenshot({ path: join(SHOTS, "approved.png"), fullPage: true });
+  });
 
-    // The answer streams in: part of it is on the page while the reply still runs.
-    await page.waitForFunction((full) => {
-      const texts = [...document.querySelectorAll(".msg.assistant .text")].map((n) => n.textContent ?? "");
-      const last = texts[1] ?? "";
-      return last.length > 20 && last.length < full.length && document.body.dataset.phase === "running";
-    }, ANSWER);
-    const sessionId = (await page.locator("li.session.current").getAttribute("data-id")) ?? "";
-    expect((await runtime.status("local", sessionId)).running).toBe(true);
-    await page.screenshot({ path: "/tmp/agentscope-console-streaming.png" });
+  it("keyboard only: type, Enter sends, the approval takes focus, D denies and A approves", async () => {
+    await open();
+    fileCalls.length = 0;
+    await page.focus("#input");
+    await page.keyboard.type("write it down");
+    await page.keyboard.press("Enter");
+    await page.locator(".approval").waitFor();
+    await page.keyboard.press("d");
+    await page.waitForSelector('.tool[data-state="denied"]');
+    await page.waitForSelector("body[data-phase='idle']");
+    expect(fileCalls).toEqual([]);
 
-    await page.reload();
-    await page.waitForSelector('body[data-ready="1"]');
+    await page.focus("#input");
+    await page.keyboard.type("write it again");
+    await page.keyboard.press("Enter");
+    await page.locator(".approval").waitFor();
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("approval"))).toBe(true);
+    await page.keyboard.press("a");
+    await page.waitForSelector("body[data-phase='idle']");
+    expect(fileCalls.map((c) => c.tool)).toEqual(["write_file"]);
+  });
+
+  it("a reload mid-reply picks the stream up again: the answer appears once, complete", async () => {
+    await open();
+    await sendText("slow please");
     await page.waitForFunction(
-      () => document.body.dataset.phase === "idle" && document.querySelector(".usage"),
+      () => (document.querySelector(".msg.assistant .markdown")?.textContent ?? "").length > 20,
     );
-    expect(await assistantTexts()).toEqual(["I'll save that note.", ANSWER]);
-    expect(notes).toEqual(["buy milk"]);
-    const done = page.locator(".tool").first();
-    expect(await done.getAttribute("data-state")).toBe("success");
-    expect(await done.locator(".tool-output").textContent()).toBe('saved "buy milk"');
-    expect(await page.locator(".thinking summary").first().textContent()).toBe("Thought");
-    await page.screenshot({ path: "/tmp/agentscope-console.png" });
+    await page.reload();
+    await page.waitForSelector("body[data-phase='running']");
+    await page.waitForSelector("body[data-phase='idle']", { timeout: 15_000 });
+    const texts = await page.locator(".msg.assistant .markdown").allTextContents();
+    expect(texts.map((t) => t.trim())).toEqual([SLOW_ANSWER]);
   });
 
-  it("'Always allow' answers this call and remembers the rule, so the next call runs without asking", async () => {
-    await sendMessage("Note: call mum");
-    const card = page.locator('.tool[data-state="asking"]');
-    await card.waitFor();
-    await card.locator('button[data-decide="always"]').click();
-    await page.waitForFunction(() => document.body.dataset.phase === "idle");
-    expect(notes).toEqual(["buy milk", "call mum"]);
+  it("sessions: search, rename and delete by keyboard; the run timeline lists model calls and tool runs with their times", async () => {
+    await open();
+    await sendText("edit the shopping list");
+    await page.locator(".approval").waitFor();
+    await page.keyboard.press("Control+Enter");
+    await page.waitForSelector("body[data-phase='idle']");
 
-    await sendMessage("Note: water plants");
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll(".text")].some((n) => n.textContent === "Saved without asking."),
+    await page.click("#timeline-toggle");
+    const timeline = page.locator("#timeline table");
+    await timeline.waitFor();
+    expect(await timeline.locator('tr[data-event="MODEL_CALL_END"] td').nth(2).textContent()).toMatch(
+      /\d+ in · \d+ out tokens/,
     );
-    await page.waitForFunction(() => document.body.dataset.phase === "idle");
-    expect(notes).toEqual(["buy milk", "call mum", "water plants"]);
-    expect(await page.locator(".tool-ask:not([hidden])").count()).toBe(0);
+    expect(await timeline.locator('tr[data-event="TOOL_RESULT_END"] td').nth(3).textContent()).toMatch(
+      /\d+ ms|s$/,
+    );
+    await page.screenshot({ path: join(SHOTS, "timeline.png") });
+    await page.click("#timeline-close");
+
+    await page.keyboard.press("Control+k");
+    await page.keyboard.type("shopping");
+    const items = page.locator("#sessions li.session");
+    await expect.poll(() => items.count()).toBe(1);
+    await items.first().locator(".session-action").first().focus();
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Control+a");
+    await page.keyboard.type("Groceries");
+    await page.keyboard.press("Enter");
+    await page.fill("#search", "");
+    await page.waitForSelector("#sessions .session-title:text('Groceries')");
+    expect(await page.locator("#title").textContent()).toBe("Groceries");
+
+    const count = await items.count();
+    const remove = page.locator("#sessions li.session.current .session-delete");
+    await remove.focus();
+    await page.keyboard.press("Enter");
+    expect(await remove.textContent()).toBe("Delete?");
+    await page.keyboard.press("Enter");
+    await expect.poll(() => items.count()).toBe(count - 1);
+    expect(await page.locator("#title").textContent()).toBe("New chat");
   });
 
-  it("lists chats, starts a new one, and deletes one with two clicks", async () => {
-    expect(await page.locator("li.session").count()).toBe(1);
-    await page.click("#new-chat");
-    expect(await page.locator(".msg").count()).toBe(0);
-    const item = page.locator("li.session").first();
-    await item.hover();
-    await item.locator(".session-delete").click();
-    expect(await item.locator(".session-delete").textContent()).toBe("Delete?");
-    await item.locator(".session-delete").click();
-    await page.waitForFunction(() => document.querySelectorAll("li.session").length === 0);
-    expect((await runtime.listSessions("local")).sessions).toEqual([]);
-    expect(pageErrors).toEqual([]);
+  it("on a phone the sidebar is a menu, the token field is reachable, and the chat works", async () => {
+    await open({ width: 390, height: 844 });
+    expect(await page.locator("#sidebar").isVisible()).toBe(false);
+    await page.click("#menu");
+    expect(await page.locator("#sidebar").isVisible()).toBe(true);
+    await page.click("#settings-toggle");
+    expect(await page.locator("#token").isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, "mobile-menu.png") });
+    await page.keyboard.press("Escape");
+    expect(await page.locator("#sidebar").isVisible()).toBe(false);
+    await sendText("hello from the phone");
+    await page.waitForSelector(".msg.assistant .markdown");
+    expect(await page.locator(".msg.assistant .markdown").last().textContent()).toContain(
+      "You said: hello from the phone",
+    );
+    await page.screenshot({ path: join(SHOTS, "mobile-chat.png") });
+  });
+
+  it("passes an axe-core audit (no serious or critical violations), idle and with an approval open", async () => {
+    await open();
+    await sendText("edit for the audit");
+    await page.locator(".approval").waitFor();
+    await page.screenshot({ path: join(SHOTS, "console.png") });
+    await page.evaluate(AXE);
+    const audit = async () =>
+      page.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
+          }
+        ).axe;
+        const result = await axe.run();
+        return result.violations
+          .filter((v) => v.impact === "serious" || v.impact === "critical")
+          .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => (n as { target: unknown }).target))}`);
+      });
+    expect(await audit()).toEqual([]);
+    await page.keyboard.press("d");
+    await page.waitForSelector("body[data-phase='idle']");
+    expect(await audit()).toEqual([]);
   });
 });

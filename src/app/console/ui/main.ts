@@ -1,0 +1,366 @@
+import {
+  AgentScopeClient,
+  addUserMessage,
+  applySessionEvent,
+  type EventStream,
+  emptySessionView,
+  localUserMessages,
+  type SessionInfo,
+  type SessionView,
+  sessionViewFromHistory,
+} from "../../../client/index.js";
+import type { ContentBlock, DataBlock, Msg } from "../../../message/index.js";
+import { type ApprovalDecision, approvalCard } from "./approvals.js";
+import { byId, h } from "./dom.js";
+import { looseSubRuns, messageNode } from "./message-view.js";
+import { renameSession, sessionList, titleOf } from "./sessions.js";
+import { timelineTable } from "./timeline.js";
+
+const TOKEN_KEY = "agentscope.token";
+const token = () => localStorage.getItem(TOKEN_KEY) ?? "";
+const client = new AgentScopeClient({ token });
+
+const ui = {
+  sessions: byId<HTMLUListElement>("sessions"),
+  search: byId<HTMLInputElement>("search"),
+  messages: byId("messages"),
+  approvals: byId("approvals"),
+  empty: byId("empty"),
+  title: byId("title"),
+  meta: byId("meta"),
+  conn: byId("conn"),
+  notice: byId("notice"),
+  announce: byId("announce"),
+  input: byId<HTMLTextAreaElement>("input"),
+  send: byId<HTMLButtonElement>("send"),
+  stop: byId<HTMLButtonElement>("stop"),
+  agent: byId<HTMLSelectElement>("agent"),
+  files: byId<HTMLInputElement>("files"),
+  attached: byId("attached"),
+  timeline: byId("timeline"),
+  timelineBody: byId("timeline-body"),
+};
+
+const state = {
+  sessions: [] as SessionInfo[],
+  current: undefined as SessionInfo | undefined,
+  view: emptySessionView(),
+  stream: undefined as EventStream | undefined,
+  attachments: [] as DataBlock[],
+  busy: false,
+};
+
+function notice(text: string, kind: "error" | "info" = "error"): void {
+  ui.notice.textContent = text;
+  ui.notice.dataset.kind = kind;
+  ui.notice.hidden = text === "";
+}
+
+const failed = (what: string) => (error: unknown) => notice(`${what}: ${(error as Error).message}`);
+
+// ---------- rendering (batched per frame; messages rebuilt only when their Msg changed) ----------
+
+let frame = 0;
+function scheduleRender(): void {
+  if (frame === 0) frame = requestAnimationFrame(render);
+}
+
+const rendered = new Map<string, { msg: Msg; node: HTMLElement; live: boolean }>();
+let renderedApprovals: unknown;
+
+function renderMessages(view: SessionView): void {
+  const nearBottom = ui.messages.scrollHeight - ui.messages.scrollTop - ui.messages.clientHeight < 80;
+  const nodes: HTMLElement[] = [];
+  for (const msg of view.messages) {
+    const live = view.running && msg.id === view.activeReplyId;
+    const previous = rendered.get(msg.id);
+    if (previous && previous.msg === msg && previous.live === live) {
+      nodes.push(previous.node);
+      continue;
+    }
+    const node = messageNode(msg, view);
+    rendered.set(msg.id, { msg, node, live });
+    nodes.push(node);
+  }
+  const children = [...nodes, ...looseSubRuns(view)];
+  if (
+    children.length !== ui.messages.childElementCount ||
+    children.some((c, i) => ui.messages.children[i] !== c)
+  )
+    ui.messages.replaceChildren(...children);
+  if (nearBottom) ui.messages.scrollTop = ui.messages.scrollHeight;
+}
+
+function renderApprovals(view: SessionView): void {
+  if (renderedApprovals === view.pendingApprovals) return;
+  renderedApprovals = view.pendingApprovals;
+  const cards = view.pendingApprovals.map((call) => approvalCard(call, decide));
+  ui.approvals.replaceChildren(...cards);
+  ui.approvals.hidden = cards.length === 0;
+  cards[0]?.focus();
+}
+
+function render(): void {
+  frame = 0;
+  const { view, current } = state;
+  renderMessages(view);
+  renderApprovals(view);
+  ui.empty.hidden = view.messages.length > 0 || !!current?.sessionId;
+  ui.title.textContent = current ? titleOf(current) : "New chat";
+  ui.meta.textContent = current ? current.agent : "";
+  const phase = view.pendingApprovals.length > 0 ? "waiting" : view.running ? "running" : "idle";
+  document.body.dataset.phase = phase;
+  ui.stop.hidden = phase !== "running";
+  ui.send.disabled = state.busy || phase !== "idle";
+  if (!ui.timeline.hidden) ui.timelineBody.replaceChildren(timelineTable(view.events));
+}
+
+function renderSessions(): void {
+  ui.sessions.replaceChildren(
+    ...sessionList(state.sessions, state.current?.sessionId, ui.search.value, {
+      open: (session) => void openSession(session),
+      rename: (session, title) =>
+        void renameSession(client, session, title).then(() => {
+          renderSessions();
+          scheduleRender();
+        }),
+      remove: (session) => void removeSession(session),
+    }),
+  );
+}
+
+/** The live region says when a reply finished (never each delta). */
+function announce(msg: Msg | undefined): void {
+  if (!msg) return;
+  const text = msg.content
+    .map((b) => (b.type === "text" ? b.text : ""))
+    .join(" ")
+    .trim();
+  ui.announce.textContent = `${msg.name} finished: ${text.slice(0, 160)}${text.length > 160 ? "…" : ""}`;
+}
+
+// ---------- sessions and streams ----------
+
+async function loadSessions(): Promise<void> {
+  state.sessions = (await client.listSessions({ limit: 200 })).sessions.sort((a, b) =>
+    b.createdAt.localeCompare(a.createdAt),
+  );
+  renderSessions();
+}
+
+/** Folds a stream into the view until it ends; then reloads the stored messages. */
+async function consume(stream: EventStream, sessionId: string): Promise<void> {
+  state.stream?.close();
+  state.stream = stream;
+  try {
+    for await (const event of stream) {
+      state.view = applySessionEvent(state.view, event, stream.lastEventId);
+      if (event.type === "REPLY_END" && !event.source?.includes("/"))
+        announce(state.view.messages.find((m) => m.id === event.replyId));
+      scheduleRender();
+    }
+    if (state.stream !== stream || state.current?.sessionId !== sessionId) return;
+    const messages = await client.messages(sessionId);
+    if (state.current?.sessionId === sessionId) state.view = { ...state.view, messages };
+  } catch (error) {
+    if (state.stream === stream) failed("the event stream failed")(error);
+  } finally {
+    if (state.stream === stream) state.stream = undefined;
+    scheduleRender();
+  }
+}
+
+const onConnectionChange = (connection: string) => {
+  ui.conn.dataset.state = connection;
+  ui.conn.textContent = connection === "open" ? "live" : connection === "reconnecting" ? "reconnecting…" : "";
+};
+
+async function openSession(session: SessionInfo): Promise<void> {
+  state.stream?.close();
+  state.current = session;
+  state.view = emptySessionView();
+  rendered.clear();
+  notice("");
+  history.replaceState(null, "", `#/s/${encodeURIComponent(session.sessionId)}`);
+  document.body.dataset.menu = "";
+  renderSessions();
+  scheduleRender();
+  const id = session.sessionId;
+  const [messages, status] = await Promise.all([client.messages(id), client.status(id)]);
+  if (state.current?.sessionId !== id) return;
+  state.view = sessionViewFromHistory(messages, status);
+  scheduleRender();
+  if (status.running && status.replyId) {
+    // The stored copy of the reply in flight lags its events: fold it again from the top of the log.
+    const run = { replyId: status.replyId, after: 0, running: status.lastEventId };
+    await consume(client.followRun(id, run, { onConnectionChange }), id);
+  }
+}
+
+async function removeSession(session: SessionInfo): Promise<void> {
+  await client.deleteSession(session.sessionId);
+  if (state.current?.sessionId === session.sessionId) newChat();
+  await loadSessions();
+}
+
+function newChat(): void {
+  state.stream?.close();
+  state.current = undefined;
+  state.view = emptySessionView();
+  rendered.clear();
+  history.replaceState(null, "", "#");
+  renderSessions();
+  scheduleRender();
+  ui.input.focus();
+}
+
+async function send(): Promise<void> {
+  const text = ui.input.value.trim();
+  if ((text === "" && state.attachments.length === 0) || state.busy) return;
+  state.busy = true;
+  scheduleRender();
+  try {
+    if (!state.current) {
+      const agent = ui.agent.hidden ? undefined : ui.agent.value;
+      state.current = await client.createSession({
+        ...(agent ? { agent } : {}),
+        title: text.slice(0, 60) || "Attachment",
+      });
+      history.replaceState(null, "", `#/s/${encodeURIComponent(state.current.sessionId)}`);
+      void loadSessions();
+    }
+    const content: ContentBlock[] = [...state.attachments];
+    const [local] = localUserMessages(text || " ");
+    const msg: Msg = { ...(local as Msg), content: [...(text ? (local as Msg).content : []), ...content] };
+    ui.input.value = "";
+    state.attachments = [];
+    ui.attached.replaceChildren();
+    state.view = addUserMessage(state.view, msg);
+    state.busy = false;
+    const id = state.current.sessionId;
+    await consume(client.send(id, content.length > 0 ? msg : text, { onConnectionChange }), id);
+  } catch (error) {
+    failed("sending failed")(error);
+  } finally {
+    state.busy = false;
+    scheduleRender();
+  }
+}
+
+function decide(decision: ApprovalDecision): void {
+  const current = state.current;
+  if (!current) return;
+  const replyId = state.view.pendingApprovals.find((c) => c.id === decision.toolCallId)?.replyId;
+  const answers = [{ ...decision }];
+  state.view = {
+    ...state.view,
+    pendingApprovals: state.view.pendingApprovals.filter((c) => c.id !== decision.toolCallId),
+  };
+  scheduleRender();
+  ui.input.focus();
+  const request = replyId ? { replyId, answers } : { answers };
+  void consume(client.confirm(current.sessionId, request, { onConnectionChange }), current.sessionId);
+}
+
+async function attach(files: FileList): Promise<void> {
+  for (const file of files) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 0x8000)
+      binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    const block: DataBlock = {
+      type: "data",
+      id: `attachment_${Math.random().toString(36).slice(2, 10)}`,
+      name: file.name,
+      source: { type: "base64", mediaType: file.type || "application/octet-stream", data: btoa(binary) },
+    };
+    state.attachments.push(block);
+    ui.attached.append(h("li", {}, `${file.name} (${Math.ceil(file.size / 1024)} KB)`));
+  }
+}
+
+// ---------- wiring ----------
+
+byId("composer").addEventListener("submit", (event) => {
+  event.preventDefault();
+  void send();
+});
+ui.input.addEventListener("keydown", (event) => {
+  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+    event.preventDefault();
+    void send();
+  }
+});
+ui.stop.addEventListener("click", () => {
+  if (state.current)
+    void client.interrupt(state.current.sessionId, "stopped in the console").catch(failed("stop failed"));
+});
+ui.files.addEventListener("change", () => {
+  if (ui.files.files) void attach(ui.files.files).catch(failed("attaching failed"));
+  ui.files.value = "";
+});
+ui.search.addEventListener("input", renderSessions);
+byId("new-chat").addEventListener("click", newChat);
+byId("menu").addEventListener("click", () => {
+  const open = document.body.dataset.menu !== "open";
+  document.body.dataset.menu = open ? "open" : "";
+  byId("menu").setAttribute("aria-expanded", String(open));
+  if (open) ui.search.focus();
+});
+byId("timeline-toggle").addEventListener("click", () => {
+  ui.timeline.hidden = !ui.timeline.hidden;
+  byId("timeline-toggle").setAttribute("aria-expanded", String(!ui.timeline.hidden));
+  scheduleRender();
+});
+byId("timeline-close").addEventListener("click", () => {
+  ui.timeline.hidden = true;
+  byId("timeline-toggle").setAttribute("aria-expanded", "false");
+  byId("timeline-toggle").focus();
+});
+const tokenField = byId<HTMLInputElement>("token");
+tokenField.value = token();
+byId("settings").addEventListener("submit", (event) => {
+  event.preventDefault();
+  if (tokenField.value) localStorage.setItem(TOKEN_KEY, tokenField.value);
+  else localStorage.removeItem(TOKEN_KEY);
+  void start();
+});
+document.addEventListener("keydown", (event) => {
+  // Ctrl+K (⌘+K): search chats; Escape closes the mobile menu.
+  if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
+    event.preventDefault();
+    document.body.dataset.menu = "open";
+    ui.search.focus();
+  } else if (event.key === "Escape" && document.body.dataset.menu === "open") {
+    document.body.dataset.menu = "";
+  }
+});
+
+async function start(): Promise<void> {
+  notice("");
+  try {
+    const agents = await client.agents();
+    ui.agent.replaceChildren(...agents.map((name) => h("option", { value: name }, name)));
+    ui.agent.hidden = agents.length < 2;
+    await loadSessions();
+    const wanted = /^#\/s\/(.+)$/.exec(location.hash)?.[1];
+    const session = wanted
+      ? state.sessions.find((s) => s.sessionId === decodeURIComponent(wanted))
+      : undefined;
+    if (session) await openSession(session);
+    else scheduleRender();
+  } catch (error) {
+    const auth = (error as { type?: string }).type === "authentication";
+    notice(
+      auth
+        ? "This server needs an access token: enter it under Access token."
+        : `Cannot load: ${(error as Error).message}`,
+    );
+    if (auth) byId("settings").hidden = false;
+  }
+}
+byId("settings-toggle").addEventListener("click", () => {
+  byId("settings").hidden = !byId("settings").hidden;
+});
+
+void start();

@@ -1,0 +1,206 @@
+import type { SessionView, SubRun } from "../../../client/index.js";
+import type { ContentBlock, DataBlock, Msg, ToolCallBlock, ToolResultBlock } from "../../../message/index.js";
+import { h, prettyJson } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+import { safeUrl } from "./safe-url.js";
+
+/** Details the user opened or closed by hand, by block id: their choice survives re-rendering. */
+const openByUser = new Map<string, boolean>();
+
+function collapsible(
+  id: string,
+  className: string,
+  title: string,
+  defaultOpen: boolean,
+  body: Node,
+): HTMLDetailsElement {
+  const details = h("details", { class: className, "data-block": id }, h("summary", {}, title), body);
+  details.open = openByUser.get(id) ?? defaultOpen;
+  details.addEventListener("toggle", () => openByUser.set(id, details.open));
+  return details;
+}
+
+function dataNode(block: DataBlock): Node {
+  const source = block.source;
+  const type = source.mediaType ?? "";
+  const image = type.startsWith("image/");
+  const label = block.name ?? (type || "attachment");
+  const href =
+    source.type === "url"
+      ? safeUrl(source.url, { image })
+      : image
+        ? safeUrl(`data:${type};base64,${source.data}`, { image: true })
+        : undefined;
+  if (href === undefined) return h("span", { class: "attachment" }, `${label} (${type || "file"})`);
+  if (image) return h("img", { class: "media", alt: block.name ?? "image", src: href });
+  return h("a", { class: "attachment", href, target: "_blank", rel: "noopener noreferrer" }, label);
+}
+
+/** Citations a text block carries (RAG): a numbered list linked to their sources. */
+function citationsNode(block: ContentBlock): Node | undefined {
+  const citations = (block as { citations?: unknown }).citations;
+  if (!Array.isArray(citations) || citations.length === 0) return undefined;
+  const items = citations.map((raw, index) => {
+    const citation = (raw ?? {}) as Record<string, unknown>;
+    const title = String(citation.title ?? citation.source ?? citation.documentId ?? `source ${index + 1}`);
+    const url = typeof citation.url === "string" ? safeUrl(citation.url) : undefined;
+    const label = `[${index + 1}] ${title}`;
+    return h(
+      "li",
+      {},
+      url ? h("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, label) : label,
+      typeof citation.text === "string" ? h("q", {}, citation.text.slice(0, 200)) : undefined,
+    );
+  });
+  return h("ol", { class: "citations", "aria-label": "Sources" }, ...items);
+}
+
+const RESULT_LABELS: Record<string, string> = {
+  running: "running",
+  success: "done",
+  error: "error",
+  denied: "denied",
+  interrupted: "interrupted",
+};
+const CALL_LABELS: Record<string, string> = {
+  pending: "preparing",
+  asking: "needs approval",
+  allowed: "approved",
+  submitted: "waiting for an external result",
+  finished: "done",
+};
+
+function outputText(result: ToolResultBlock): { text: string; media: DataBlock[] } {
+  if (typeof result.output === "string") return { text: result.output, media: [] };
+  const text = result.output.map((part) => (part.type === "text" ? part.text : "")).join("");
+  return { text, media: result.output.filter((part): part is DataBlock => part.type === "data") };
+}
+
+function toolCard(call: ToolCallBlock, result: ToolResultBlock | undefined, subRuns: SubRun[]): HTMLElement {
+  const state = result ? result.state : call.state;
+  const label = result
+    ? (RESULT_LABELS[result.state] ?? result.state)
+    : (CALL_LABELS[call.state] ?? call.state);
+  const card = h(
+    "div",
+    { class: "tool", "data-state": state, "data-call": call.id },
+    h(
+      "div",
+      { class: "tool-head" },
+      h("span", { class: "tool-name" }, call.name),
+      h("span", { class: "badge" }, label),
+    ),
+    collapsible(
+      `${call.id}:args`,
+      "tool-args",
+      "Arguments",
+      !result,
+      h("pre", { class: "tool-args-body" }, prettyJson(call.input)),
+    ),
+  );
+  if (result) {
+    const output = outputText(result);
+    card.append(h("pre", { class: "tool-output" }, output.text));
+    if (output.media.length > 0)
+      card.append(h("div", { class: "tool-media" }, ...output.media.map(dataNode)));
+  }
+  for (const run of subRuns) {
+    const body = h("div", { class: "subrun-body" });
+    renderBlocks(body, run.msg, [], false);
+    const finished = run.msg.finishedReason ? "" : " (running)";
+    card.append(
+      collapsible(
+        `${run.replyId}:subrun`,
+        "subrun",
+        `Sub-agent ${run.source}${finished}`,
+        !run.msg.finishedReason,
+        body,
+      ),
+    );
+  }
+  return card;
+}
+
+function renderBlocks(target: HTMLElement, msg: Msg, subRuns: SubRun[], live: boolean): void {
+  const results = new Map<string, ToolResultBlock>();
+  for (const block of msg.content) if (block.type === "tool_result") results.set(block.id, block);
+  const shown = msg.content.filter((b) => b.type !== "tool_result" && b.type !== "hint");
+  shown.forEach((block, index) => {
+    const streaming = live && index === shown.length - 1;
+    switch (block.type) {
+      case "text": {
+        const node = h("div", { class: "text markdown", "data-block": block.id });
+        if (msg.role === "user") node.textContent = block.text;
+        else renderMarkdown(node, block.text);
+        target.append(node);
+        const cites = citationsNode(block);
+        if (cites) target.append(cites);
+        break;
+      }
+      case "thinking": {
+        const text = block.thinking || (block.redactedData ? "(redacted by the provider)" : "");
+        target.append(
+          collapsible(
+            block.id,
+            "thinking",
+            streaming ? "Thinking…" : "Thought",
+            streaming,
+            h("div", { class: "thinking-body" }, text),
+          ),
+        );
+        break;
+      }
+      case "tool_call":
+        target.append(
+          toolCard(
+            block,
+            results.get(block.id),
+            subRuns.filter((run) => run.toolCallId === block.id),
+          ),
+        );
+        break;
+      case "data":
+        target.append(dataNode(block));
+        break;
+    }
+  });
+}
+
+const FINISH_NOTES: Record<string, string> = {
+  interrupted: "Interrupted.",
+  exceed_max_iters: "Stopped: the agent reached its step limit.",
+};
+
+/** One message as an element (rebuilt when its Msg changes; Msgs are immutable in the view). */
+export function messageNode(msg: Msg, view: SessionView): HTMLElement {
+  const live = view.running && msg.id === view.activeReplyId;
+  const body = h("div", { class: "msg-body" });
+  renderBlocks(body, msg, view.subRuns, live);
+  const foot = h("div", { class: "msg-foot" });
+  if (msg.error)
+    foot.append(h("div", { class: "error" }, `${msg.error.type ?? "error"}: ${msg.error.message}`));
+  const note = msg.finishedReason ? FINISH_NOTES[msg.finishedReason] : undefined;
+  if (note) foot.append(h("div", { class: "note" }, note));
+  if (live) foot.append(h("div", { class: "working" }, "Working"));
+  if (msg.usage && !live)
+    foot.append(
+      h("div", { class: "usage" }, `${msg.usage.inputTokens} in · ${msg.usage.outputTokens} out tokens`),
+    );
+  return h(
+    "article",
+    { class: `msg ${msg.role}`, "data-id": msg.id, "aria-label": msg.role === "user" ? "You" : msg.name },
+    body,
+    foot,
+  );
+}
+
+/** Sub-agent runs not tied to any tool call, shown after the messages. */
+export function looseSubRuns(view: SessionView): HTMLElement[] {
+  return view.subRuns
+    .filter((run) => run.toolCallId === undefined)
+    .map((run) => {
+      const body = h("div", { class: "subrun-body" });
+      renderBlocks(body, run.msg, [], false);
+      return collapsible(`${run.replyId}:subrun`, "subrun", `Sub-agent ${run.source}`, false, body);
+    });
+}

@@ -1,0 +1,120 @@
+import type { AgentScopeClient, SessionInfo } from "../../../client/index.js";
+import { h } from "./dom.js";
+
+const TITLES_KEY = "agentscope.titles";
+
+/** Titles the user gave sessions in this browser (used when the service cannot rename). */
+function localTitles(): Record<string, string> {
+  try {
+    return JSON.parse(localStorage.getItem(TITLES_KEY) ?? "{}") as Record<string, string>;
+  } catch {
+    return {};
+  }
+}
+
+export function titleOf(session: SessionInfo): string {
+  return (
+    localTitles()[session.sessionId] ??
+    session.title ??
+    `Chat ${session.createdAt.slice(0, 16).replace("T", " ")}`
+  );
+}
+
+/** Renames on the service when it supports it, else in this browser only. */
+export async function renameSession(
+  client: AgentScopeClient,
+  session: SessionInfo,
+  title: string,
+): Promise<void> {
+  try {
+    await client.renameSession(session.sessionId, title);
+  } catch {
+    // the service has no rename route: keep the title here
+  }
+  const titles = localTitles();
+  titles[session.sessionId] = title;
+  localStorage.setItem(TITLES_KEY, JSON.stringify(titles));
+}
+
+export interface SessionListActions {
+  open(session: SessionInfo): void;
+  rename(session: SessionInfo, title: string): void;
+  remove(session: SessionInfo): void;
+}
+
+/**
+ * The sidebar's list: sessions matching `query` (title or id), each a button to open it plus
+ * Rename and Delete buttons (reachable by Tab; delete asks once more before it deletes).
+ */
+export function sessionList(
+  sessions: SessionInfo[],
+  currentId: string | undefined,
+  query: string,
+  actions: SessionListActions,
+): HTMLElement[] {
+  const needle = query.trim().toLowerCase();
+  const shown = sessions.filter(
+    (s) =>
+      needle === "" ||
+      titleOf(s).toLowerCase().includes(needle) ||
+      s.sessionId.toLowerCase().includes(needle),
+  );
+  if (shown.length === 0)
+    return [h("li", { class: "session-none" }, needle ? "No chat matches." : "No chats yet.")];
+  return shown.map((session) => {
+    const title = titleOf(session);
+    const current = session.sessionId === currentId;
+    const item = h("li", {
+      class: current ? "session current" : "session",
+      "data-id": session.sessionId,
+    });
+    const pick = h(
+      "button",
+      { type: "button", class: "session-pick", "aria-current": current ? "page" : undefined },
+      h("span", { class: "session-title" }, title),
+      h("span", { class: "session-date" }, new Date(session.createdAt).toLocaleString()),
+    );
+    pick.addEventListener("click", () => actions.open(session));
+    const rename = h(
+      "button",
+      { type: "button", class: "session-action", "aria-label": `Rename ${title}` },
+      "✎",
+    );
+    rename.addEventListener("click", () => {
+      const input = h("input", { class: "session-rename", "aria-label": "New title", value: title });
+      const form = h("form", { class: "session-rename-form" }, input);
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const next = input.value.trim();
+        if (next) actions.rename(session, next);
+      });
+      input.addEventListener("keydown", (event) => {
+        if (event.key === "Escape") item.replaceWith(...sessionList([session], currentId, "", actions));
+      });
+      item.replaceChildren(form);
+      input.focus();
+      input.select();
+    });
+    const remove = h(
+      "button",
+      { type: "button", class: "session-action session-delete", "aria-label": `Delete ${title}` },
+      "🗑",
+    );
+    remove.addEventListener("click", () => {
+      if (remove.dataset.armed === "1") {
+        actions.remove(session);
+        return;
+      }
+      remove.dataset.armed = "1";
+      remove.textContent = "Delete?";
+      remove.setAttribute("aria-label", `Press again to delete ${title}`);
+    });
+    remove.addEventListener("blur", () => {
+      remove.dataset.armed = "";
+      remove.textContent = "🗑";
+      remove.setAttribute("aria-label", `Delete ${title}`);
+    });
+    item.append(pick, rename, remove);
+    return item;
+  });
+}

@@ -1,0 +1,132 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { z } from "zod";
+import { consoleRoutes } from "../../../src/app/console/index.js";
+import { createApp } from "../../../src/app/server/app.js";
+import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
+import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
+import type { Msg } from "../../../src/message/index.js";
+import type { ChatModel } from "../../../src/model/core.js";
+import { ScriptedModel, type ScriptedTurn } from "../../../src/testing/index.js";
+import { functionTool, type Tool } from "../../../src/tool/index.js";
+
+export const MARKDOWN_ANSWER = [
+  "## Saved",
+  "",
+  "- first item",
+  "- second item",
+  "",
+  "| file | change |",
+  "| --- | --- |",
+  "| notes.md | edited |",
+  "",
+  "```ts",
+  "const answer: number = 42;",
+  "```",
+  "",
+  "[bad link](javascript:alert(1)) and [docs](https://example.com/docs) <img src=x onerror=alert(1)>",
+].join("\n");
+
+export const SLOW_ANSWER = `Slow answer. ${"Each of these words arrives in its own small piece. ".repeat(10)}The end.`;
+
+const lastUserText = (messages: Msg[]) => {
+  const user = messages.findLast((m) => m.role === "user");
+  return (user?.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join(" ");
+};
+
+/**
+ * A model that answers by keyword of the last user message: "edit" → edit_file, "write" →
+ * write_file (both ask first), "slow" → a long streamed answer; after a tool result, the Markdown
+ * answer. Any call plays the right turn for the conversation so far, so tests run in any order.
+ */
+function keywordModel(): ChatModel {
+  const base = new ScriptedModel([]);
+  const turn = (messages: Msg[]): ScriptedTurn => {
+    const last = messages.at(-1);
+    if (last?.role === "assistant" && last.content.some((b) => b.type === "tool_result"))
+      return { text: MARKDOWN_ANSWER, delayMs: 2, usage: { inputTokens: 120, outputTokens: 40 } };
+    const text = lastUserText(messages);
+    if (text.includes("edit"))
+      return {
+        thinking: "Editing a file asks first.",
+        text: "I'll edit the notes.",
+        toolCalls: [
+          {
+            name: "edit_file",
+            input: {
+              file_path: "notes.md",
+              old_string: "buy milk\ncall mum",
+              new_string: "buy oat milk\ncall mum",
+            },
+          },
+        ],
+      };
+    if (text.includes("write"))
+      return {
+        toolCalls: [{ name: "write_file", input: { file_path: "todo.md", content: "water plants" } }],
+      };
+    if (text.includes("slow")) return { text: SLOW_ANSWER, delayMs: 40 };
+    return { text: `You said: ${text}` };
+  };
+  return {
+    name: "keyword",
+    provider: "scripted",
+    contextSize: base.contextSize,
+    countTokens: (messages, tools) => base.countTokens(messages, tools),
+    stream: (messages, opts) => new ScriptedModel([turn(messages)], { chunkSize: 4 }).stream(messages, opts),
+  };
+}
+
+/** What the file tools were called with, in order. */
+export const fileCalls: Array<{ tool: string; input: unknown }> = [];
+
+const editFile = functionTool({
+  name: "edit_file",
+  description: "Replaces text in a file",
+  input: z.object({ file_path: z.string(), old_string: z.string(), new_string: z.string() }),
+  execute: (input) => {
+    fileCalls.push({ tool: "edit_file", input });
+    return `edited ${input.file_path}`;
+  },
+}) as Tool;
+
+const writeFile = functionTool({
+  name: "write_file",
+  description: "Writes a file",
+  input: z.object({ file_path: z.string(), content: z.string() }),
+  execute: (input) => {
+    fileCalls.push({ tool: "write_file", input });
+    return `wrote ${input.file_path}`;
+  },
+}) as Tool;
+
+export interface ConsoleService {
+  base: string;
+  runtime: ServiceRuntime;
+  close(): Promise<void>;
+}
+
+/** The service with the console mounted, on a free 127.0.0.1 port. */
+export async function startConsoleService(): Promise<ConsoleService> {
+  const runtime = new ServiceRuntime({
+    backend: memoryBackend(),
+    agents: [
+      { name: "helper", model: keywordModel(), toolkit: [editFile, writeFile] },
+      { name: "reviewer", model: keywordModel(), toolkit: [editFile] },
+    ],
+  });
+  const app = createApp(runtime, { mounts: [consoleRoutes()] });
+  const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }) as Server;
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    runtime,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.close();
+    },
+  };
+}
