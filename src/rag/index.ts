@@ -10,5 +10,6 @@ export * from "./rank-fusion.js";
 export * from "./readers/index.js";
 export * from "./similarity.js";
 export * from "./stores/memory-vector-store.js";
+export * from "./stores/pgvector-store.js";
 export * from "./stores/sqlite-vector-store.js";
 export * from "./types.js";
