@@ -7,7 +7,9 @@ import { type MemoryEntry, type MemoryFiles, MemoryPathError, shownPath } from "
  * A memory directory on the local file system. Nothing outside `root` is ever touched: every path
  * is checked component by component and a symbolic link anywhere below the root is refused (links
  * are not followed, not even to places inside the root); files are opened with O_NOFOLLOW so a link
- * planted between the check and the open is refused too. The root is created when missing.
+ * planted at the file between the check and the open is refused too (a parent swapped for a link in
+ * that window is not: keep the directory writable by this process only). The root is created when
+ * missing.
  */
 export function fileMemoryFiles(root: string): MemoryFiles {
   let realRoot: Promise<string> | undefined;
