@@ -101,7 +101,14 @@ export interface ChatModel {
   /** The context window in tokens. */
   readonly contextSize: number;
   stream(messages: Msg[], opts?: ChatOptions): AsyncIterable<ChatChunk>;
+  /** A fast local estimate of the input tokens (no network). */
   countTokens(messages: Msg[], tools?: ToolSchema[]): number;
+  /**
+   * The input tokens as the provider counts them (Anthropic `count_tokens`, Gemini `countTokens`),
+   * where it has an endpoint. Must not fail on a provider error: it falls back to `countTokens`
+   * (only an abort rejects).
+   */
+  countInputTokens?(messages: Msg[], tools?: ToolSchema[], opts?: { signal?: AbortSignal }): Promise<number>;
 }
 
 export type { ContentBlock };

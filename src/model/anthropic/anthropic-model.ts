@@ -1,10 +1,11 @@
 import type { Msg } from "../../message/index.js";
 import { modelInfo } from "../model-info.js";
+import { countOrEstimate } from "../provider-kit/count-tokens.js";
 import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
+import type { ChatChunk, ChatOptions, SamplingOptions, ToolSchema } from "../types.js";
 import { type AnthropicCacheOptions, applyCacheControl } from "./anthropic-cache.js";
 import { formatAnthropic } from "./anthropic-format.js";
 import { AnthropicStreamParser } from "./anthropic-stream.js";
@@ -35,6 +36,8 @@ export interface AnthropicModelOptions extends TransportOptions {
    */
   cache?: AnthropicCacheOptions | false;
 }
+
+const CREDENTIAL_HINT = "ANTHROPIC_API_KEY or the apiKey option";
 
 /** Claude through the Anthropic Messages API, streamed over SSE with our own transport. */
 export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
@@ -72,19 +75,62 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     return this.transport(
       {
         url: joinUrl(baseURL, "/v1/messages"),
-        headers: {
-          "content-type": "application/json",
-          accept: "text/event-stream",
-          "x-api-key": apiKey,
-          "anthropic-version": o.anthropicVersion ?? "2023-06-01",
-          ...o.headers,
-        },
+        headers: { ...this.headers(apiKey), accept: "text/event-stream" },
         body,
       },
       "sse",
       () => new AnthropicStreamParser(),
       opts,
-      "ANTHROPIC_API_KEY or the apiKey option",
+      CREDENTIAL_HINT,
     );
+  }
+
+  /** The input tokens from `/v1/messages/count_tokens`; the estimate when the endpoint fails. */
+  countInputTokens(
+    messages: Msg[],
+    tools?: ToolSchema[],
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<number> {
+    const o = this.options;
+    return countOrEstimate(
+      async () => {
+        const apiKey = requireApiKey(
+          setting(o.apiKey, "ANTHROPIC_API_KEY"),
+          "Anthropic",
+          "ANTHROPIC_API_KEY",
+        );
+        const baseURL = setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string;
+        const full = await requestBody(messages, this.provider, (msgs) =>
+          formatAnthropic(msgs, {
+            model: o.model,
+            maxTokens: this.maxTokens,
+            tools,
+            thinkingBudget: o.thinkingBudget,
+          }),
+        );
+        // count_tokens takes the prompt fields only (no max_tokens, stream or sampling).
+        const body: Record<string, unknown> = { model: full.model, messages: full.messages };
+        if (full.system !== undefined) body.system = full.system;
+        if (full.tools !== undefined) body.tools = full.tools;
+        if (full.thinking !== undefined) body.thinking = full.thinking;
+        const request = {
+          url: joinUrl(baseURL, "/v1/messages/count_tokens"),
+          headers: this.headers(apiKey),
+          body,
+        };
+        return this.postJson(request, opts.signal, CREDENTIAL_HINT);
+      },
+      (body) => (body as { input_tokens?: number } | null)?.input_tokens,
+      () => this.countTokens(messages, tools),
+    );
+  }
+
+  private headers(apiKey: string): Record<string, string> {
+    return {
+      "content-type": "application/json",
+      "x-api-key": apiKey,
+      "anthropic-version": this.options.anthropicVersion ?? "2023-06-01",
+      ...this.options.headers,
+    };
   }
 }

@@ -1,9 +1,10 @@
 import type { Msg } from "../../message/index.js";
+import { countOrEstimate } from "../provider-kit/count-tokens.js";
 import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
+import type { ChatChunk, ChatOptions, SamplingOptions, ToolSchema } from "../types.js";
 import { formatGemini } from "./gemini-format.js";
 import { GeminiStreamParser } from "./gemini-stream.js";
 
@@ -23,6 +24,8 @@ export interface GeminiModelOptions extends TransportOptions {
   thinkingBudget?: number;
   contextSize?: number;
 }
+
+const CREDENTIAL_HINT = "GEMINI_API_KEY or the apiKey option";
 
 /** Gemini through the Generative Language API (`streamGenerateContent?alt=sse`). */
 export class GeminiModel extends ProviderModel<GeminiModelOptions> {
@@ -71,18 +74,49 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     return this.transport(
       {
         url: joinUrl(baseURL, `/models/${encodeURIComponent(o.model)}:streamGenerateContent?alt=sse`),
-        headers: {
-          "content-type": "application/json",
-          accept: "text/event-stream",
-          "x-goog-api-key": apiKey,
-          ...o.headers,
-        },
+        headers: { ...this.headers(apiKey), accept: "text/event-stream" },
         body,
       },
       "sse",
       () => new GeminiStreamParser(),
       opts,
-      "GEMINI_API_KEY or the apiKey option",
+      CREDENTIAL_HINT,
     );
+  }
+
+  /** The input tokens from `:countTokens` (of the whole generate request); the estimate when it fails. */
+  countInputTokens(
+    messages: Msg[],
+    tools?: ToolSchema[],
+    opts: { signal?: AbortSignal } = {},
+  ): Promise<number> {
+    const o = this.options;
+    return countOrEstimate(
+      async () => {
+        const apiKey = requireApiKey(
+          setting(o.apiKey, "GEMINI_API_KEY", process.env.GOOGLE_API_KEY),
+          "Gemini",
+          "GEMINI_API_KEY",
+        );
+        const baseURL = setting(
+          o.baseURL,
+          "GEMINI_BASE_URL",
+          "https://generativelanguage.googleapis.com/v1beta",
+        );
+        const generate = await requestBody(messages, this.provider, (msgs) => formatGemini(msgs, { tools }));
+        const request = {
+          url: joinUrl(baseURL as string, `/models/${encodeURIComponent(o.model)}:countTokens`),
+          headers: this.headers(apiKey),
+          body: { generateContentRequest: { model: `models/${o.model}`, ...generate } },
+        };
+        return this.postJson(request, opts.signal, CREDENTIAL_HINT);
+      },
+      (body) => (body as { totalTokens?: number } | null)?.totalTokens,
+      () => this.countTokens(messages, tools),
+    );
+  }
+
+  private headers(apiKey: string): Record<string, string> {
+    return { "content-type": "application/json", "x-goog-api-key": apiKey, ...this.options.headers };
   }
 }

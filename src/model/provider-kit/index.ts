@@ -1,4 +1,5 @@
 export * from "./content-assembler.js";
+export * from "./count-tokens.js";
 export * from "./lazy-stream.js";
 export * from "./media.js";
 export * from "./request-body.js";

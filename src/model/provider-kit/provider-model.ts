@@ -1,6 +1,7 @@
 import type { Msg } from "../../message/index.js";
 import { estimateTokens } from "../estimate-tokens.js";
 import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
+import { requestJson } from "../transport/request-json.js";
 import { streamChat } from "../transport/stream-chat.js";
 import type { HttpRequest, TransportOptions, WireFormat, WireParser } from "../transport/types.js";
 import type {
@@ -90,6 +91,23 @@ export abstract class ProviderModel<O extends ProviderModelOptions> implements C
       maxRetries: this.options.maxRetries,
       timeout: this.options.timeout,
       credentialHint,
+    });
+  }
+
+  /** One JSON request (token counting) with this model's retry / timeout / fetch settings. */
+  protected postJson(
+    request: HttpRequest,
+    signal: AbortSignal | undefined,
+    credentialHint: string,
+  ): Promise<unknown> {
+    return requestJson({
+      provider: this.provider,
+      request,
+      signal,
+      credentialHint,
+      fetch: this.options.fetch,
+      maxRetries: this.options.maxRetries,
+      timeout: this.options.timeout,
     });
   }
 
