@@ -3,7 +3,13 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type ConsoleService, fileCalls, SLOW_ANSWER, startConsoleService } from "./console-fixture.js";
+import {
+  type ConsoleService,
+  fileCalls,
+  SLOW_ANSWER,
+  SUB_ANSWER,
+  startConsoleService,
+} from "./console-fixture.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const required = process.env.AGENTSCOPE_REQUIRE_SERVICES === "1";
@@ -133,6 +139,21 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     await page.keyboard.press("a");
     await page.waitForSelector("body[data-phase='idle']");
     expect(fileCalls.map((c) => c.tool)).toEqual(["write_file"]);
+  });
+
+  it("a sub-agent's run is shown collapsible inside the tool call that started it", async () => {
+    await open();
+    await sendText("research oat milk");
+    await page.waitForSelector("body[data-phase='idle']");
+    const nested = page.locator(".tool[data-call] details.subrun");
+    expect(await nested.count()).toBe(1);
+    expect(await nested.locator(":scope > summary").textContent()).toBe("Sub-agent helper/researcher");
+    expect(await nested.evaluate((node) => (node as HTMLDetailsElement).open)).toBe(false);
+    await nested.locator(":scope > summary").click();
+    expect((await nested.locator(".subrun-body .markdown").textContent())?.trim()).toBe(SUB_ANSWER);
+    await page.screenshot({ path: join(SHOTS, "nested-run.png"), fullPage: true });
+    // The sub-agent's reply is not a message of its own.
+    expect(await page.locator(".msg.assistant").count()).toBe(1);
   });
 
   it("a reload mid-reply picks the stream up again: the answer appears once, complete", async () => {

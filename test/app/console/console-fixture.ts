@@ -2,12 +2,14 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { z } from "zod";
+import { Agent } from "../../../src/agent/index.js";
 import { consoleRoutes } from "../../../src/app/console/index.js";
 import { createApp } from "../../../src/app/server/app.js";
 import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
 import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
 import type { Msg } from "../../../src/message/index.js";
 import type { ChatModel } from "../../../src/model/core.js";
+import { subAgentTool } from "../../../src/multiagent/index.js";
 import { ScriptedModel, type ScriptedTurn } from "../../../src/testing/index.js";
 import { functionTool, type Tool } from "../../../src/tool/index.js";
 
@@ -66,6 +68,8 @@ function keywordModel(): ChatModel {
       return {
         toolCalls: [{ name: "write_file", input: { file_path: "todo.md", content: "water plants" } }],
       };
+    if (text.includes("research"))
+      return { toolCalls: [{ name: "researcher", input: { prompt: "find the sources" } }] };
     if (text.includes("slow")) return { text: SLOW_ANSWER, delayMs: 40 };
     return { text: `You said: ${text}` };
   };
@@ -101,6 +105,26 @@ const writeFile = functionTool({
   },
 }) as Tool;
 
+export const SUB_ANSWER = "Found two sources on oat milk.";
+
+/** A sub-agent the helper calls as a tool: its run streams nested inside the tool call. */
+const researcher = () =>
+  subAgentTool(
+    new Agent({
+      name: "researcher",
+      systemPrompt: "You research.",
+      model: {
+        ...keywordModel(),
+        stream: (messages, opts) =>
+          new ScriptedModel([{ thinking: "Looking it up.", text: SUB_ANSWER }], { chunkSize: 4 }).stream(
+            messages,
+            opts,
+          ),
+      },
+    }),
+    { name: "researcher", description: "Researches a question" },
+  ) as Tool;
+
 export interface ConsoleService {
   base: string;
   runtime: ServiceRuntime;
@@ -112,7 +136,7 @@ export async function startConsoleService(): Promise<ConsoleService> {
   const runtime = new ServiceRuntime({
     backend: memoryBackend(),
     agents: [
-      { name: "helper", model: keywordModel(), toolkit: [editFile, writeFile] },
+      { name: "helper", model: keywordModel(), toolkit: [editFile, writeFile, researcher()] },
       { name: "reviewer", model: keywordModel(), toolkit: [editFile] },
     ],
   });
