@@ -4,4 +4,4 @@ export * from "./local-workspace.js";
 export * from "./sandbox-policy.js";
 export * from "./sandbox-workspace.js";
 export * from "./workspace.js";
-export type { ListOptions, WorkspaceEntry } from "./workspace-files.js";
+export * from "./workspace-files.js";

@@ -1,0 +1,73 @@
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { basename } from "node:path";
+import { Readable } from "node:stream";
+import { Hono } from "hono";
+import { listWorkspaceFiles, resolveInRoot, WorkspacePathError } from "../../../workspace/index.js";
+import { HttpError } from "../http-error.js";
+import type { ServiceRuntime } from "../runtime/service-runtime.js";
+import type { WorkspaceManager } from "../workspace-manager.js";
+import type { ServiceVariables } from "./auth.js";
+
+const MAX_LISTED = 5000;
+
+/**
+ * A session's workspace files, under the usual auth (another user's session is a 404):
+ * `GET /v1/sessions/:id/workspace/files?path=dir&recursive=1` lists a directory,
+ * `GET /v1/sessions/:id/workspace/file?path=file` downloads one file. Shapes in docs/workspaces.md.
+ */
+export function workspaceRoutes(
+  runtime: ServiceRuntime,
+  manager: WorkspaceManager,
+): Hono<{ Variables: ServiceVariables }> {
+  const app = new Hono<{ Variables: ServiceVariables }>();
+
+  const rootOf = async (user: string, sessionId: string) =>
+    manager.ensure(await runtime.getSession(user, sessionId));
+
+  app.get("/v1/sessions/:id/workspace/files", async (c) => {
+    const root = await rootOf(c.var.user, c.req.param("id"));
+    const path = c.req.query("path") || ".";
+    const recursive = c.req.query("recursive");
+    if (recursive !== undefined && recursive !== "0" && recursive !== "1")
+      throw new HttpError(400, "invalid_request", "recursive: 0 or 1");
+    const entries = await listWorkspaceFiles(root, path, {
+      recursive: recursive === "1",
+      limit: MAX_LISTED + 1,
+    }).catch(pathError);
+    const truncated = entries.length > MAX_LISTED;
+    return c.json({ path, entries: entries.slice(0, MAX_LISTED), truncated });
+  });
+
+  app.get("/v1/sessions/:id/workspace/file", async (c) => {
+    const root = await rootOf(c.var.user, c.req.param("id"));
+    const path = c.req.query("path");
+    if (!path)
+      throw new HttpError(400, "invalid_request", "path: the file to download, relative to the workspace");
+    const absolute = await resolveInRoot(root, path).catch(pathError);
+    const info = await stat(absolute).catch(() => {
+      throw new HttpError(404, "not_found", `${path} does not exist in the workspace`);
+    });
+    if (!info.isFile()) throw new HttpError(400, "invalid_request", `${path} is not a file`);
+    const body = Readable.toWeb(createReadStream(absolute)) as ReadableStream<Uint8Array>;
+    return new Response(body, {
+      headers: {
+        "content-type": "application/octet-stream",
+        "content-length": String(info.size),
+        "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(basename(absolute))}`,
+        "x-content-type-options": "nosniff",
+      },
+    });
+  });
+
+  return app;
+}
+
+/** A bad or escaping path is the client's mistake (400); anything else goes on. */
+function pathError(error: unknown): never {
+  if (WorkspacePathError.isInstance(error)) {
+    const status = /does not exist/.test(error.message) ? 404 : 400;
+    throw new HttpError(status, status === 404 ? "not_found" : "invalid_request", `path: ${error.message}`);
+  }
+  throw error;
+}
