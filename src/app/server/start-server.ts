@@ -5,13 +5,16 @@ import { DEFAULT_SQLITE_PATH } from "../../state/index.js";
 import { createApp } from "./app.js";
 import { createBackend } from "./backend/create-backend.js";
 import type { BackendOptions } from "./backend/types.js";
+import { attachWorkspaces } from "./config/attach-workspaces.js";
 import { buildAgents } from "./config/build-agents.js";
 import { attachMemory } from "./config/build-memory.js";
 import type { ServiceConfig } from "./config/service-config.js";
 import { parseTokens, type ServiceVariables } from "./http/auth.js";
 import { memoryRoutes } from "./http/memory-routes.js";
+import { workspaceRoutes } from "./http/workspace-routes.js";
 import { mountedRoutes } from "./mounted-routes.js";
 import { ServiceRuntime } from "./runtime/service-runtime.js";
+import { WorkspaceManager, type WorkspaceManagerOptions } from "./workspace-manager.js";
 
 export interface StartServerOptions {
   config: ServiceConfig;
@@ -25,6 +28,8 @@ export interface StartServerOptions {
   tokensEnv?: string;
   /** Table/key prefix, lock TTL and retention of the store backend (config.events.maxPerSession wins). */
   backend?: BackendOptions;
+  /** A workspace per session (or user) under a data directory: see docs/workspaces.md. */
+  workspaces?: WorkspaceManagerOptions;
   /** Skip the AG-UI and console mounts. */
   withoutOptionalRoutes?: boolean;
 }
@@ -87,12 +92,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   });
   const runtimeOptions: ConstructorParameters<typeof ServiceRuntime>[0] = { backend, agents };
+  const workspaces = options.workspaces ? new WorkspaceManager(options.workspaces) : undefined;
+  if (workspaces) {
+    await workspaces.check().catch(async (error) => {
+      await backend.close();
+      throw error;
+    });
+    runtimeOptions.agents = attachWorkspaces(agents, workspaces, backend.sessions);
+    runtimeOptions.onSessionDeleted = (record) => workspaces.remove(record);
+  }
   if (config.server?.heartbeatMs) runtimeOptions.heartbeatMs = config.server.heartbeatMs;
   if (config.server?.maxConcurrentRuns) runtimeOptions.maxConcurrentRuns = config.server.maxConcurrentRuns;
   if (config.server?.recoverCheckMs) runtimeOptions.recoverCheckMs = config.server.recoverCheckMs;
   if (config.server?.resumeOnRecovery) runtimeOptions.resumeOnRecovery = true;
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = [memoryRoutes(memory), ...(options.withoutOptionalRoutes ? [] : mountedRoutes(runtime))];
+  if (workspaces) mounts.push(workspaceRoutes(runtime, workspaces));
   const appOptions: Parameters<typeof createApp>[1] = {
     tokens,
     mounts,
