@@ -9,6 +9,7 @@ export * from "./rag-middleware.js";
 export * from "./rank-fusion.js";
 export * from "./readers/index.js";
 export * from "./similarity.js";
+export * from "./stores/lancedb-store.js";
 export * from "./stores/memory-vector-store.js";
 export * from "./stores/pgvector-store.js";
 export * from "./stores/sqlite-vector-store.js";
