@@ -2,7 +2,7 @@ import { SpanStatusCode, type Tracer, trace } from "@opentelemetry/api";
 import type { Middleware, MiddlewareContext } from "../agent/index.js";
 import { type Msg, newId, toErrorInfo } from "../message/index.js";
 import { GenAI } from "../trace/gen-ai.js";
-import { assertScope } from "./scope.js";
+import { assertScope, scopeKey } from "./scope.js";
 import type { LongTermMemory, MemoryScope, RecordResult, ScoredMemory } from "./types.js";
 
 /** Whose memories a session reads and feeds: one scope for all, or one per session (e.g. its owner). */
@@ -121,13 +121,27 @@ export function semanticMemoryMiddleware(options: SemanticMemoryMiddlewareOption
     }
   };
 
-  /** Starts recording in the background; the caller never waits for it. */
+  /** The last extraction queued per scope: one scope's extractions run one after another. */
+  const queues = new Map<string, Promise<void>>();
+  const enqueue = (scope: MemoryScope, run: () => Promise<void>): Promise<void> => {
+    const key = scopeKey(scope);
+    const next = (queues.get(key) ?? Promise.resolve()).then(run);
+    queues.set(key, next);
+    return next.finally(() => {
+      if (queues.get(key) === next) queues.delete(key);
+    });
+  };
+
+  /**
+   * Starts recording in the background; the caller never waits for it. Extractions of one scope are
+   * serialised in this process, so two sessions ending together do not both add the same memory.
+   */
   const startRecording = (ctx: MiddlewareContext, replyId: string) => {
     const exchange = exchangeOf(ctx.state.context, replyId);
     if (exchange.length === 0) return;
     const sessionId = ctx.state.sessionId;
     const job = scopeOf(ctx)
-      .then((scope) => recordExchange(exchange, scope, sessionId, replyId))
+      .then((scope) => enqueue(scope, () => recordExchange(exchange, scope, sessionId, replyId)))
       .catch((error) => fail(error, "record"));
     const tracked = job.finally(() => pending.delete(tracked));
     pending.add(tracked);

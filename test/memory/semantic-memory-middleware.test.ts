@@ -16,7 +16,7 @@ import {
 import { blocksOf, textOf, userMsg } from "../../src/message/index.js";
 import { InMemoryVectorStore } from "../../src/rag/index.js";
 import { HashEmbedding, ScriptedModel, type ScriptedStep } from "../../src/testing/index.js";
-import { extractTurn } from "./helpers.js";
+import { extractTurn, knownIn } from "./helpers.js";
 
 function setup(extractorTurns: ScriptedStep[], chatTurns: ScriptedStep[]) {
   const exporter = new InMemorySpanExporter();
@@ -162,6 +162,23 @@ describe("semanticMemoryMiddleware", () => {
       "gen_ai.usage.output_tokens": 30,
       "agentscope.memory.added": 1,
     });
+  });
+
+  it("runs one user's extractions one after another, so two sessions ending together add no duplicate", async () => {
+    const addUnlessKnown: ScriptedStep = (messages) =>
+      knownIn(messages).size === 0
+        ? extractTurn([{ action: "add", kind: "preference", text: "Likes tea" }])
+        : extractTurn([]);
+    const { agent, middleware, memory } = setup(
+      [addUnlessKnown, addUnlessKnown],
+      [{ text: "Sure." }, { text: "Sure." }],
+    );
+    await Promise.all([
+      agent.reply(userMsg("I like tea."), { state: agent.createState("s1") }),
+      agent.reply(userMsg("Tea is what I like."), { state: agent.createState("s2") }),
+    ]);
+    await middleware.flush();
+    expect((await memory.list({ userId: "alice" })).map((m) => m.text)).toEqual(["Likes tea"]);
   });
 
   it("does not learn from a reply that did not complete", async () => {
