@@ -26,14 +26,14 @@ export function diffLines(before: string, after: string): DiffLine[] {
       i++;
       j++;
     } else if (
-      j < b.length &&
-      (i >= a.length || (lcs[i * cols + j + 1] ?? 0) >= (lcs[(i + 1) * cols + j] ?? 0))
+      i < a.length &&
+      (j >= b.length || (lcs[(i + 1) * cols + j] ?? 0) >= (lcs[i * cols + j + 1] ?? 0))
     ) {
-      out.push({ kind: "added", text: b[j] as string });
-      j++;
-    } else {
       out.push({ kind: "removed", text: a[i] as string });
       i++;
+    } else {
+      out.push({ kind: "added", text: b[j] as string });
+      j++;
     }
   }
   return out;

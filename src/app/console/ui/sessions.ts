@@ -98,7 +98,7 @@ export function sessionList(
     const remove = h(
       "button",
       { type: "button", class: "session-action session-delete", "aria-label": `Delete ${title}` },
-      "🗑",
+      "✕",
     );
     remove.addEventListener("click", () => {
       if (remove.dataset.armed === "1") {
@@ -111,7 +111,7 @@ export function sessionList(
     });
     remove.addEventListener("blur", () => {
       remove.dataset.armed = "";
-      remove.textContent = "🗑";
+      remove.textContent = "✕";
       remove.setAttribute("aria-label", `Delete ${title}`);
     });
     item.append(pick, rename, remove);
