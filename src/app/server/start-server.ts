@@ -5,7 +5,7 @@ import { DEFAULT_SQLITE_PATH } from "../../state/index.js";
 import { createApp } from "./app.js";
 import { createBackend } from "./backend/create-backend.js";
 import type { BackendOptions } from "./backend/types.js";
-import { attachWorkspaces } from "./config/attach-workspaces.js";
+import { attachWorkspaces, workspaceOptionsOf } from "./config/attach-workspaces.js";
 import { buildAgents } from "./config/build-agents.js";
 import { attachMemory } from "./config/build-memory.js";
 import type { ServiceConfig } from "./config/service-config.js";
@@ -28,7 +28,7 @@ export interface StartServerOptions {
   tokensEnv?: string;
   /** Table/key prefix, lock TTL and retention of the store backend (config.events.maxPerSession wins). */
   backend?: BackendOptions;
-  /** A workspace per session (or user) under a data directory: see docs/workspaces.md. */
+  /** A workspace per session (or user) under a data directory (overrides config.workspaces): see docs/workspaces.md. */
   workspaces?: WorkspaceManagerOptions;
   /** Skip the AG-UI and console mounts. */
   withoutOptionalRoutes?: boolean;
@@ -92,7 +92,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw error;
   });
   const runtimeOptions: ConstructorParameters<typeof ServiceRuntime>[0] = { backend, agents };
-  const workspaces = options.workspaces ? new WorkspaceManager(options.workspaces) : undefined;
+  const workspaceOptions = options.workspaces ?? workspaceOptionsOf(config.workspaces);
+  const workspaces = workspaceOptions ? new WorkspaceManager(workspaceOptions) : undefined;
   if (workspaces) {
     await workspaces.check().catch(async (error) => {
       await backend.close();
@@ -103,6 +104,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   }
   if (config.server?.heartbeatMs) runtimeOptions.heartbeatMs = config.server.heartbeatMs;
   if (config.server?.maxConcurrentRuns) runtimeOptions.maxConcurrentRuns = config.server.maxConcurrentRuns;
+  const limits: NonNullable<typeof runtimeOptions.limits> = {};
+  if (config.server?.maxRunsPerUser) limits.maxRunsPerUser = config.server.maxRunsPerUser;
+  if (config.server?.queue) limits.queue = true;
+  if (config.server?.queueTimeoutMs) limits.queueTimeoutMs = config.server.queueTimeoutMs;
+  runtimeOptions.limits = limits;
   if (config.server?.recoverCheckMs) runtimeOptions.recoverCheckMs = config.server.recoverCheckMs;
   if (config.server?.resumeOnRecovery) runtimeOptions.resumeOnRecovery = true;
   const runtime = new ServiceRuntime(runtimeOptions);

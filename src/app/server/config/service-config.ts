@@ -125,6 +125,11 @@ export const ServiceConfigSchema = z.strictObject({
       maxBodyBytes: z.number().int().positive().optional(),
       heartbeatMs: z.number().int().positive().optional(),
       maxConcurrentRuns: z.number().int().positive().optional(),
+      /** Replies at once per user (default a quarter of maxConcurrentRuns); more get 429 + Retry-After. */
+      maxRunsPerUser: z.number().int().positive().optional(),
+      /** Wait for a free run slot (up to queueTimeoutMs, default 30 s) instead of answering 429. */
+      queue: z.boolean().optional(),
+      queueTimeoutMs: z.number().int().positive().optional(),
       /** Host names the server answers to besides its bound address and the loopback names; "*" = any. */
       allowedHosts: z.union([z.literal("*"), z.array(z.string().min(1))]).optional(),
       /** How long a run's lease lives without renewal (default 15 s): a dead run's reply is closed after it. */
@@ -139,6 +144,33 @@ export const ServiceConfigSchema = z.strictObject({
   cors: z.strictObject({ origins: z.array(z.url()) }).optional(),
   events: z.strictObject({ maxPerSession: z.number().int().positive().optional() }).optional(),
   memory: MemorySettingsField.optional(),
+  /** A workspace per session (or per user) for the agents' tools; see docs/workspaces.md. */
+  workspaces: z
+    .strictObject({
+      /** Workspaces live in <dataDir>/workspaces (relative paths: from the working directory). */
+      dataDir: z.string().min(1),
+      scope: z.enum(["session", "user"]).optional(),
+      /** Run Bash in a bubblewrap sandbox over the session's workspace: true or a policy. */
+      sandbox: z
+        .union([
+          z.boolean(),
+          z.strictObject({
+            network: z.boolean().optional(),
+            readOnlyPaths: z.array(z.string()).optional(),
+            writablePaths: z.array(z.string()).optional(),
+            envAllowList: z.array(z.string()).optional(),
+            env: z.record(z.string(), z.string()).optional(),
+            hiddenFiles: z.array(z.string()).optional(),
+            hiddenDirectories: z.array(z.string()).optional(),
+            cpuSeconds: z.number().int().positive().optional(),
+            memoryBytes: z.number().int().positive().optional(),
+            maxFileBytes: z.number().int().positive().optional(),
+            maxProcesses: z.number().int().positive().nullable().optional(),
+          }),
+        ])
+        .optional(),
+    })
+    .optional(),
 });
 
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;

@@ -13,6 +13,7 @@ import { HttpError, notFound } from "../http-error.js";
 import { type FollowItem, followEvents } from "./follow-events.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
+import { type RunLimits, RunSlots } from "./run-slots.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
 
 /** An agent the service offers: Agent options without `checkpoint` (the service saves the state). */
@@ -26,8 +27,10 @@ export interface ServiceRuntimeOptions {
   heartbeatMs?: number;
   /** How often a run renews its lock (default 5 s; keep it under a third of the lock TTL). */
   renewEveryMs?: number;
-  /** Runs at once on this replica (default 100); more get 429. */
+  /** Runs at once on this replica (default 100); more get 429 with Retry-After. */
   maxConcurrentRuns?: number;
+  /** Runs at once per user, the per-user part of `limits` (kept separate for the config file). */
+  limits?: Omit<RunLimits, "maxConcurrentRuns">;
   /**
    * How often a follower of a reply in flight checks that its run is alive (default 5 s). A run whose
    * lease expired (or whose process on this host died) has its reply closed then: see `recover`.
@@ -81,7 +84,7 @@ export class ServiceRuntime {
   readonly #runs = new Map<string, LocalRun>();
   readonly #heartbeatMs: number;
   readonly #renewEveryMs: number;
-  readonly #maxRuns: number;
+  readonly #slots: RunSlots;
   readonly #recoverCheckMs: number;
   readonly #resumeOnRecovery: boolean;
   readonly #onSessionDeleted: ServiceRuntimeOptions["onSessionDeleted"];
@@ -98,7 +101,10 @@ export class ServiceRuntime {
     this.#defaultAgent = options.agents[0]!.name;
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
     this.#renewEveryMs = options.renewEveryMs ?? 5_000;
-    this.#maxRuns = options.maxConcurrentRuns ?? 100;
+    this.#slots = new RunSlots({
+      ...options.limits,
+      ...(options.maxConcurrentRuns ? { maxConcurrentRuns: options.maxConcurrentRuns } : {}),
+    });
     this.#recoverCheckMs = options.recoverCheckMs ?? 5_000;
     this.#resumeOnRecovery = options.resumeOnRecovery ?? false;
     this.#onSessionDeleted = options.onSessionDeleted;
@@ -346,12 +352,6 @@ export class ServiceRuntime {
 
   async #run(user: string, sessionId: string, input: Msg[] | InputEvent | undefined): Promise<RunHandle> {
     const record = await this.getSession(user, sessionId);
-    if (this.#runs.size >= this.#maxRuns)
-      throw new HttpError(
-        429,
-        "rate_limit",
-        `this server already runs ${this.#maxRuns} replies; retry shortly`,
-      );
     const agent = this.#agents.get(record.agent);
     if (!agent)
       throw new HttpError(
@@ -359,12 +359,20 @@ export class ServiceRuntime {
         "conflict",
         `session "${sessionId}" uses agent "${record.agent}", which this server does not offer`,
       );
-    const run = await startRun(
-      { backend: this.backend, agent, sessionId, hooks: this.#hooks, renewEveryMs: this.#renewEveryMs },
-      input,
-    );
+    const release = await this.#slots.take(user);
+    let run: LocalRun;
+    try {
+      run = await startRun(
+        { backend: this.backend, agent, sessionId, hooks: this.#hooks, renewEveryMs: this.#renewEveryMs },
+        input,
+      );
+    } catch (error) {
+      release();
+      throw error;
+    }
     this.#runs.set(sessionId, run);
     void run.handle.done.finally(() => {
+      release();
       if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);
     });
     return run.handle;
