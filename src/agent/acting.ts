@@ -28,14 +28,17 @@ export abstract class ActingRun extends ReplyCore {
       const asks: Ask[] = [];
       const external: ToolCallBlock[] = [];
       for (const call of batch.calls) {
-        if (call.state === "asking" || call.state === "submitted") continue;
+        // A call still asking is decided again: a rule accepted for a sibling may allow it now.
+        if (call.state === "submitted") continue;
         const tool = call.state === "allowed" ? this.lookup(call.name) : await this.gate(call, asks);
         if (!tool) continue;
         if (tool.external) external.push(call);
         else run.push({ call, tool });
       }
       if (external.length > 0)
-        this.emit("REQUIRE_EXTERNAL_EXECUTION", { toolCalls: external.map(snapshotCall) });
+        this.emit("REQUIRE_EXTERNAL_EXECUTION", {
+          toolCalls: external.map((call) => snapshotCall(call, "submitted")),
+        });
       yield* this.drain();
       if (run.length > 0) yield* this.runTools(run, batch.parallel);
       if (this.options.signal?.aborted || this.stopReason !== undefined) return false;
@@ -52,9 +55,11 @@ export abstract class ActingRun extends ReplyCore {
       if (asks.length > 0 || waiting.length > 0 || nested !== undefined) {
         if (asks.length > 0) {
           this.emit("REQUIRE_USER_CONFIRM", {
-            toolCalls: asks.map(({ call, decision }) => {
-              const entry: ToolCallBlock & { reason?: string; suggestedRules?: string[] } =
-                snapshotCall(call);
+            toolCalls: askedOnce(asks).map(({ call, decision }) => {
+              const entry: ToolCallBlock & { reason?: string; suggestedRules?: string[] } = snapshotCall(
+                call,
+                "asking",
+              );
               if (decision.reason) entry.reason = decision.reason;
               if (decision.suggestedRules?.length) entry.suggestedRules = decision.suggestedRules;
               return entry;
@@ -81,7 +86,7 @@ export abstract class ActingRun extends ReplyCore {
     if (calls.length === 0) return;
     const results = resultsOf(this.msg, new Set(calls.map((call) => call.id)));
     if (results.length === calls.length && results.every((result) => result.state === "denied")) {
-      this.emit("ALL_TOOLS_DENIED", { deniedToolCalls: calls.map(snapshotCall) });
+      this.emit("ALL_TOOLS_DENIED", { deniedToolCalls: calls.map((call) => snapshotCall(call)) });
     }
   }
 
@@ -316,7 +321,22 @@ export function toolSchema(tool: Tool) {
   return { name: tool.name, description: tool.description, parameters: tool.inputSchema };
 }
 
-/** A copy of a call as it stands now, for an event payload. */
-function snapshotCall(call: ToolCallBlock): ToolCallBlock {
-  return { type: "tool_call", id: call.id, name: call.name, input: call.input, state: call.state };
+/** A copy of a call for an event payload, in the state the event puts it in (default: as it stands). */
+function snapshotCall(call: ToolCallBlock, state: ToolCallBlock["state"] = call.state): ToolCallBlock {
+  return { type: "tool_call", id: call.id, name: call.name, input: call.input, state };
+}
+
+/**
+ * Identical asks (same tool, same suggested rules) are asked once: the first stands for the rest,
+ * which stay pending and are decided again after the answer (an "always allow" rule clears them).
+ */
+function askedOnce(asks: Ask[]): Ask[] {
+  const seen = new Set<string>();
+  return asks.filter(({ call, decision }) => {
+    if (!decision.suggestedRules?.length) return true;
+    const key = `${call.name}\u0000${decision.suggestedRules.join("\u0000")}`;
+    if (seen.has(key) && call.state !== "asking") return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -75,6 +75,15 @@ export class Agent {
     options: ReplyOptions<S> = {},
   ): AsyncGenerator<AgentEvent> {
     const state = options.state ?? this.state;
+    // Interrupting a session with nothing in flight changes nothing and is not an error.
+    if (
+      isAnswer(input) &&
+      input.type === "USER_INTERRUPT" &&
+      !state.replyContext &&
+      !this.running.has(state)
+    ) {
+      return (async function* () {})();
+    }
     const run = new ReplyRun(this.config, state, options, {
       start: (actual) => this.enter(state, actual),
       end: () => this.running.delete(state),
@@ -134,6 +143,10 @@ export class Agent {
     let replyId: string | undefined;
     for await (const event of this.replyStream(input, options)) replyId ??= event.replyId;
     const state = options.state ?? this.state;
+    // An interrupt with nothing in flight answers with the last reply, unchanged.
+    if (replyId === undefined && isAnswer(input) && input.type === "USER_INTERRUPT") {
+      replyId = state.context.findLast((m) => m.role === "assistant")?.id;
+    }
     const msg = state.context.findLast((m) => m.id === replyId);
     if (!msg) throw new ReplyStateError("the reply produced no message");
     return msg as ReplyMsg<S>;

@@ -143,7 +143,9 @@ function findRule(
   });
 }
 
+/** The tool's own "always allow" suggestions; a tool without any offers its whole name. */
 function suggestions(subject: PermissionSubject, input: unknown): string[] {
+  if (!subject.suggestRules) return [subject.name];
   return safely(() => subject.suggestRules?.(input) ?? [], []);
 }
 

@@ -52,7 +52,7 @@ describe("human in the loop", () => {
     const ask = confirmEvent(first);
     expect(ask.toolCalls[0]).toMatchObject({
       name: "write_note",
-      state: "pending",
+      state: "asking",
       suggestedRules: ["write_note"],
     });
     expect(blocksOf(agent.state.context.at(-1)!, "tool_call")[0]!.state).toBe("asking");
@@ -125,6 +125,8 @@ describe("human in the loop", () => {
       description: "",
       input: z.object({ text: z.string() }),
       concurrencySafe: true,
+      // Distinct suggestions per call: identical asks would be asked once.
+      suggestRules: (input) => [`write_note(${(input as { text: string }).text})`],
       execute: ({ text }) => {
         log.push(text);
         return "ok";

@@ -271,3 +271,18 @@ describe("the shell-escape catalogue", () => {
     await expectInEveryMode(command, "allow");
   });
 });
+
+describe("accept_edits treats plain file edits, sed -i included, as edits", () => {
+  it.each([
+    ["sed -i 's/a/b/g' a.txt", "allow"],
+    ["sed -i -e 's/a/b/' a.txt", "allow"],
+    ["mkdir -p out && cp a.txt out/", "allow"],
+    ["sed -i 's/a/b/w /tmp/x' a.txt", "ask"],
+    ["sed -i '1e id' a.txt", "ask"],
+    ["sed -i 's/a/b/' ../a.txt", "ask"],
+    ["sed 's/a/b/' a.txt > b.txt", "ask"],
+  ] as const)("%j → %s", async (command, behavior) => {
+    expect((await decide(command, "accept_edits", [])).behavior).toBe(behavior);
+    expect((await decide(command, "default", [])).behavior).toBe("ask");
+  });
+});

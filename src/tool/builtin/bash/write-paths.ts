@@ -56,7 +56,8 @@ export function writeTargets(program: string, args: readonly string[]): WriteTar
   const pathOptions = new Set((known?.paths ?? "").split(" ").filter(Boolean));
   const paths: string[] = [];
   const operands: string[] = [];
-  let scripted = false;
+  /** sed scripts given with -e (a script file given with -f counts as one that is not plain). */
+  let sedScripts: string[] | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (arg === "--") {
@@ -75,10 +76,11 @@ export function writeTargets(program: string, args: readonly string[]): WriteTar
     const value = attached !== "" ? attached : args[++index];
     if (value === undefined) continue;
     if (pathOptions.has(name)) paths.push(value);
-    if (program === "sed" && (name === "-e" || name === "--expression" || name === "-f" || name === "--file"))
-      scripted = true;
+    if (program === "sed" && (name === "-e" || name === "--expression"))
+      sedScripts = [...(sedScripts ?? []), value];
+    if (program === "sed" && (name === "-f" || name === "--file")) sedScripts = [...(sedScripts ?? []), "e"];
   }
-  if (program === "sed") return sedTargets(args, operands, scripted, paths);
+  if (program === "sed") return sedTargets(args, operands, sedScripts, paths);
   const files =
     FIRST_OPERAND_IS_NOT_A_PATH.has(program) && !args.some((arg) => arg.startsWith("--reference"))
       ? operands.slice(1)
@@ -91,14 +93,14 @@ export function writeTargets(program: string, args: readonly string[]): WriteTar
 function sedTargets(
   args: readonly string[],
   operands: string[],
-  scripted: boolean,
+  optionScripts: string[] | undefined,
   paths: string[],
 ): WriteTargets {
-  const script = scripted ? undefined : operands[0];
-  const files = scripted ? operands : operands.slice(1);
+  const scripts = optionScripts ?? operands.slice(0, 1);
+  const files = optionScripts ? operands : operands.slice(1);
   paths.push(...files);
   const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith("--in-place"));
-  const plain = script !== undefined && isPlainSedScript(script);
+  const plain = scripts.length > 0 && scripts.every(isPlainSedScript);
   return { paths, fileEdit: inPlace && plain };
 }
 
