@@ -168,6 +168,47 @@ describe("memory in the service", () => {
     }
   });
 
+  it("keeps a perAgent agent's memories to that agent", async () => {
+    const server = await startServer({
+      config: {
+        agents: [
+          {
+            name: "coder",
+            model: new ScriptedModel([{ text: "ok" }]),
+            memory: { perAgent: true, notes: false },
+          },
+          { name: "writer", model: new ScriptedModel([]), memory: { notes: false } },
+        ],
+        store: "memory:",
+        tokens: { "token-a": "alice" },
+        memory: {
+          embedding: "hash",
+          model: new ScriptedModel([
+            extractTurn([{ action: "add", kind: "fact", text: "Deploys on Fridays" }]),
+          ]),
+        },
+      },
+      port: 0,
+      tokensEnv: "",
+      withoutOptionalRoutes: true,
+    });
+    servers.push(server);
+    const list = async (query: string) =>
+      (
+        (await (
+          await fetch(`${server.url}/v1/memories${query}`, { headers: { authorization: "Bearer token-a" } })
+        ).json()) as { memories: MemoryRecord[] }
+      ).memories;
+    const { sessionId } = await server.runtime.createSession("alice", { agent: "coder" });
+    await (await server.runtime.startReply("alice", sessionId, [userMsg("I deploy on Fridays")])).done;
+    for (let attempt = 0; attempt < 100 && (await list("")).length === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await list("?agent=coder")).toMatchObject([{ agentId: "coder", text: "Deploys on Fridays" }]);
+    expect(await list("?agent=writer")).toEqual([]);
+    expect(await list("")).toHaveLength(1);
+  });
+
   it("refuses semantic memory without an embedding, naming the agent", async () => {
     await expect(
       startServer({
