@@ -1,8 +1,19 @@
+import { resolve } from "node:path";
 import { type BashToolOptions, bashTool } from "../../../tool/builtin/index.js";
 import { Toolkit } from "../../../tool/index.js";
 import type { SessionDirectory } from "../backend/types.js";
 import type { ServiceAgentOptions } from "../runtime/service-runtime.js";
-import type { WorkspaceManager } from "../workspace-manager.js";
+import type { WorkspaceManager, WorkspaceManagerOptions } from "../workspace-manager.js";
+import type { ServiceConfig } from "./service-config.js";
+
+/** The manager's options from the config file's `workspaces` (dataDir resolved, `sandbox: true` = defaults). */
+export function workspaceOptionsOf(config: ServiceConfig["workspaces"]): WorkspaceManagerOptions | undefined {
+  if (!config) return undefined;
+  const options: WorkspaceManagerOptions = { dataDir: resolve(config.dataDir) };
+  if (config.scope) options.scope = config.scope;
+  if (config.sandbox) options.sandbox = config.sandbox === true ? {} : config.sandbox;
+  return options;
+}
 
 /**
  * Agents that work in their session's workspace: the manager's middleware sets each session's
