@@ -41,12 +41,29 @@ export interface SamplingOptions {
   frequencyPenalty?: number;
 }
 
+/**
+ * Native structured output: the provider constrains the reply text to JSON that fits `schema`
+ * (OpenAI Chat `response_format` / Responses `text.format` json_schema, Gemini `responseSchema`,
+ * Ollama `format`). Providers without it (Anthropic, DashScope) reject it: use the injected-tool mode.
+ */
+export interface ResponseFormat {
+  type: "json_schema";
+  /** A short name for the schema (OpenAI requires one; ^[a-zA-Z0-9_-]{1,64}$). */
+  name: string;
+  schema: JsonSchema;
+  description?: string;
+  /** OpenAI strict mode (default true): the schema must then close every object. */
+  strict?: boolean;
+}
+
 export interface ChatOptions extends SamplingOptions {
   tools?: ToolSchema[];
   toolChoice?: ToolChoice;
   signal?: AbortSignal;
   maxTokens?: number;
   temperature?: number;
+  /** Ask for JSON text that fits a schema (see ResponseFormat). */
+  responseFormat?: ResponseFormat;
   /** Provider-specific request fields merged into the body last (escape hatch). */
   extraBody?: Record<string, unknown>;
 }

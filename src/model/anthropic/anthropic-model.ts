@@ -58,7 +58,7 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     const apiKey = requireApiKey(setting(o.apiKey, "ANTHROPIC_API_KEY"), "Anthropic", "ANTHROPIC_API_KEY");
     const baseURL = setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string;
     const body = requestBody(messages, this.provider, (msgs) =>
-      this.sampled(
+      this.withCallOptions(
         opts,
         formatAnthropic(msgs, {
           model: o.model,

@@ -55,7 +55,7 @@ export class DashScopeModel extends ProviderModel<DashScopeModelOptions> {
     ) as string;
     const multimodal = o.multimodal ?? hasMedia(messages);
     const body = requestBody(messages, this.provider, (msgs) =>
-      this.sampled(
+      this.withCallOptions(
         opts,
         formatDashScope(msgs, {
           model: o.model,

@@ -2,10 +2,12 @@ import type { Msg } from "../../message/index.js";
 import { countOrEstimate } from "../provider-kit/count-tokens.js";
 import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
+import { section } from "../provider-kit/sampling.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions, SamplingOptions, ToolSchema } from "../types.js";
+import type { ChatChunk, ChatOptions, ResponseFormat, SamplingOptions, ToolSchema } from "../types.js";
 import { formatGemini } from "./gemini-format.js";
+import { sanitizeGeminiSchema } from "./gemini-schema.js";
 import { GeminiStreamParser } from "./gemini-stream.js";
 
 export interface GeminiModelOptions extends TransportOptions {
@@ -59,7 +61,7 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
       "https://generativelanguage.googleapis.com/v1beta",
     ) as string;
     const body = requestBody(messages, this.provider, (msgs) =>
-      this.sampled(
+      this.withCallOptions(
         opts,
         formatGemini(msgs, {
           tools: opts.tools,
@@ -114,6 +116,14 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
       (body) => (body as { totalTokens?: number } | null)?.totalTokens,
       () => this.countTokens(messages, tools),
     );
+  }
+
+  /** JSON output constrained by `responseSchema` (the schema sanitised as for function declarations). */
+  protected override applyResponseFormat(body: Record<string, unknown>, format: ResponseFormat): void {
+    const config = section(body, "generationConfig");
+    config.responseMimeType = "application/json";
+    const schema = sanitizeGeminiSchema(format.schema);
+    if (schema !== undefined) config.responseSchema = schema;
   }
 
   private headers(apiKey: string): Record<string, string> {

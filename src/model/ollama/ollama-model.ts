@@ -3,7 +3,7 @@ import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
+import type { ChatChunk, ChatOptions, ResponseFormat, SamplingOptions } from "../types.js";
 import { formatOllama, type OllamaFormatOptions } from "./ollama-format.js";
 import { OllamaStreamParser } from "./ollama-stream.js";
 
@@ -52,12 +52,17 @@ export class OllamaModel extends ProviderModel<OllamaModelOptions> {
     super(options, { preferred: options.numCtx });
   }
 
+  /** Ollama constrains the output with the JSON Schema in `format`. */
+  protected override applyResponseFormat(body: Record<string, unknown>, format: ResponseFormat): void {
+    body.format = format.schema;
+  }
+
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
     const host = ollamaBaseUrl(setting(o.host, "OLLAMA_HOST", "http://127.0.0.1:11434") as string);
     const apiKey = setting(o.apiKey, "OLLAMA_API_KEY");
     const body = requestBody(messages, this.provider, (msgs) =>
-      this.sampled(
+      this.withCallOptions(
         opts,
         formatOllama(msgs, {
           model: o.model,

@@ -1,5 +1,6 @@
 import type { Msg } from "../../message/index.js";
 import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { checkResponseFormat, openAIJsonSchema } from "../provider-kit/response-format.js";
 import { applySampling, mergeSampling } from "../provider-kit/sampling.js";
 import type { ChatChunk, ChatOptions } from "../types.js";
 import { OpenAIBaseModel } from "./base-model.js";
@@ -51,6 +52,10 @@ export class OpenAIChatModel extends OpenAIBaseModel {
         extraBody: opts.extraBody,
       });
       applySampling(this.provider, sampling, CHAT_SAMPLING, request);
+      if (opts.responseFormat !== undefined) {
+        const format = checkResponseFormat(this.provider, opts.responseFormat);
+        request.response_format = { type: "json_schema", json_schema: openAIJsonSchema(format) };
+      }
       return request;
     });
     return this.send("/chat/completions", body, () => new OpenAIChatStreamParser(this.provider), opts);

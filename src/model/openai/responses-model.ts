@@ -1,5 +1,6 @@
 import type { Msg } from "../../message/index.js";
 import { lazyStream } from "../provider-kit/lazy-stream.js";
+import { checkResponseFormat, openAIJsonSchema } from "../provider-kit/response-format.js";
 import { applySampling, mergeSampling } from "../provider-kit/sampling.js";
 import type { ChatChunk, ChatOptions } from "../types.js";
 import { OpenAIBaseModel } from "./base-model.js";
@@ -41,6 +42,10 @@ export class OpenAIResponsesModel extends OpenAIBaseModel {
       });
       // The Responses API samples with temperature and top_p only.
       applySampling(this.provider, sampling, { topP: "top_p" }, request);
+      if (opts.responseFormat !== undefined) {
+        const format = checkResponseFormat(this.provider, opts.responseFormat);
+        request.text = { format: { type: "json_schema", ...openAIJsonSchema(format) } };
+      }
       return request;
     });
     return this.send("/responses", body, () => new OpenAIResponsesStreamParser(this.provider), opts);

@@ -3,6 +3,7 @@ export * from "./count-tokens.js";
 export * from "./lazy-stream.js";
 export * from "./media.js";
 export * from "./request-body.js";
+export * from "./response-format.js";
 export * from "./sampling.js";
 export * from "./settings.js";
 export * from "./tool-input.js";

@@ -9,10 +9,12 @@ import type {
   ChatChunk,
   ChatModel,
   ChatOptions,
+  ResponseFormat,
   SamplingOptions,
   ToolSchema,
 } from "../types.js";
 import { lazyStream } from "./lazy-stream.js";
+import { checkResponseFormat, unsupportedResponseFormat } from "./response-format.js";
 import { applySampling, mergeSampling, type SamplingWireNames, section } from "./sampling.js";
 
 /** The options every native-API model takes: the model name, a context size override, transport settings. */
@@ -56,8 +58,17 @@ export abstract class ProviderModel<O extends ProviderModelOptions> implements C
    */
   protected abstract readonly samplingWire: { names: SamplingWireNames; in?: string };
 
-  /** `body` with the call's (and the model's default) sampling options written in; see applySampling. */
-  protected sampled<T extends object>(opts: ChatOptions, body: T): T {
+  /**
+   * `body` with the call's options the formatter does not take written in: sampling (the call's over
+   * the model's defaults; see applySampling) and the native structured output `responseFormat`.
+   */
+  protected withCallOptions<T extends object>(opts: ChatOptions, body: T): T {
+    if (opts.responseFormat !== undefined) {
+      this.applyResponseFormat(
+        body as Record<string, unknown>,
+        checkResponseFormat(this.provider, opts.responseFormat),
+      );
+    }
     const sampling = mergeSampling(this.options.sampling, opts);
     if (Object.keys(sampling).length === 0) return body;
     const { names, in: key } = this.samplingWire;
@@ -68,6 +79,11 @@ export abstract class ProviderModel<O extends ProviderModelOptions> implements C
       key === undefined ? (body as Record<string, unknown>) : section(body, key),
     );
     return body;
+  }
+
+  /** Writes a native structured-output request into `body`; providers without one reject it. */
+  protected applyResponseFormat(_body: Record<string, unknown>, _format: ResponseFormat): void {
+    throw unsupportedResponseFormat(this.provider);
   }
 
   /** Builds and sends the request for one call (runs when the stream is first iterated). */
