@@ -440,6 +440,21 @@ describe("bad requests get a 4xx with { error: { type, message } } and change no
       type: "invalid_request",
       send: (id) => [`/v1/sessions/${id}/events`, { headers: { "last-event-id": "abc" } }],
     },
+    ...["1e3", "0x10", " 3", "-1", "2.0"].map((value) => ({
+      name: `after="${value}" (Last-Event-ID is read the same way)`,
+      status: 400 as const,
+      type: "invalid_request",
+      send: (id: string): [string, RequestInit] => [
+        `/v1/sessions/${id}/events?after=${encodeURIComponent(value)}`,
+        {},
+      ],
+    })),
+    {
+      name: "a Last-Event-ID ahead of the log",
+      status: 400,
+      type: "invalid_request",
+      send: (id) => [`/v1/sessions/${id}/events?after=99`, {}],
+    },
     {
       name: "an unknown agent",
       status: 400,

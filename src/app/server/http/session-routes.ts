@@ -53,7 +53,14 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
     await runtime.getSession(user, sessionId);
     const after = resumePoint(c.req.header("last-event-id"), c.req.query("after"), 0);
     if (after === undefined)
-      throw new HttpError(400, "invalid_request", "Last-Event-ID / after: a non-negative integer event id");
+      throw new HttpError(400, "invalid_request", "Last-Event-ID / after: a decimal event id like 42");
+    const newest = await runtime.backend.events.lastSeq(sessionId);
+    if (after > newest)
+      throw new HttpError(
+        400,
+        "invalid_request",
+        `Last-Event-ID / after: ${after} is ahead of the session's log (its newest event is ${newest})`,
+      );
     return sseResponse((signal) => runtime.follow(user, sessionId, { after, signal }), c.req.raw.signal);
   });
 

@@ -55,7 +55,10 @@ export function sseResponse(
   });
 }
 
-/** Where a reconnecting client resumes: `Last-Event-ID`, else `?after=`, else `fallback`. */
+/**
+ * Where a reconnecting client resumes: `Last-Event-ID`, else `?after=`, else `fallback`. Only plain
+ * decimal ids count (`1e3`, `0x10`, ` 3` are undefined: the caller answers 400).
+ */
 export function resumePoint(
   lastEventId: string | undefined,
   after: string | undefined,
@@ -63,6 +66,6 @@ export function resumePoint(
 ): number | undefined {
   const raw = lastEventId ?? after;
   if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
-  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  if (!/^\d{1,15}$/.test(raw)) return undefined;
+  return Number(raw);
 }
