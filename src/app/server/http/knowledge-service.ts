@@ -1,0 +1,172 @@
+import type { EmbeddingModel } from "../../../model/embedding.js";
+import { type IndexProgress, KnowledgeBase, type VectorStore } from "../../../rag/index.js";
+import { HttpError } from "../http-error.js";
+
+export interface KnowledgeServiceOptions {
+  embedding: EmbeddingModel;
+  store: VectorStore;
+  /** One collection holds every user's bases, each scoped by `{ user, kb }`; default `knowledge`. */
+  collection?: string;
+  /** Largest uploaded file; default 20 MiB. */
+  maxUploadBytes?: number;
+}
+
+export interface KnowledgeBaseInfo {
+  name: string;
+  description: string;
+  createdAt: string;
+}
+
+export type IndexJobStatus = "queued" | "indexing" | "done" | "failed";
+
+/** A background indexing job, as the status route shows it (plain JSON). */
+export interface IndexJob {
+  id: string;
+  knowledgeBase: string;
+  documentId: string;
+  status: IndexJobStatus;
+  progress?: IndexProgress;
+  chunks?: number;
+  error?: string;
+}
+
+const NAME = /^[\w.-]{1,64}$/;
+
+/**
+ * Knowledge bases per user for the service: each user's bases live in one shared collection, scoped
+ * by `{ user, kb }` (so no user can read another's), and uploads are indexed in the background, one
+ * job per file, with progress listeners. The list of bases is kept in process.
+ */
+export class KnowledgeService {
+  readonly maxUploadBytes: number;
+  readonly #options: KnowledgeServiceOptions;
+  readonly #bases = new Map<string, Map<string, KnowledgeBaseInfo>>();
+  readonly #jobs = new Map<
+    string,
+    { user: string; job: IndexJob; listeners: Set<(job: IndexJob) => void>; done: Promise<void> }
+  >();
+  #nextJob = 1;
+
+  constructor(options: KnowledgeServiceOptions) {
+    this.#options = options;
+    this.maxUploadBytes = options.maxUploadBytes ?? 20 * 1024 * 1024;
+  }
+
+  create(user: string, name: string, description = ""): KnowledgeBaseInfo {
+    if (!NAME.test(name))
+      throw new HttpError(400, "invalid_request", "name: letters, digits, _, . or - (at most 64)");
+    const bases = this.#basesOf(user);
+    if (bases.has(name)) throw new HttpError(409, "conflict", `knowledge base ${name} already exists`);
+    const info = { name, description, createdAt: new Date().toISOString() };
+    bases.set(name, info);
+    return info;
+  }
+
+  list(user: string): KnowledgeBaseInfo[] {
+    return [...this.#basesOf(user).values()];
+  }
+
+  /** The user's base by name (a 404 when the user has none by that name). */
+  base(user: string, name: string): KnowledgeBase {
+    const info = this.#basesOf(user).get(name);
+    if (!info) throw new HttpError(404, "not_found", `no knowledge base ${name}`);
+    return new KnowledgeBase({
+      name,
+      description: info.description,
+      embedding: this.#options.embedding,
+      store: this.#options.store,
+      collection: this.#options.collection ?? "knowledge",
+      filter: { user, kb: name },
+    });
+  }
+
+  async remove(user: string, name: string): Promise<void> {
+    const base = this.base(user, name);
+    for (const doc of await base.listDocuments()) await base.deleteDocument(doc.documentId);
+    this.#basesOf(user).delete(name);
+  }
+
+  /** Starts indexing one uploaded file in the background; returns its job. */
+  startIndexing(
+    user: string,
+    name: string,
+    file: { name: string; type: string; bytes: Uint8Array },
+  ): IndexJob {
+    const base = this.base(user, name);
+    if (file.bytes.byteLength > this.maxUploadBytes) {
+      throw new HttpError(
+        413,
+        "payload_too_large",
+        `${file.name} is larger than ${this.maxUploadBytes} bytes`,
+      );
+    }
+    const job: IndexJob = {
+      id: `job_${this.#nextJob++}`,
+      knowledgeBase: name,
+      documentId: file.name,
+      status: "queued",
+    };
+    const listeners = new Set<(job: IndexJob) => void>();
+    const notify = () => {
+      for (const listener of listeners) listener({ ...job });
+    };
+    const done = (async () => {
+      await Promise.resolve();
+      job.status = "indexing";
+      notify();
+      try {
+        const result = await base.insertDocument(
+          { source: file.name, bytes: file.bytes, ...(file.type ? { mediaType: file.type } : {}) },
+          {
+            onProgress: (progress) => {
+              job.progress = progress;
+              notify();
+            },
+          },
+        );
+        job.chunks = result.chunks;
+        job.status = "done";
+      } catch (error) {
+        job.status = "failed";
+        job.error = (error as Error).message;
+      }
+      notify();
+    })();
+    this.#jobs.set(job.id, { user, job, listeners, done });
+    return { ...job };
+  }
+
+  /** A job of this user (404 otherwise). */
+  job(user: string, id: string): IndexJob {
+    return { ...this.#job(user, id).job };
+  }
+
+  /** Calls `listener` on every change of the job until it ends; returns an unsubscribe function. */
+  follow(user: string, id: string, listener: (job: IndexJob) => void): () => void {
+    const entry = this.#job(user, id);
+    entry.listeners.add(listener);
+    return () => entry.listeners.delete(listener);
+  }
+
+  /** Resolves when the job has finished (done or failed). */
+  async settled(user: string, id: string): Promise<IndexJob> {
+    const entry = this.#job(user, id);
+    await entry.done;
+    return { ...entry.job };
+  }
+
+  #job(user: string, id: string) {
+    const entry = this.#jobs.get(id);
+    if (!entry || entry.user !== user) throw new HttpError(404, "not_found", `no indexing job ${id}`);
+    return entry;
+  }
+
+  #basesOf(user: string): Map<string, KnowledgeBaseInfo> {
+    let bases = this.#bases.get(user);
+    if (!bases) {
+      bases = new Map();
+      this.#bases.set(user, bases);
+    }
+    return bases;
+  }
+}
