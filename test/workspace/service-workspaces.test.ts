@@ -29,16 +29,23 @@ describe("the service gives each session its own sandboxed workspace", () => {
     },
     { text: "looked" },
   ]);
-  const start = async () => {
-    const server = await startServer({
-      config: {
-        agents: [{ name: "worker", model, tools: ["Bash", "Read", "Write"], permission: { mode: "bypass" } }],
+  /** First through startServer's option, after the restart through the config file's `workspaces`. */
+  const start = async (from: "option" | "config") => {
+    const agents = [
+      {
+        name: "worker",
+        model,
+        tools: ["Bash", "Read", "Write"] as ("Bash" | "Read" | "Write")[],
+        permission: { mode: "bypass" as const },
       },
+    ];
+    const server = await startServer({
+      config: from === "config" ? { agents, workspaces: { dataDir, sandbox: true } } : { agents },
       store: `sqlite:${join(dataDir, "state.db")}`,
       port: 0,
       tokensEnv: "tok-alice:alice,tok-bob:bob",
       withoutOptionalRoutes: true,
-      workspaces: { dataDir, sandbox: {} },
+      ...(from === "option" ? { workspaces: { dataDir, sandbox: {} } } : {}),
     });
     servers.push(server);
     return server;
@@ -63,7 +70,7 @@ describe("the service gives each session its own sandboxed workspace", () => {
   };
 
   it("runs each session's tools in its own workspace; another session sees none of it", async () => {
-    const { url } = await start();
+    const { url } = await start("option");
     for (const [token, sessionId] of [
       ["tok-alice", "alice-1"],
       ["tok-bob", "bob-1"],
@@ -125,7 +132,7 @@ describe("the service gives each session its own sandboxed workspace", () => {
 
   it("keeps workspaces across a restart and removes one with its session", async () => {
     await servers[0]!.close();
-    const { url } = await start();
+    const { url } = await start("config");
     const listing = await call(`${url}/v1/sessions/alice-1/workspace/files`, "tok-alice");
     expect(
       ((await listing.json()) as { entries: Array<{ path: string }> }).entries.map((e) => e.path),
