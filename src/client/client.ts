@@ -8,7 +8,7 @@ import type {
   CreateSessionOptions,
   ExternalResultsRequest,
   InterruptResult,
-  MemoryRecord,
+  MemoryList,
   SendInput,
   ServiceHealth,
   SessionDetail,
@@ -198,10 +198,13 @@ export class AgentScopeClient {
     return stream;
   }
 
-  async memories(): Promise<MemoryRecord[]> {
-    return (await this.request<{ memories: MemoryRecord[] }>("GET", "/v1/memories")).memories;
+  /** What the service remembers about the user (`enabled: false` when it keeps no memory); with `agent`, that agent's too. */
+  memories(options: { agent?: string } = {}): Promise<MemoryList> {
+    const query = options.agent ? `?agent=${encodeURIComponent(options.agent)}` : "";
+    return this.request("GET", `/v1/memories${query}`);
   }
 
+  /** Forgets one memory (404 when the user has none with that id). */
   async deleteMemory(memoryId: string): Promise<void> {
     await this.request("DELETE", `/v1/memories/${encodeURIComponent(memoryId)}`);
   }

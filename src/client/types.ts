@@ -83,10 +83,22 @@ export interface ServiceHealth {
   agents: string[];
 }
 
-/** A long-term memory the service keeps for the user (`GET /v1/memories`, when the service has them). */
+/** A long-term memory the service keeps for the user (`GET /v1/memories`). */
 export interface MemoryRecord {
   id: string;
+  userId: string;
+  /** The agent that wrote it; absent = shared by all of the user's agents. */
+  agentId?: string;
+  kind: "fact" | "preference";
   text: string;
-  createdAt?: string;
-  [key: string]: unknown;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+  source?: { sessionId?: string; replyId?: string };
+}
+
+/** `GET /v1/memories`: `enabled` is false when the service keeps no long-term memory. */
+export interface MemoryList {
+  enabled: boolean;
+  memories: MemoryRecord[];
 }

@@ -156,6 +156,29 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     expect(await page.locator(".msg.assistant").count()).toBe(1);
   });
 
+  it("attaches an image as a data block: shown in the message and stored with the user's text", async () => {
+    await open();
+    // A 1×1 PNG.
+    const png = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
+      "base64",
+    );
+    await page.setInputFiles("#files", { name: "dot.png", mimeType: "image/png", buffer: png });
+    expect(await page.locator("#attached li").textContent()).toContain("dot.png");
+    await sendText("what is in this picture");
+    await page.waitForSelector("body[data-phase='idle']");
+    expect(await page.locator(".msg.user img.media").getAttribute("src")).toBe(
+      `data:image/png;base64,${png.toString("base64")}`,
+    );
+    const sessionId = decodeURIComponent(new URL(page.url()).hash.replace("#/s/", ""));
+    const stored = await service.runtime.messages("local", sessionId);
+    expect(stored[0]?.content.map((b) => b.type)).toEqual(["text", "data"]);
+    expect(stored[0]?.content[1]).toMatchObject({
+      name: "dot.png",
+      source: { type: "base64", mediaType: "image/png" },
+    });
+  });
+
   it("a reload mid-reply picks the stream up again: the answer appears once, complete", async () => {
     await open();
     await sendText("slow please");
