@@ -1,5 +1,6 @@
 // agentscope/app: the agent service (Hono + SSE), its runtime and backends, config loading, the demo agent.
 
+export { a2aRoutes, agentCardOf, ServiceAgentExecutor } from "./a2a/index.js";
 export { type ChatClient, httpChatClient, runtimeChatClient } from "./cli/chat-client.js";
 export { EventRenderer, type RenderOptions } from "./cli/render-events.js";
 export { demoAgentConfig, demoModel, demoTools, prepareDemoWorkspace } from "./demo/demo-agent.js";
