@@ -143,6 +143,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         server.close(() => resolve());
         (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
+      await memory.flush(); // memory extractions still running write to the backend: let them finish
       await runtime.close();
     },
   };

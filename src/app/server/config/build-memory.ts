@@ -4,6 +4,7 @@ import {
   type MemoryScope,
   memoryTool,
   SemanticMemory,
+  type SemanticMemoryMiddleware,
   StateVectorStore,
   semanticMemoryMiddleware,
   stateMemoryFiles,
@@ -47,6 +48,8 @@ export interface ServiceMemory {
   semantic?: LongTermMemory;
   /** A scope's notes directory (the one the `Memory` tool writes for that user, or user and agent). */
   notes?: (scope: MemoryScope) => MemoryFiles;
+  /** Resolves when the memory extractions started so far have finished (before the backend closes). */
+  flush(): Promise<void>;
 }
 
 /**
@@ -63,6 +66,7 @@ export async function attachMemory(
 ): Promise<ServiceMemory> {
   let memory: SemanticMemory | undefined;
   let notes: ServiceMemory["notes"];
+  const middlewares: SemanticMemoryMiddleware[] = [];
   for (const [i, config] of configs.entries()) {
     const options = memoryOf(config);
     const agent = agents[i];
@@ -87,6 +91,7 @@ export async function attachMemory(
         scope: (ctx) => scopeOf(ctx.state.sessionId),
         topK: options.topK,
       });
+      middlewares.push(middleware);
       agent.middlewares = [...(agent.middlewares ?? []), middleware];
     }
     if (options.notes) {
@@ -97,7 +102,11 @@ export async function attachMemory(
       else agent.toolkit = [...(agent.toolkit ?? []), tool];
     }
   }
-  const served: ServiceMemory = {};
+  const served: ServiceMemory = {
+    flush: async () => {
+      await Promise.all(middlewares.map((middleware) => middleware.flush()));
+    },
+  };
   if (memory) served.semantic = memory;
   if (notes) served.notes = notes;
   return served;
