@@ -122,7 +122,12 @@ async function replay(args: string[]): Promise<void> {
   await replayTrace(file, out, { color: out.isTTY === true });
 }
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { chat, serve, demo, replay };
+async function kb(args: string[]): Promise<void> {
+  const { kbCommand } = await import("./kb-command.js");
+  await kbCommand(args, { out, err: process.stderr });
+}
+
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { chat, serve, demo, replay, kb };
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
