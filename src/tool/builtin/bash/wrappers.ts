@@ -20,6 +20,8 @@ interface WrapperSpec {
   leadingOperands?: number;
   /** Accepts `NAME=value` words before the command (env). */
   assignments?: boolean;
+  /** Its command words are joined and run by `sh -c`, as `watch` does (`watch 'ls; rm a'`). */
+  splitsCommand?: boolean;
 }
 
 const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
@@ -58,6 +60,8 @@ const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   taskset: { valued: "", leadingOperands: 1 },
   chroot: { valued: "", leadingOperands: 1, longValued: ["--userspec", "--groups"] },
   flock: { valued: "wEc", leadingOperands: 1 },
+  busybox: { valued: "" },
+  watch: { valued: "nd", longValued: ["--interval", "--differences"], splitsCommand: true },
 };
 
 /** `command -v x` and `command -V x` only look a name up. */
@@ -118,8 +122,9 @@ export function unwrap(program: string, args: readonly string[]): Unwrapped | un
     }
     break;
   }
-  const inner = args.slice(index);
+  let inner = args.slice(index);
   if (program === "xargs" && inner.length === 0) return { inner: ["echo"], paths };
+  if (spec.splitsCommand && inner.length > 0) inner = ["sh", "-c", inner.join(" ")];
   return { inner, paths };
 }
 
