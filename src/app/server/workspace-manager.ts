@@ -81,10 +81,12 @@ export class WorkspaceManager {
   runner(): ProcessRunner | undefined {
     const policy = this.#sandbox;
     if (policy === false) return undefined;
+    const manager = this;
     return {
       kind: "bubblewrap",
-      run: (request: ProcessRequest) =>
-        new BubblewrapRunner(this.#workspaceContaining(request.cwd), policy).run(request),
+      run: async function* (request: ProcessRequest) {
+        yield* new BubblewrapRunner(manager.#workspaceContaining(request.cwd), policy).run(request);
+      },
     };
   }
 
