@@ -173,6 +173,31 @@ describe("a deny rule catches the program however it is spelled", () => {
     await expectInEveryMode(command, "deny", ["deny:Bash(rm:*)"]);
   });
 
+  it.each([
+    ["git grep -O'touch /tmp/m' hi", "Bash(git grep:*)"],
+    ["/usr/bin/git grep --open-files-in-pager=x hi", "Bash(git grep:*)"],
+    ["cat .e*", "Bash(cat:*)"],
+    ["c''at .gi*/config", "Bash(cat:*)"],
+    ["git diff --no-index .env a.txt", "Bash(git diff:*)"],
+    ["diff --from-file=/etc/hostname a.txt", "Bash(diff:*)"],
+    ["sort -o/tmp/x a.txt", "Bash(sort:*)"],
+    ["env", "Bash(env:*)"],
+    ["printenv AGENTSCOPE_TOKENS", "Bash(printenv)"],
+    ["date -s now", "Bash(date:*)"],
+    ["hostname evil", "Bash(hostname:*)"],
+    ["sed -i 's/a/b/' ~/.bashrc", "Bash(sed:*)"],
+    ["chmod 600 ~/.ssh/config", "Bash(chmod:*)"],
+    ["rmdir /", "Bash(rmdir:*)"],
+    ["kill -9 1", "Bash(kill:*)"],
+    ["for f in *; do cat $f; done", "Bash(cat:*)"],
+    ["(cat a.txt)", "Bash(cat:*)"],
+  ] as const)(
+    "every reported bypass is denied by a rule naming its program: %j with %s",
+    async (command, rule) => {
+      await expectInEveryMode(command, "deny", [`deny:${rule}`, `allow:${rule}`]);
+    },
+  );
+
   it("a rule written with a path matches the program by its base name", async () => {
     await expectInEveryMode("rm a.txt", "deny", ["deny:Bash(/bin/rm:*)"]);
   });
