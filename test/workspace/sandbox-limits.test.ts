@@ -17,8 +17,9 @@ describe("a bubblewrap sandbox enforces its limits", () => {
   it("kills the whole process tree, detached and re-parented children too", async () => {
     const marker = String(40_000 + Math.floor(Math.random() * 10_000));
     const command = `(sleep ${marker} &); (setsid sleep ${marker} &); nohup sleep ${marker} >/dev/null 2>&1 & echo started; sleep ${marker}`;
-    const output = await runIn(sandbox(root), command, { timeoutMs: 500 });
-    expect(output).toContain("[timed out after 500 ms");
+    const output = await runIn(sandbox(root), command, { timeoutMs: 3000 });
+    expect(output).toContain("started");
+    expect(output).toContain("[timed out after 3000 ms");
     expect(processesWith(`sleep ${marker}`)).toEqual([]);
   });
 
@@ -31,11 +32,11 @@ describe("a bubblewrap sandbox enforces its limits", () => {
 
   it("stops a process at its CPU-time limit", async () => {
     const output = await runIn(sandbox(root, { cpuSeconds: 1 }), "while :; do :; done", {
-      timeoutMs: 30_000,
+      timeoutMs: 120_000,
     });
     expect(output).not.toContain("timed out");
     expect(output).toMatch(/\[exit code (152|SIGXCPU|SIGKILL|137)\]/);
-  });
+  }, 130_000);
 
   it("refuses memory past its limit", async () => {
     const grab = `python3 -c "x = bytearray(300 * 1024 * 1024); print('allocated', len(x))"`;
