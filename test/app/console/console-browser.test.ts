@@ -199,8 +199,12 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     await page.keyboard.press("Control+Enter");
     await page.waitForSelector("body[data-phase='idle']");
 
+    // After a reload the timeline still has the whole run (read from the event log).
+    await page.reload();
+    await page.waitForSelector(".msg.assistant");
     await page.click("#timeline-toggle");
     const timeline = page.locator("#timeline table");
+    await expect.poll(() => timeline.locator('tr[data-event="REPLY_END"]').count()).toBe(1);
     await timeline.waitFor();
     expect(await timeline.locator('tr[data-event="MODEL_CALL_END"] td').nth(2).textContent()).toMatch(
       /\d+ in · \d+ out tokens/,

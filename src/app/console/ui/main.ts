@@ -9,6 +9,7 @@ import {
   type SessionView,
   sessionViewFromHistory,
 } from "../../../client/index.js";
+import type { AgentEvent } from "../../../event/types.js";
 import type { ContentBlock, DataBlock, Msg } from "../../../message/index.js";
 import { type ApprovalDecision, approvalCard } from "./approvals.js";
 import { byId, h } from "./dom.js";
@@ -47,6 +48,8 @@ const state = {
   view: emptySessionView(),
   stream: undefined as EventStream | undefined,
   attachments: [] as DataBlock[],
+  /** The session's event log read from the top (for the timeline), once per opened session. */
+  log: undefined as { sessionId: string; events: AgentEvent[] } | undefined,
   busy: false,
 };
 
@@ -112,7 +115,7 @@ function render(): void {
   document.body.dataset.phase = phase;
   ui.stop.hidden = phase !== "running";
   ui.send.disabled = state.busy || phase !== "idle";
-  if (!ui.timeline.hidden) ui.timelineBody.replaceChildren(timelineTable(view.events));
+  if (!ui.timeline.hidden) ui.timelineBody.replaceChildren(timelineTable(timelineEvents()));
 }
 
 function renderSessions(): void {
@@ -137,6 +140,30 @@ function announce(msg: Msg | undefined): void {
     .join(" ")
     .trim();
   ui.announce.textContent = `${msg.name} finished: ${text.slice(0, 160)}${text.length > 160 ? "…" : ""}`;
+}
+
+/** The events of the log read for the timeline, then those this page saw after it (by event id). */
+function timelineEvents(): AgentEvent[] {
+  const log = state.log?.sessionId === state.current?.sessionId ? (state.log?.events ?? []) : [];
+  const known = new Set(log.map((event) => event.id));
+  return [...log, ...state.view.events.filter((event) => !known.has(event.id))];
+}
+
+/** Reads the session's event log up to now, so the timeline also shows what happened before this page. */
+async function loadLog(): Promise<void> {
+  const current = state.current;
+  if (!current || state.log?.sessionId === current.sessionId) return;
+  const { lastEventId } = await client.status(current.sessionId);
+  const events: AgentEvent[] = [];
+  if (lastEventId > 0) {
+    const stream = client.events(current.sessionId, { after: 0 });
+    for await (const event of stream) {
+      events.push(event);
+      if (stream.lastEventId >= lastEventId) stream.close();
+    }
+  }
+  if (state.current?.sessionId === current.sessionId) state.log = { sessionId: current.sessionId, events };
+  scheduleRender();
 }
 
 // ---------- sessions and streams ----------
@@ -190,6 +217,7 @@ async function openSession(session: SessionInfo): Promise<void> {
   if (state.current?.sessionId !== id) return;
   state.view = sessionViewFromHistory(messages, status);
   scheduleRender();
+  if (!ui.timeline.hidden) void loadLog().catch(failed("reading the event log failed"));
   if (status.running && status.replyId) {
     // The stored copy of the reply in flight lags its events: fold it again from the top of the log.
     const run = { replyId: status.replyId, after: 0, running: status.lastEventId };
@@ -310,6 +338,7 @@ byId("menu").addEventListener("click", () => {
 byId("timeline-toggle").addEventListener("click", () => {
   ui.timeline.hidden = !ui.timeline.hidden;
   byId("timeline-toggle").setAttribute("aria-expanded", String(!ui.timeline.hidden));
+  if (!ui.timeline.hidden) void loadLog().catch(failed("reading the event log failed"));
   scheduleRender();
 });
 byId("timeline-close").addEventListener("click", () => {
