@@ -10,10 +10,55 @@ import {
   OpenAIResponsesModel,
 } from "./openai/index.js";
 
-/** A model by name: `provider:model` (e.g. `openai:gpt-4o-mini`), or an object with connection settings. */
+/**
+ * A model by name: `provider:model` (e.g. `openai:gpt-4o-mini`), optionally with the server after `@`
+ * (`openai:gpt-4o-mini@http://127.0.0.1:4010/v1`), or an object with connection settings
+ * (`apiKeyEnv`: the variable holding the key, for configs that must not contain it).
+ */
 export type ModelSpec =
   | string
-  | { provider: string; model: string; baseURL?: string; apiKey?: string; contextSize?: number };
+  | {
+      provider: string;
+      model: string;
+      baseURL?: string;
+      apiKey?: string;
+      apiKeyEnv?: string;
+      contextSize?: number;
+    };
+
+/** The variables each provider's own SDK reads for its server address; honoured when no baseURL is given. */
+export const BASE_URL_VARIABLES: Readonly<Record<string, string>> = {
+  openai: "OPENAI_BASE_URL",
+  "openai-responses": "OPENAI_BASE_URL",
+  anthropic: "ANTHROPIC_BASE_URL",
+  gemini: "GEMINI_BASE_URL",
+  dashscope: "DASHSCOPE_BASE_URL",
+  ollama: "OLLAMA_HOST",
+};
+
+/**
+ * A base URL in the form the provider's requests expect, accepting both usual spellings: OpenAI-style
+ * servers take `/v1` (added to a bare host), Anthropic's paths add `/v1` themselves (a trailing `/v1` is
+ * dropped), Gemini's need a version (`/v1beta` added when none is given). Not http(s): an error.
+ */
+export function normalizeBaseURL(provider: string, baseURL: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    throw new Error(
+      `base URL "${baseURL}" for ${provider} is not a URL (write e.g. http://127.0.0.1:4010/v1)`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new Error(`base URL "${baseURL}" for ${provider} must start with http:// or https://`);
+  const path = url.pathname.replace(/\/+$/, "");
+  const base = `${url.origin}${path}${url.search}`;
+  if (provider === "anthropic") return path.endsWith("/v1") ? base.slice(0, base.length - 3) : base;
+  if (provider === "gemini") return /\/v\d+(beta|alpha)?\d*$/.test(path) ? base : `${base}/v1beta`;
+  if (provider === "ollama") return base;
+  return path === "" ? `${base}/v1` : base;
+}
 
 export const MODEL_PROVIDERS = [
   "openai",
@@ -27,8 +72,13 @@ export const MODEL_PROVIDERS = [
   ),
 ] as const;
 
-/** Parses `provider:model`; the model part may itself contain colons (`ollama:llama3.2:3b`). */
-export function parseModelSpec(spec: string): { provider: string; model: string } {
+/**
+ * Parses `provider:model[@baseUrl]`; the model part may itself contain colons (`ollama:llama3.2:3b`)
+ * and `@` (only `@http://` or `@https://` starts the base URL).
+ */
+export function parseModelSpec(spec: string): { provider: string; model: string; baseURL?: string } {
+  const at = spec.search(/@https?:\/\//i);
+  if (at > 0) return { ...parseModelSpec(spec.slice(0, at)), baseURL: spec.slice(at + 1) };
   const colon = spec.indexOf(":");
   if (colon <= 0 || colon === spec.length - 1) {
     throw new Error(
@@ -38,9 +88,26 @@ export function parseModelSpec(spec: string): { provider: string; model: string 
   return { provider: spec.slice(0, colon), model: spec.slice(colon + 1) };
 }
 
-/** Builds the ChatModel a spec names. Unknown providers are an error listing the known ones. */
-export function modelFromSpec(spec: ModelSpec): ChatModel {
-  const { provider, model, ...rest } = typeof spec === "string" ? parseModelSpec(spec) : spec;
+/**
+ * Builds the ChatModel a spec names. Without a base URL, the provider's usual variable
+ * (BASE_URL_VARIABLES, e.g. OPENAI_BASE_URL) is used when set. Unknown providers are an error
+ * listing the known ones.
+ */
+export function modelFromSpec(spec: ModelSpec, env: NodeJS.ProcessEnv = process.env): ChatModel {
+  const { provider, model, apiKeyEnv, ...rest } =
+    typeof spec === "string" ? { ...parseModelSpec(spec), apiKeyEnv: undefined } : spec;
+  const variable = BASE_URL_VARIABLES[provider];
+  const baseURL = rest.baseURL ?? (variable ? env[variable] || undefined : undefined);
+  if (baseURL !== undefined)
+    rest.baseURL = normalizeBaseURL(
+      provider,
+      provider === "ollama" && !/^https?:/i.test(baseURL) ? `http://${baseURL}` : baseURL,
+    );
+  if (apiKeyEnv !== undefined) {
+    const key = env[apiKeyEnv];
+    if (!key) throw new Error(`model ${provider}:${model}: the variable ${apiKeyEnv} (apiKeyEnv) is not set`);
+    rest.apiKey = key;
+  }
   const settings = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
   switch (provider) {
     case "openai":
@@ -82,11 +149,11 @@ const DEFAULT_MODELS: Array<[envKey: string, spec: string]> = [
 export function modelFromEnvironment(env: NodeJS.ProcessEnv = process.env): ChatModel | undefined {
   const baseURL = env.AGENTSCOPE_BASE_URL || undefined;
   if (env.AGENTSCOPE_MODEL) {
-    const { provider, model } = parseModelSpec(env.AGENTSCOPE_MODEL);
-    return modelFromSpec(baseURL ? { provider, model, baseURL } : { provider, model });
+    const parsed = parseModelSpec(env.AGENTSCOPE_MODEL);
+    return modelFromSpec(baseURL && !parsed.baseURL ? { ...parsed, baseURL } : parsed, env);
   }
   for (const [key, spec] of DEFAULT_MODELS) {
-    if (env[key]) return modelFromSpec(spec);
+    if (env[key]) return modelFromSpec(spec, env);
   }
   return undefined;
 }

@@ -4,9 +4,23 @@ import { formatPath } from "../../../message/index.js";
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
 
-/** A ChatModel instance (TypeScript configs) or a spec string like `openai:gpt-4o-mini`. */
+/**
+ * A ChatModel instance (TypeScript configs), a spec string like `openai:gpt-4o-mini` (or
+ * `openai:gpt-4o-mini@http://127.0.0.1:4010/v1`), or the same as an object with `baseURL` and
+ * `apiKeyEnv` (the variable that holds the key).
+ */
 const ModelField = z.union([
   z.string().min(1),
+  z.strictObject({
+    provider: z.string().min(1),
+    model: z.string().min(1),
+    baseURL: z.url().optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Za-z_]\w*$/, "an environment variable name")
+      .optional(),
+    contextSize: z.number().int().positive().optional(),
+  }),
   z.custom<object>((v) => isObject(v) && typeof (v as { stream?: unknown }).stream === "function", {
     message: 'a model spec like "openai:gpt-4o-mini" or a ChatModel object',
   }),
