@@ -21,4 +21,7 @@ const agent = new Agent({
 
 for await (const event of agent.replyStream(userMsg("Weather in Paris?"))) {
   if (event.type === "TEXT_BLOCK_DELTA") process.stdout.write(event.delta);
+  // A failed model call (bad key, server unreachable) ends the reply with an error, not an exception:
+  if (event.type === "REPLY_END" && event.error)
+    console.error(`\n${event.error.type}: ${event.error.message}`);
 }

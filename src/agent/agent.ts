@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { AgentEvent, InputEvent } from "../event/index.js";
-import { assertRoleBlocks, type Msg, newId } from "../message/index.js";
+import { AgentScopeError, assertRoleBlocks, type Msg, newId } from "../message/index.js";
 import { decidePermission, type PermissionContext, permissionContextFrom } from "../permission/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
 import { skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
@@ -149,6 +149,8 @@ export class Agent {
     }
     const msg = state.context.findLast((m) => m.id === replyId);
     if (!msg) throw new ReplyStateError("the reply produced no message");
+    if (options.throwOnError && msg.finishedReason === "error")
+      throw new AgentScopeError(msg.error ?? { type: "internal", message: "the reply failed" });
     return msg as ReplyMsg<S>;
   }
 

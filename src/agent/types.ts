@@ -23,6 +23,12 @@ export interface ReplyOptions<S extends z.ZodType | undefined = undefined> {
   source?: string;
   /** Save the state at every step that matters (overrides the agent's `checkpoint` for this call). */
   checkpoint?: (state: AgentState, reason: CheckpointReason) => void | Promise<void>;
+  /**
+   * `reply()` only: when the reply ends with `finishedReason: "error"` (the model failed, a key was
+   * rejected...), throw its error as an `AgentScopeError` (`.info.type`: authentication, rate_limit,
+   * connection...) instead of resolving with the Msg. Without it, check `msg.finishedReason`/`msg.error`.
+   */
+  throwOnError?: boolean;
 }
 
 /** Where the agent is when it saves a checkpoint. */
