@@ -10,6 +10,8 @@ import { buildAgents } from "./config/build-agents.js";
 import { attachMemory } from "./config/build-memory.js";
 import type { ServiceConfig } from "./config/service-config.js";
 import { parseTokens, type ServiceVariables } from "./http/auth.js";
+import { knowledgeRoutes } from "./http/knowledge-routes.js";
+import type { KnowledgeService } from "./http/knowledge-service.js";
 import { memoryRoutes } from "./http/memory-routes.js";
 import { workspaceRoutes } from "./http/workspace-routes.js";
 import { mountedRoutes } from "./mounted-routes.js";
@@ -32,6 +34,8 @@ export interface StartServerOptions {
   workspaces?: WorkspaceManagerOptions;
   /** Skip the AG-UI and console mounts. */
   withoutOptionalRoutes?: boolean;
+  /** Per-user knowledge bases under /v1/knowledge-bases (see docs/rag.md). */
+  knowledge?: KnowledgeService;
 }
 
 export interface RunningServer {
@@ -114,6 +118,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = [memoryRoutes(memory), ...(options.withoutOptionalRoutes ? [] : mountedRoutes(runtime))];
   if (workspaces) mounts.push(workspaceRoutes(runtime, workspaces));
+  if (options.knowledge) mounts.push(knowledgeRoutes(options.knowledge));
   const appOptions: Parameters<typeof createApp>[1] = {
     tokens,
     mounts,
