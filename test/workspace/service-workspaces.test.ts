@@ -25,6 +25,8 @@ describe("the service gives each session its own sandboxed workspace", () => {
     {
       toolCalls: [
         { name: "Bash", input: { command: `pwd; cat notes.txt; cat ${aliceRoot}/notes.txt; ls -A` } },
+        { name: "Read", input: { path: `${aliceRoot}/notes.txt` } },
+        { name: "Read", input: { path: "../s-alice-1/notes.txt" } },
       ],
     },
     { text: "looked" },
@@ -66,7 +68,10 @@ describe("the service gives each session its own sandboxed workspace", () => {
     const { messages } = (await (await call(`${url}/v1/sessions/${session}/messages`, token)).json()) as {
       messages: Msg[];
     };
-    return blocksOf(messages.at(-1)!, "tool_result")[0]!.output as string;
+    return blocksOf(messages.at(-1)!, "tool_result").map((result) => ({
+      state: result.state,
+      output: String(result.output),
+    }));
   };
 
   it("runs each session's tools in its own workspace; another session sees none of it", async () => {
@@ -81,13 +86,22 @@ describe("the service gives each session its own sandboxed workspace", () => {
       });
       expect(res.status).toBe(201);
     }
-    expect(await reply(url, "tok-alice", "alice-1", "write")).toBe(`${aliceRoot}\n`);
+    expect(await reply(url, "tok-alice", "alice-1", "write")).toEqual([
+      { state: "success", output: `${aliceRoot}\n` },
+    ]);
     expect(existsSync(join(aliceRoot, "notes.txt"))).toBe(true);
 
-    const bob = await reply(url, "tok-bob", "bob-1", "look");
-    expect(bob).toContain(join(dataDir, "workspaces", "sessions", "s-bob-1"));
-    expect(bob).not.toContain("alice-data");
-    expect(bob).toMatch(/notes\.txt: No such file or directory/);
+    const [bob, readAbsolute, readRelative] = await reply(url, "tok-bob", "bob-1", "look");
+    expect(readAbsolute).toEqual({
+      state: "denied",
+      output: expect.stringContaining("outside this session's workspace"),
+    });
+    expect(readRelative?.state).toBe("denied");
+    expect(JSON.stringify([readAbsolute, readRelative])).not.toContain("alice-data");
+    expect(bob!.state).toBe("success");
+    expect(bob!.output).toContain(join(dataDir, "workspaces", "sessions", "s-bob-1"));
+    expect(bob!.output).not.toContain("alice-data");
+    expect(bob!.output).toMatch(/notes\.txt: No such file or directory/);
   });
 
   it("lists and downloads a session's files for its owner only", async () => {
