@@ -1,3 +1,4 @@
+export * from "./a2a-agent.js";
 export * from "./agent-like.js";
 export * from "./final-text.js";
 export * from "./fold-sub-run.js";

@@ -8,7 +8,7 @@ import {
   type EventInit,
   type InputEvent,
 } from "../event/index.js";
-import { type FinishReason, type Msg, newId, userMsg } from "../message/index.js";
+import { type ErrorInfo, type FinishReason, type Msg, newId, userMsg } from "../message/index.js";
 import type { AgentState, WaitingFor } from "../state/index.js";
 import { type ToolContext, ToolError } from "../tool/index.js";
 import type { AgentLike } from "./agent-like.js";
@@ -217,9 +217,14 @@ export class OrchestratedReply {
   }
 
   /** Ends the reply. */
-  async *end(finishedReason: FinishReason, structuredOutput?: unknown): AsyncGenerator<AgentEvent> {
+  async *end(
+    finishedReason: FinishReason,
+    structuredOutput?: unknown,
+    error?: ErrorInfo,
+  ): AsyncGenerator<AgentEvent> {
     const init: Omit<EventInit<"REPLY_END">, "replyId"> = { finishedReason };
     if (structuredOutput !== undefined) init.structuredOutput = structuredOutput;
+    if (error) init.error = error;
     this.emit("REPLY_END", init);
     delete this.state.replyContext;
     yield* this.drain();
