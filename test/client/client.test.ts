@@ -61,6 +61,8 @@ describe("AgentScopeClient against a real service", () => {
     const { server } = await serve();
     const client = new AgentScopeClient({ baseUrl: server.url });
     expect(await client.agents()).toEqual(["main"]);
+    expect(await client.memories()).toEqual({ enabled: false, memories: [] });
+    await expect(client.deleteMemory("nope")).rejects.toMatchObject({ status: 404, type: "not_found" });
     const created = await client.createSession({ title: "groceries" });
     expect(created).toMatchObject({ agent: "main", title: "groceries" });
     expect((await client.listSessions()).sessions.map((s) => s.sessionId)).toContain(created.sessionId);

@@ -245,6 +245,10 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     expect(await page.locator("#sidebar").isVisible()).toBe(true);
     await page.click("#settings-toggle");
     expect(await page.locator("#token").isVisible()).toBe(true);
+    await page.click("#memories-toggle");
+    await expect
+      .poll(() => page.locator("#memories").textContent())
+      .toBe("This server keeps no long-term memory.");
     await page.screenshot({ path: join(SHOTS, "mobile-menu.png") });
     await page.keyboard.press("Escape");
     expect(await page.locator("#sidebar").isVisible()).toBe(false);

@@ -6,6 +6,7 @@ import { Agent } from "../../../src/agent/index.js";
 import { consoleRoutes } from "../../../src/app/console/index.js";
 import { createApp } from "../../../src/app/server/app.js";
 import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
+import { memoryRoutes } from "../../../src/app/server/http/memory-routes.js";
 import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
 import type { Msg } from "../../../src/message/index.js";
 import type { ChatModel } from "../../../src/model/core.js";
@@ -140,7 +141,8 @@ export async function startConsoleService(): Promise<ConsoleService> {
       { name: "reviewer", model: keywordModel(), toolkit: [editFile] },
     ],
   });
-  const app = createApp(runtime, { mounts: [consoleRoutes()] });
+  // No long-term memory configured: GET /v1/memories answers { enabled: false }.
+  const app = createApp(runtime, { mounts: [memoryRoutes({ flush: async () => {} }), consoleRoutes()] });
   const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }) as Server;
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;

@@ -13,6 +13,7 @@ import type { AgentEvent } from "../../../event/types.js";
 import type { ContentBlock, DataBlock, Msg } from "../../../message/index.js";
 import { type ApprovalDecision, approvalCard } from "./approvals.js";
 import { byId, h } from "./dom.js";
+import { renderMemories } from "./memories.js";
 import { looseSubRuns, messageNode } from "./message-view.js";
 import { renameSession, sessionList, titleOf } from "./sessions.js";
 import { timelineTable } from "./timeline.js";
@@ -388,6 +389,12 @@ async function start(): Promise<void> {
     if (auth) byId("settings").hidden = false;
   }
 }
+byId("memories-toggle").addEventListener("click", () => {
+  const panel = byId("memories");
+  panel.hidden = !panel.hidden;
+  byId("memories-toggle").setAttribute("aria-expanded", String(!panel.hidden));
+  if (!panel.hidden) void renderMemories(panel, client).catch(failed("loading memories failed"));
+});
 byId("settings-toggle").addEventListener("click", () => {
   byId("settings").hidden = !byId("settings").hidden;
 });
