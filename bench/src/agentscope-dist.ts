@@ -1,4 +1,8 @@
-/** Where `npm run build` (src/build-agentscope.mjs) put the transpiled library, and typed imports of it. */
+/**
+ * Where `npm run build` (src/build-agentscope.mjs) put the library, bundled as it ships (the public
+ * entry points only), and typed imports of it. `perFileDir` holds the unbundled transpile
+ * (`node src/build-agentscope.mjs --per-file`), for before/after import costs.
+ */
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -9,19 +13,20 @@ export const distDir = join(
   "agentscope-bench",
   "dist",
 );
+export const perFileDir = join(distDir, "..", "per-file");
 
 export const distUrl = (entry: string, dir = distDir) => pathToFileURL(join(dir, entry)).href;
 
 type Agentscope = typeof import("../../src/index.js") &
   typeof import("../../src/agent/index.js") &
-  typeof import("../../src/model/openai/index.js");
+  typeof import("../../src/model/index.js");
 
-/** The core entry, the agent entry and the OpenAI models, from the build (never from ../src through tsx). */
+/** The core entry, the agent entry and the models entry, from the build (never from ../src through tsx). */
 export async function importAgentscope(dir = distDir): Promise<Agentscope> {
   const [core, agent, openai] = await Promise.all([
     import(distUrl("index.js", dir)),
     import(distUrl("agent/index.js", dir)),
-    import(distUrl("model/openai/index.js", dir)),
+    import(distUrl("model/index.js", dir)),
   ]);
   return { ...core, ...agent, ...openai } as Agentscope;
 }

@@ -9,7 +9,7 @@ import type { Summary } from "./stats.js";
 type Results = {
   machine?: Record<string, unknown>;
   clients?: ClientBenchResult;
-  imports?: Array<{ name: string; ms: Summary }>;
+  imports?: Array<{ name: string; ms: Summary; cpuMs?: Summary }>;
   bundle?: BundleResult[];
   service?: ServiceLoadResult;
   state?: StoreResult[];
@@ -87,9 +87,12 @@ export function renderResults(results: Results): string {
     out.push(
       "## Cold import (fresh `node` process each, `await import()` timed in-process; median (min–max) ms)",
       "",
-      "| import | median | min–max |",
-      "| --- | --- | --- |",
-      ...results.imports.map((i) => `| ${i.name} | ${ms(i.ms.median)} | ${ms(i.ms.min)}–${ms(i.ms.max)} |`),
+      "| import | median | min–max | CPU median |",
+      "| --- | --- | --- | --- |",
+      ...results.imports.map(
+        (i) =>
+          `| ${i.name} | ${ms(i.ms.median)} | ${ms(i.ms.min)}–${ms(i.ms.max)} | ${i.cpuMs ? ms(i.cpuMs.median) : "–"} |`,
+      ),
       "",
     );
   }

@@ -12,9 +12,7 @@ import { distDir, distUrl } from "../agentscope-dist.js";
 
 type App = typeof import("../../../src/app/index.js");
 const app = (await import(distUrl("app/index.js"))) as App;
-const { ServiceRuntime } = (await import(
-  distUrl("app/server/runtime/service-runtime.js")
-)) as typeof import("../../../src/app/server/runtime/service-runtime.js");
+const { ServiceRuntime } = app;
 const honoServerPath = createRequire(join(distDir, "index.js")).resolve("@hono/node-server");
 const { serve } = (await import(pathToFileURL(honoServerPath).href)) as typeof import("@hono/node-server");
 
