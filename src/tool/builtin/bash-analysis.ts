@@ -5,10 +5,11 @@ import { analyzeGit } from "./bash/git.js";
 import { readOptions } from "./bash/options.js";
 import { readOnlyProgram } from "./bash/read-only-programs.js";
 import { safetyReasons } from "./bash/safety.js";
-import { expandWord } from "./bash/words.js";
+import { expandWord, onlySafeExpansions } from "./bash/words.js";
 import { unwrap } from "./bash/wrappers.js";
 import { writeTargets } from "./bash/write-paths.js";
-import { DOWNLOADERS, HARMLESS_DEVICES, INTERPRETERS, SAFE_VARIABLES, SHELLS } from "./bash-commands.js";
+import { DOWNLOADERS, HARMLESS_DEVICES, INTERPRETERS, SHELLS } from "./bash-commands.js";
+import { globRoot } from "./tool-paths.js";
 
 /** One simple command of a script, as the shell will run it. */
 export interface ShellCommand {
@@ -365,7 +366,7 @@ class Analyzer {
     }
     const danger = dangerousGlobReason(glob);
     if (danger) this.flag(`${path} is a glob that can reach a sensitive path (${danger})`);
-    const scan = staticBase(glob);
+    const scan = globRoot(glob);
     this.paths.push(join(this.cwd, scan));
     this.globs.push(join(this.cwd, glob));
   }
@@ -378,14 +379,6 @@ interface WordFacts {
   dynamicWords: Set<string>;
   /** Every expansion in the command is a plain `$NAME` of a harmless variable. */
   safeExpansions: boolean;
-}
-
-/** The directory part of a glob before its first wildcard segment (`src/*.ts` → `src`, `*` → `.`). */
-function staticBase(glob: string): string {
-  const segments = glob.split("/");
-  const first = segments.findIndex((segment) => /(^|[^\\])[*?[{]/.test(segment));
-  const base = segments.slice(0, first === -1 ? segments.length : first).join("/");
-  return base === "" ? (glob.startsWith("/") ? "/" : ".") : base.replace(/\\(.)/g, "$1");
 }
 
 function join(cwd: string | undefined, path: string): string {
@@ -403,25 +396,4 @@ function programOf(node: Command): string | undefined {
   if (!node.name) return undefined;
   const expansion = expandWord(node.name);
   return expansion.dynamic ? undefined : posix.basename(expansion.values[0] ?? "");
-}
-
-/** Whether every expansion in the command is a plain `$NAME` of a harmless variable. */
-function onlySafeExpansions(node: Command): boolean {
-  let safe = true;
-  const visit = (child: SyntaxNode): void => {
-    if (child.type === "SimpleExpansion") {
-      if (!SAFE_VARIABLES.has(child.text.replace(/^\$\{?|\}$/g, ""))) safe = false;
-    } else if (
-      child.type === "ParameterExpansion" ||
-      child.type === "CommandExpansion" ||
-      child.type === "ArithmeticExpansion" ||
-      child.type === "ProcessSubstitution"
-    ) {
-      safe = false;
-    } else {
-      forEachChild(child, visit);
-    }
-  };
-  for (const arg of node.args) visit(arg);
-  return safe;
 }

@@ -54,9 +54,12 @@ function suggestedGlob(path: string, isDirectory: boolean): string {
  */
 export function globRoot(pattern: string, under = "."): string {
   const segments = pattern.split("/");
-  const first = segments.findIndex((segment) => /[*?[{]/.test(segment));
+  const first = segments.findIndex((segment) => /(^|[^\\])[*?[{]/.test(segment));
   if (first !== -1 && segments.slice(first).includes("..")) return "/";
-  const base = segments.slice(0, first === -1 ? segments.length : first).join("/");
+  const base = segments
+    .slice(0, first === -1 ? segments.length : first)
+    .join("/")
+    .replace(/\\(.)/g, "$1");
   if (pattern.startsWith("/")) return base === "" ? "/" : base;
   return posix.join(under, base === "" ? "." : base);
 }

@@ -1,4 +1,5 @@
-import { forEachChild, type SyntaxNode, type Word } from "unbash";
+import { type Command, forEachChild, type SyntaxNode, type Word } from "unbash";
+import { SAFE_VARIABLES } from "../bash-commands.js";
 
 /** What one shell word becomes before the command runs, as far as the text alone tells. */
 export interface WordExpansion {
@@ -145,4 +146,25 @@ export function containsRuntimePart(node: SyntaxNode): boolean {
   };
   forEachChild(node, visit);
   return found;
+}
+
+/** Whether every expansion in the command is a plain `$NAME` of a harmless variable. */
+export function onlySafeExpansions(node: Command): boolean {
+  let safe = true;
+  const visit = (child: SyntaxNode): void => {
+    if (child.type === "SimpleExpansion") {
+      if (!SAFE_VARIABLES.has(child.text.replace(/^\$\{?|\}$/g, ""))) safe = false;
+    } else if (
+      child.type === "ParameterExpansion" ||
+      child.type === "CommandExpansion" ||
+      child.type === "ArithmeticExpansion" ||
+      child.type === "ProcessSubstitution"
+    ) {
+      safe = false;
+    } else {
+      forEachChild(child, visit);
+    }
+  };
+  for (const arg of node.args) visit(arg);
+  return safe;
 }
