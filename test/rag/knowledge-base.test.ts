@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { AgentScopeError } from "../../src/message/index.js";
 import type { EmbeddingModel } from "../../src/model/embedding.js";
-import { InMemoryVectorStore, KnowledgeBase, RecursiveChunker } from "../../src/rag/index.js";
+import {
+  InMemoryVectorStore,
+  KnowledgeBase,
+  RecursiveChunker,
+  SqliteVectorStore,
+  type VectorStore,
+} from "../../src/rag/index.js";
 import { HashEmbedding } from "../../src/testing/index.js";
 
 const DOCS: Record<string, string> = {
@@ -75,57 +81,65 @@ describe("KnowledgeBase", () => {
     expect(strict.length).toBeLessThan(4);
   });
 
-  it("keeps tenants sharing one collection apart on every read and write", async () => {
-    const store = new InMemoryVectorStore();
-    const embedding = new HashEmbedding();
-    const acme = new KnowledgeBase({
-      name: "kb",
-      embedding,
-      store,
-      collection: "shared",
-      filter: { tenant: "acme" },
-    });
-    const globex = new KnowledgeBase({
-      name: "kb",
-      embedding,
-      store,
-      collection: "shared",
-      filter: { tenant: "globex" },
-    });
-    await acme.insertDocument({ source: "plan.txt", bytes: bytes("Acme secret launch plan for rockets.") });
-    // Same document id, other tenant: a separate document, not a replacement.
-    await globex.insertDocument({ source: "plan.txt", bytes: bytes("Globex secret plan for volcanoes.") });
-    // Metadata cannot escape the scope: the forced filter wins.
-    await acme.insertDocument(
-      { source: "x.txt", bytes: bytes("rockets again") },
-      { metadata: { tenant: "globex" } },
-    );
+  const STORES: [string, () => VectorStore][] = [
+    ["memory", () => new InMemoryVectorStore()],
+    ["sqlite", () => new SqliteVectorStore(":memory:")],
+  ];
+  it.each(STORES)(
+    "keeps tenants sharing one collection apart on every read and write (%s)",
+    async (_kind, open) => {
+      const store = open();
+      const embedding = new HashEmbedding();
+      const acme = new KnowledgeBase({
+        name: "kb",
+        embedding,
+        store,
+        collection: "shared",
+        filter: { tenant: "acme" },
+      });
+      const globex = new KnowledgeBase({
+        name: "kb",
+        embedding,
+        store,
+        collection: "shared",
+        filter: { tenant: "globex" },
+      });
+      await acme.insertDocument({ source: "plan.txt", bytes: bytes("Acme secret launch plan for rockets.") });
+      // Same document id, other tenant: a separate document, not a replacement.
+      await globex.insertDocument({ source: "plan.txt", bytes: bytes("Globex secret plan for volcanoes.") });
+      // Metadata cannot escape the scope: the forced filter wins.
+      await acme.insertDocument(
+        { source: "x.txt", bytes: bytes("rockets again") },
+        { metadata: { tenant: "globex" } },
+      );
 
-    for (const mode of ["vector", "keyword", "hybrid"] as const) {
-      const hits = await globex.search("secret launch plan rockets", { mode, topK: 10 });
+      for (const mode of ["vector", "keyword", "hybrid"] as const) {
+        const hits = await globex.search("secret launch plan rockets", { mode, topK: 10 });
+        expect(
+          hits.every((h) => h.chunk.metadata.tenant === "globex"),
+          mode,
+        ).toBe(true);
+        expect(hits.map((h) => h.chunk.text).join(), mode).not.toMatch(/Acme|rockets/);
+      }
+      // A caller's filter cannot widen the scope.
+      expect(await globex.search("rockets", { filter: { tenant: "acme" }, topK: 10 })).toEqual([]);
       expect(
-        hits.every((h) => h.chunk.metadata.tenant === "globex"),
-        mode,
-      ).toBe(true);
-      expect(hits.map((h) => h.chunk.text).join(), mode).not.toMatch(/Acme|rockets/);
-    }
-    // A caller's filter cannot widen the scope.
-    expect(await globex.search("rockets", { filter: { tenant: "acme" }, topK: 10 })).toEqual([]);
-    expect(
-      await globex.search("rockets", { filter: { tenant: { $in: ["acme", "globex"] } }, mode: "keyword" }),
-    ).toEqual([]);
-    expect((await globex.listDocuments()).map((d) => d.documentId)).toEqual(["plan.txt"]);
-    expect((await globex.listChunks()).map((c) => c.text)).toEqual(["Globex secret plan for volcanoes."]);
-    expect(await globex.listChunks({ documentId: "x.txt" })).toEqual([]);
-    // Deleting through one tenant leaves the other's document of the same id alone.
-    expect(await globex.deleteDocument("x.txt")).toBe(false);
-    expect(await globex.deleteDocument("plan.txt")).toBe(true);
-    expect((await acme.listDocuments()).map((d) => d.documentId)).toEqual(["plan.txt", "x.txt"]);
-    expect((await acme.listChunks({ documentId: "x.txt" }))[0]?.metadata.tenant).toBe("acme");
-    expect(() => new KnowledgeBase({ name: "k", embedding, store, filter: { year: { $gt: 1 } } })).toThrow(
-      /equalities only/,
-    );
-  });
+        await globex.search("rockets", { filter: { tenant: { $in: ["acme", "globex"] } }, mode: "keyword" }),
+      ).toEqual([]);
+      expect((await globex.listDocuments()).map((d) => d.documentId)).toEqual(["plan.txt"]);
+      expect((await globex.listChunks()).map((c) => c.text)).toEqual(["Globex secret plan for volcanoes."]);
+      expect(await globex.listChunks({ documentId: "x.txt" })).toEqual([]);
+      // Deleting through one tenant leaves the other's document of the same id alone.
+      expect(await globex.deleteDocument("x.txt")).toBe(false);
+      expect(await globex.deleteDocument("plan.txt")).toBe(true);
+      expect((await acme.listDocuments()).map((d) => d.documentId)).toEqual(["plan.txt", "x.txt"]);
+      expect((await acme.listChunks({ documentId: "x.txt" }))[0]?.metadata.tenant).toBe("acme");
+      expect(() => new KnowledgeBase({ name: "k", embedding, store, filter: { year: { $gt: 1 } } })).toThrow(
+        /equalities only/,
+      );
+      await store.close();
+    },
+  );
 
   it("re-indexing replaces a document's chunks; a failed re-index keeps the old version", async () => {
     const embedding = new HashEmbedding();
