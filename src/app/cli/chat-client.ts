@@ -3,6 +3,7 @@ import { userMsg } from "../../message/index.js";
 import { LOCAL_USER } from "../server/http/auth.js";
 import type { RunHandle } from "../server/runtime/run-execution.js";
 import type { ConfirmAnswer, ServiceRuntime } from "../server/runtime/service-runtime.js";
+import { CliError } from "./cli-error.js";
 import { endsRun, readEventStream } from "./sse-client.js";
 
 /** What `agentscope chat` needs of an agent, in-process or over HTTP. */
@@ -49,7 +50,23 @@ export interface HttpChatOptions {
 
 async function failure(response: Response): Promise<Error> {
   const body = (await response.json().catch(() => undefined)) as { error?: { message?: string } } | undefined;
-  return new Error(`${response.status}: ${body?.error?.message ?? response.statusText}`);
+  const message = `the server answered ${response.status}: ${body?.error?.message ?? response.statusText}`;
+  if (response.status === 401) return new CliError(message, "pass --token <token> or set AGENTSCOPE_TOKEN");
+  if (response.status === 403) return new CliError(message, "use the address the server listens on (--url)");
+  return new CliError(message);
+}
+
+/** `fetch`, with a connection failure turned into one clear line. */
+async function reach(base: string, input: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(input, init);
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new CliError(
+      `cannot reach ${base}: ${cause?.code ?? cause?.message ?? (error as Error).message}`,
+      "is `agentscope serve` running there? Check --url",
+    );
+  }
 }
 
 /**
@@ -61,7 +78,7 @@ export async function httpChatClient(options: HttpChatOptions): Promise<ChatClie
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   const call = async (method: string, path: string, body?: unknown, accept = "application/json") => {
-    const response = await fetch(`${base}${path}`, {
+    const response = await reach(base, `${base}${path}`, {
       method,
       headers: { ...headers, accept },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -87,7 +104,7 @@ export async function httpChatClient(options: HttpChatOptions): Promise<ChatClie
         if (endsRun(event)) ended = true;
       }
       if (ended || last === undefined) return;
-      response = await fetch(`${base}${path}/events`, {
+      response = await reach(base, `${base}${path}/events`, {
         headers: { ...headers, accept: "text/event-stream", "last-event-id": String(last) },
       });
       if (!response.ok) throw await failure(response);

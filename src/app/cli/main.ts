@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { TraceFileError } from "../../trace/jsonl-writer.js";
 import { ConfigError } from "../server/config/service-config.js";
 import type { ChatClient } from "./chat-client.js";
+import { CliError } from "./cli-error.js";
 import type { demoCommand } from "./demo-command.js";
 import { HELP } from "./help.js";
 import type { serveCommand } from "./serve-command.js";
@@ -144,13 +145,21 @@ async function main(argv: string[]): Promise<void> {
   await run(rest);
 }
 
+/** One line saying what failed, and a hint; the stack only with AGENTSCOPE_DEBUG=1. */
 main(process.argv.slice(2)).catch((error: unknown) => {
   const known =
     error instanceof ConfigError ||
     error instanceof TraceFileError ||
+    error instanceof CliError ||
     (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-  process.stderr.write(
-    `agentscope: ${known ? (error as Error).message : ((error as Error).stack ?? String(error))}\n`,
-  );
+  const message = (error as Error)?.message ?? String(error);
+  const hint =
+    error instanceof CliError
+      ? error.hint
+      : known
+        ? undefined
+        : "this looks like a bug or an environment problem; AGENTSCOPE_DEBUG=1 shows the stack";
+  const debug = process.env.AGENTSCOPE_DEBUG === "1" && (error as Error)?.stack;
+  process.stderr.write(`agentscope: ${debug || message}\n${hint ? `  hint: ${hint}\n` : ""}`);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { ConfigError } from "../config/service-config.js";
 import type { BackendOptions, ServiceBackend } from "./types.js";
 
 const SUPPORTED = "memory:, sqlite:./path.db (default .agentscope/state.db), redis://, postgres://";
@@ -18,7 +19,7 @@ export async function createBackend(url: string, options: BackendOptions = {}): 
     scheme !== "rediss" &&
     !SQL_PREFIX.test(options.prefix)
   )
-    throw new TypeError(
+    throw new ConfigError(
       `store prefix "${options.prefix}": SQL table names take letters, digits and _ (start with a letter or _)`,
     );
   switch (scheme) {
@@ -34,7 +35,12 @@ export async function createBackend(url: string, options: BackendOptions = {}): 
     case "postgres":
     case "postgresql":
       return (await import("./postgres-backend.js")).postgresBackend(url, options);
+    case "mysql":
+    case "mariadb":
+      throw new ConfigError(
+        `store "${url}": MySQL keeps agent state (createStateStore) but cannot back the service yet; use one of ${SUPPORTED}`,
+      );
     default:
-      throw new TypeError(`unsupported store URL "${url}" for the service; use one of ${SUPPORTED}`);
+      throw new ConfigError(`unsupported store URL "${url}" for the service; use one of ${SUPPORTED}`);
   }
 }
