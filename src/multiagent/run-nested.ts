@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { ReplyInput } from "../agent/index.js";
-import { createEvent } from "../event/index.js";
+import { createEvent, type InputEvent } from "../event/index.js";
 import type { Msg } from "../message/index.js";
 import type { AgentState } from "../state/index.js";
 import { type ToolContext, ToolError } from "../tool/index.js";
@@ -59,7 +59,7 @@ export async function runNested(
     runs[key] = run;
   }
   const expose = options.expose !== false;
-  const stream = agent.replyStream(ctx.resume ?? input, {
+  const stream = agent.replyStream(ctx.resume ? completeAnswer(ctx.resume, run.state) : input, {
     state: run.state,
     signal: ctx.signal,
     source: path,
@@ -115,6 +115,25 @@ export async function runNested(
     );
   }
   return { paused: false, reply };
+}
+
+/**
+ * An answer whose calls carry no name came from a client that only knew the ids (the service fills
+ * name and arguments from the parent's own calls, not from a sub-run's): take both from the paused call.
+ */
+function completeAnswer(input: InputEvent, state: AgentState): InputEvent {
+  if (input.type !== "USER_CONFIRM_RESULT" || input.confirmResults.every((a) => a.toolCall.name !== ""))
+    return input;
+  const msg = state.context.at(-1);
+  const calls = new Map(
+    (msg?.content ?? []).flatMap((b) => (b.type === "tool_call" ? [[b.id, b] as const] : [])),
+  );
+  const confirmResults = input.confirmResults.map((answer) => {
+    const call = calls.get(answer.toolCall.id);
+    if (answer.toolCall.name !== "" || !call) return answer;
+    return { ...answer, toolCall: { ...answer.toolCall, name: call.name, input: call.input } };
+  });
+  return { ...input, confirmResults };
 }
 
 function subRunsOf(ctx: ToolContext): Record<string, StoredSubRun> {

@@ -68,6 +68,21 @@ describe("HITL across the sub-agent boundary", () => {
     expect(blocksOf(sub, "tool_result")[0]).toMatchObject({ state: "success", output: "wrote buy milk" });
   });
 
+  it("an answer that knows only the call id (as the service sends for a sub-run's call) keeps the call's arguments", async () => {
+    const { logFile } = setup();
+    const main = parentWithHelper(logFile);
+    const ask = confirmOf(await collect(main.replyStream(userMsg("remember"))));
+    await collect(
+      main.replyStream(
+        userConfirmResult({
+          replyId: ask.replyId,
+          confirmResults: [{ confirmed: true, toolCall: { id: "call_note", name: "", input: "{}" } }],
+        }),
+      ),
+    );
+    expect(readFileSync(logFile, "utf8")).toBe("buy milk\n");
+  });
+
   it("a refusal reaches the sub-agent; the parent goes on with the sub-agent's answer", async () => {
     const { logFile } = setup();
     const main = parentWithHelper(logFile);
