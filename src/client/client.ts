@@ -58,6 +58,14 @@ export class RunStream extends EventStream {
   }
 }
 
+/** A sub-agent's pause (it pauses the whole run, with no pause event of the top-level reply). */
+export function isSubagentPause(event: AgentEvent): boolean {
+  return (
+    event.source?.includes("/") === true &&
+    (event.type === "REQUIRE_USER_CONFIRM" || event.type === "REQUIRE_EXTERNAL_EXECUTION")
+  );
+}
+
 /** Events after which a run's stream ends: the reply finished, or it waits for the client. */
 export function endsRun(event: AgentEvent, replyId: string): boolean {
   if (event.replyId !== replyId || event.source?.includes("/")) return false;
@@ -193,6 +201,7 @@ export class AgentScopeClient {
       filter: (event) => event.replyId === run.replyId || event.source?.includes("/") === true,
       isLast: (event, id) => id > (run.running ?? 0) && endsRun(event, run.replyId),
       shouldResume: (after) => this.#runGoesOn(sessionId, after),
+      mayHaveEnded: isSubagentPause,
     });
     stream.setReplyId(run.replyId);
     return stream;
@@ -273,6 +282,7 @@ export class AgentScopeClient {
       connect: (after, signal) => this.#openEvents(sessionId, after, signal),
       isLast: (event) => endsRun(event, replyId),
       shouldResume: (after) => this.#runGoesOn(sessionId, after),
+      mayHaveEnded: isSubagentPause,
     });
     return stream;
   }

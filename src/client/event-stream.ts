@@ -18,6 +18,13 @@ export interface EventStreamOptions {
   after?: number;
   /** Only events for which this is true are yielded (the others still advance `lastEventId`). */
   filter?: (event: AgentEvent) => boolean;
+  /**
+   * After an event for which this is true, the stream may be over without a last event (e.g. a
+   * sub-agent paused, which pauses the whole run): whenever it then goes quiet for `settleMs`
+   * (default 500), `shouldResume` is asked, and false ends it.
+   */
+  mayHaveEnded?: (event: AgentEvent) => boolean;
+  settleMs?: number;
   /** The stream ends after yielding an event for which this is true (default: never; follow forever). */
   isLast?: (event: AgentEvent, eventId: number) => boolean;
   /**
@@ -89,9 +96,11 @@ export class EventStream implements AsyncIterable<AgentEvent> {
   }
 
   async *#events(): AsyncGenerator<AgentEvent> {
-    const { connect, filter, isLast, shouldResume, retry } = this.#options;
+    const { connect, filter, isLast, shouldResume, retry, mayHaveEnded } = this.#options;
     const stop = this.#stop.signal;
     let failures = 0;
+    let probing = false;
+    let ended = false;
     try {
       if (this.#options.begin) this.#lastEventId = (await this.#options.begin(stop)).after;
       while (!stop.aborted) {
@@ -103,9 +112,22 @@ export class EventStream implements AsyncIterable<AgentEvent> {
           clearTimeout(idle);
           idle = setTimeout(abortConnection, this.#options.idleTimeoutMs ?? 45_000);
         };
+        let probe: ReturnType<typeof setTimeout> | undefined;
+        const armProbe = () => {
+          clearTimeout(probe);
+          if (!probing || !shouldResume) return;
+          probe = setTimeout(async () => {
+            if (await shouldResume(this.#lastEventId).catch(() => true)) armProbe();
+            else {
+              ended = true;
+              abortConnection();
+            }
+          }, this.#options.settleMs ?? 500);
+        };
         let failure: unknown;
         try {
           activity();
+          armProbe();
           const response = await connect(this.#lastEventId, connection.signal);
           if (!response.ok) throw await serviceErrorOf(response, "GET events");
           if (!response.body) throw new ConnectionError("the event stream response has no body");
@@ -121,17 +143,23 @@ export class EventStream implements AsyncIterable<AgentEvent> {
             if (!(id > this.#lastEventId)) continue;
             const event = JSON.parse(frame.data) as AgentEvent;
             this.#lastEventId = id;
+            armProbe();
             if (filter && !filter(event)) continue;
             yield event;
             if (isLast?.(event, id)) return;
+            if (!probing && mayHaveEnded?.(event)) {
+              probing = true;
+              armProbe();
+            }
           }
         } catch (error) {
-          if (stop.aborted) return;
+          if (stop.aborted || ended) return;
           if (error instanceof EventsLostError) throw error;
           if (error instanceof ServiceError && !error.retryable) throw error;
           failure = error;
         } finally {
           clearTimeout(idle);
+          clearTimeout(probe);
           stop.removeEventListener("abort", abortConnection);
         }
         if (stop.aborted) return;

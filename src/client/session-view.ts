@@ -4,7 +4,11 @@ import type { Msg, ToolCallBlock } from "../message/index.js";
 import type { SessionStatus } from "./types.js";
 
 /** A tool call waiting for the user's yes or no (REQUIRE_USER_CONFIRM). */
-export type PendingApproval = RequireUserConfirmEvent["toolCalls"][number] & { replyId: string };
+export type PendingApproval = RequireUserConfirmEvent["toolCalls"][number] & {
+  /** The reply that asks: the top-level one, or a sub-agent's (then `source` is its path). */
+  replyId: string;
+  source?: string;
+};
 
 /** A sub-agent's run inside a reply (events whose `source` is a slash path, e.g. `main/researcher`). */
 export interface SubRun {
@@ -85,7 +89,7 @@ export function applySessionEvent(view: SessionView, event: AgentEvent, eventId?
   const next: SessionView = { ...view, events: [...view.events, event] };
   if (eventId !== undefined) next.lastEventId = eventId;
   if (event.type === "SUBAGENT_EXPOSED") return linkSubRun(next, event);
-  if (isSubagentEvent(event)) return foldSubRun(next, event);
+  if (isSubagentEvent(event)) return foldSubRun(withSubagentPause(next, event), event);
   switch (event.type) {
     case "REPLY_START":
       next.running = true;
@@ -132,6 +136,32 @@ function foldIntoMessages(messages: Msg[], event: AgentEvent): Msg[] {
   }
   const started = applyEvent(undefined, event);
   return started ? [...messages, started] : messages;
+}
+
+/** A sub-agent's pause pauses the run: its calls wait for the user like the top-level ones. */
+function withSubagentPause(view: SessionView, event: AgentEvent): SessionView {
+  switch (event.type) {
+    case "REQUIRE_USER_CONFIRM":
+      return {
+        ...view,
+        running: false,
+        pendingApprovals: [
+          ...view.pendingApprovals,
+          ...event.toolCalls.map((call) => ({ ...call, replyId: event.replyId, source: event.source })),
+        ],
+      };
+    case "REQUIRE_EXTERNAL_EXECUTION":
+      return { ...view, running: false, pendingExternal: [...view.pendingExternal, ...event.toolCalls] };
+    case "USER_CONFIRM_RESULT":
+    case "EXTERNAL_EXECUTION_RESULT":
+      return {
+        ...view,
+        running: true,
+        pendingApprovals: view.pendingApprovals.filter((call) => call.replyId !== event.replyId),
+      };
+    default:
+      return view;
+  }
 }
 
 function foldSubRun(view: SessionView, event: AgentEvent): SessionView {

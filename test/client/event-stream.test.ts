@@ -5,22 +5,28 @@ import { EventStream, EventsLostError, ServiceError } from "../../src/client/ind
 import { createEvent } from "../../src/event/index.js";
 
 const servers: Server[] = [];
+const cleanupSockets: Array<() => void> = [];
 afterEach(async () => {
+  for (const close of cleanupSockets.splice(0)) close();
   for (const server of servers.splice(0)) await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
 /** An HTTP server whose answer to the n-th connection (0-based) is `answer(n, lastEventId)`. */
-async function sseServer(answer: (n: number, lastEventId: string) => { status?: number; body: string }) {
+async function sseServer(
+  answer: (n: number, lastEventId: string) => { status?: number; body: string; hold?: boolean },
+) {
   let n = 0;
   const seen: string[] = [];
   const server = createServer((req, res) => {
     const last = String(req.headers["last-event-id"] ?? "");
     seen.push(last);
-    const { status = 200, body } = answer(n++, last);
+    const { status = 200, body, hold } = answer(n++, last);
     res.writeHead(status, { "content-type": status === 200 ? "text/event-stream" : "application/json" });
-    res.end(body);
+    if (hold) res.write(body);
+    else res.end(body);
   });
   servers.push(server);
+  cleanupSockets.push(() => server.closeAllConnections());
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   const connect = (after: number, signal: AbortSignal) =>
@@ -77,4 +83,28 @@ it("a 503 is retried with backoff, then the stream goes on", async () => {
   const stream = new EventStream({ connect, isLast: () => true, retry: { initialDelayMs: 1 } });
   expect(await stream.collect()).toHaveLength(1);
   expect(seen).toHaveLength(3);
+});
+
+it("a sub-agent's pause on a stream that stays open: once quiet, the stream asks whether the run goes on, and ends when it does not", async () => {
+  const pause = createEvent("REQUIRE_USER_CONFIRM", {
+    replyId: "child",
+    source: "main/researcher",
+    toolCalls: [{ type: "tool_call", id: "c1", name: "record", input: "{}", state: "asking" }],
+  });
+  const { connect } = await sseServer(() => ({
+    body: `id: 7\nevent: ${pause.type}\ndata: ${JSON.stringify(pause)}\n\n`,
+    hold: true,
+  }));
+  const asked: number[] = [];
+  const stream = new EventStream({
+    connect,
+    mayHaveEnded: (event) => event.type === "REQUIRE_USER_CONFIRM",
+    settleMs: 20,
+    shouldResume: async (after) => {
+      asked.push(after);
+      return asked.length < 2;
+    },
+  });
+  expect((await stream.collect()).map((e) => e.type)).toEqual(["REQUIRE_USER_CONFIRM"]);
+  expect(asked).toEqual([7, 7]);
 });
