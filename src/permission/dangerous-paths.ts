@@ -48,6 +48,9 @@ const DANGEROUS_DIRECTORY_SET = new Set(DANGEROUS_DIRECTORIES);
 
 /** Why an absolute path is dangerous to read or write, or undefined when it is not. */
 export function dangerousPathReason(absolutePath: string): string | undefined {
+  if (/^\/proc\/[^/]+\/(task\/[^/]+\/)?environ$/.test(absolutePath)) {
+    return "a process's environment, which may hold secrets";
+  }
   const segments = absolutePath.split(sep).filter((segment) => segment !== "");
   const last = segments.length - 1;
   for (const [index, segment] of segments.entries()) {

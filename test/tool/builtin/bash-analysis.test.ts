@@ -144,3 +144,55 @@ describe("Bash permissions through the engine", () => {
     expect(decision.suggestedRules).toEqual(["Bash(npm run:*)", "Bash(make:*)"]);
   });
 });
+
+describe("Bash normalisation and path extraction", () => {
+  it.each([
+    ["/bin/rm -f a", [["rm", "-f", "a"]]],
+    [
+      "env A=1 nice -n 5 rm a",
+      [
+        ["env", "A=1", "nice", "-n", "5", "rm", "a"],
+        ["nice", "-n", "5", "rm", "a"],
+        ["rm", "a"],
+      ],
+    ],
+    [
+      "timeout -s KILL 5 /usr/bin/git push",
+      [
+        ["timeout", "-s", "KILL", "5", "/usr/bin/git", "push"],
+        ["git", "push"],
+      ],
+    ],
+    [
+      "xargs -0 -I{} cp {} out",
+      [
+        ["xargs", "-0", "-I{}", "cp", "{}", "out"],
+        ["cp", "{}", "out"],
+      ],
+    ],
+    ["command -v rm", [["command", "-v", "rm"]]],
+    ["{ls,-la}", [["ls", "-la"]]],
+  ])("%s runs as %j", (command, forms) => {
+    expect(analyzeBash(command).commands[0]?.forms).toEqual(forms);
+  });
+
+  it.each([
+    ["sed -i 's/a/b/' x.txt y.txt", ["x.txt", "y.txt"]],
+    ["sed -n -e p -f script.sed in.txt", ["script.sed", "in.txt"]],
+    ["chmod -R 644 a b", ["a", "b"]],
+    ["chown --reference=ref.txt a", ["ref.txt", "a"]],
+    ["tar -czf out.tgz -C src .", ["out.tgz", "src", "."]],
+    ["dd if=in.img of=out.img bs=1M", ["in.img", "out.img"]],
+    ["cp -t /tmp/dir a b", ["/tmp/dir", "a", "b"]],
+    ["tee -a log.txt", ["log.txt"]],
+    ["sort -o/tmp/x a.txt", ["/tmp/x", "a.txt"]],
+    ["diff --from-file=/etc/hostname a.txt", ["/etc/hostname", "a.txt"]],
+    ["git diff --no-index /etc/passwd a.txt", ["/etc/passwd", "a.txt"]],
+    ["git -C ../other log", ["../other"]],
+    ["find . -newer ref.txt -name x", [".", "ref.txt"]],
+    ["cat src/*.ts", ["src"]],
+    ["ls /etc/pass*", ["/etc"]],
+  ])("%s touches %j", (command, paths) => {
+    expect(analyzeBash(command).paths).toEqual(paths);
+  });
+});

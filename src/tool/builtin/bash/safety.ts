@@ -91,13 +91,25 @@ export function safetyReasons(program: string, args: readonly string[]): string[
 }
 
 function isVariableDump(program: string, args: readonly string[]): boolean {
-  if (program === "set" || program === "declare" || program === "typeset" || program === "export") {
-    return (
-      args.length === 0 || args.every((arg) => /^-[a-zA-Z]*[px]?[a-zA-Z]*$/.test(arg) && /[px]/.test(arg))
-    );
+  const onlyOptions = args.every((arg) => /^-[a-zA-Z]+$/.test(arg));
+  switch (program) {
+    case "set":
+      return args.length === 0;
+    case "export":
+      return args.length === 0 || args.every((arg) => arg === "-p");
+    case "declare":
+    case "typeset":
+      // `declare -p NAME` prints that variable's value too.
+      return (
+        args.length === 0 ||
+        args.some((arg) => /^-[a-zA-Z]*p/.test(arg)) ||
+        (onlyOptions && args.some((arg) => arg.includes("x")))
+      );
+    case "compgen":
+      return args.some((arg) => /^-[a-zA-Z]*[ve]/.test(arg));
+    default:
+      return false;
   }
-  if (program === "compgen") return args.some((arg) => /^-[a-zA-Z]*[ve]/.test(arg));
-  return false;
 }
 
 /** `/`, `~`, `/*`, `.`, `..`, `*` and the top-level system directories. */

@@ -70,9 +70,13 @@ export function writeTargets(program: string, args: readonly string[]): WriteTar
     }
     const eq = arg.indexOf("=");
     const long = arg.startsWith("--");
-    const name = long ? (eq === -1 ? arg : arg.slice(0, eq)) : arg.slice(0, 2);
+    // In a bundle (`-czf out.tgz`), the first option that takes a value takes the rest or the next word.
+    const at = long
+      ? -1
+      : [...arg.slice(1)].findIndex((char) => pathOptions.has(`-${char}`) || values.has(`-${char}`));
+    const name = long ? (eq === -1 ? arg : arg.slice(0, eq)) : `-${arg[at + 1] ?? ""}`;
     if (!pathOptions.has(name) && !values.has(name)) continue;
-    const attached = long ? (eq === -1 ? "" : arg.slice(eq + 1)) : arg.slice(2);
+    const attached = long ? (eq === -1 ? "" : arg.slice(eq + 1)) : arg.slice(at + 2);
     const value = attached !== "" ? attached : args[++index];
     if (value === undefined) continue;
     if (pathOptions.has(name)) paths.push(value);
