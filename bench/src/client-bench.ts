@@ -6,23 +6,11 @@
  * scavenges (measured: agentscope S1 46 → 113 ms CPU, raw 41 → 50 ms), which is not how a process
  * that keeps serving behaves. `forceGc` turns it on.
  */
-import { agentscopeClient } from "./clients/agentscope.js";
-import { aiSdkClient } from "./clients/ai-sdk.js";
-import type { BenchClient, ClientFactory } from "./clients/client.js";
-import { openaiAgentsClient } from "./clients/openai-agents.js";
-import { openaiSdkClient } from "./clients/openai-sdk.js";
-import { rawFetchClient } from "./clients/raw-fetch.js";
-import { startMock } from "./mock-process.js";
+import type { BenchClient } from "./clients/client.js";
+import { CLIENT_MODULES, loadClientFactory } from "./clients/registry.js";
+import { type MockPacing, startMock } from "./mock-process.js";
 import { SCENARIOS } from "./scenarios.js";
 import { type Summary, summarize } from "./stats.js";
-
-export const FACTORIES: ClientFactory[] = [
-  rawFetchClient,
-  agentscopeClient,
-  openaiSdkClient,
-  aiSdkClient,
-  openaiAgentsClient,
-];
 
 export interface ClientResult {
   client: string;
@@ -34,6 +22,8 @@ export interface ClientResult {
 }
 
 export interface ClientBenchResult {
+  /** How the mock streamed (batched 64 KiB writes, or one event per write). */
+  pacing: MockPacing;
   runs: number;
   warmup: number;
   results: ClientResult[];
@@ -46,24 +36,26 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 export async function runClientBench(options: {
   runs: number;
   warmup: number;
+  /** Client keys of clients/registry.ts (raw, agentscope, ...); all when absent. */
   only?: string[];
   scenarios?: string[];
   forceGc?: boolean;
+  pacing?: MockPacing;
   log: (line: string) => void;
 }): Promise<ClientBenchResult> {
-  const mock = await startMock();
+  const pacing = options.pacing ?? { mode: "batched" };
+  const mock = await startMock(pacing);
   try {
     const clients: BenchClient[] = [];
     const failed: ClientBenchResult["failed"] = [];
-    for (const factory of FACTORIES) {
+    for (const key of options.only ?? Object.keys(CLIENT_MODULES)) {
       try {
-        const client = await factory(mock.baseURL);
-        if (options.only && !options.only.includes(client.name)) continue;
+        const client = await (await loadClientFactory(key))(mock.baseURL);
         await SCENARIOS[0]!.run(client); // a first full run: checks the client assembles the right thing
         clients.push(client);
       } catch (error) {
-        failed.push({ client: factory.name, reason: (error as Error).message });
-        options.log(`  ${factory.name} cannot run: ${(error as Error).message}`);
+        failed.push({ client: key, reason: (error as Error).message });
+        options.log(`  ${key} cannot run: ${(error as Error).message}`);
       }
     }
     const scenarios = SCENARIOS.filter((s) => !options.scenarios || options.scenarios.includes(s.id));
@@ -102,7 +94,7 @@ export async function runClientBench(options: {
         scenarios.map((s) => [s.id, summarize(times.get(`cpu|${client.name}|${s.id}`) ?? [])]),
       ),
     }));
-    return { runs: options.runs, warmup: options.warmup, results, failed };
+    return { pacing, runs: options.runs, warmup: options.warmup, results, failed };
   } finally {
     mock.stop();
   }

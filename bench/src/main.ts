@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: S1–S3 for every client, cold imports, the core bundle size, the service under
  * 1,000 SSE streams and the state stores; writes results/latest.json and RESULTS.md.
- * Flags: --runs=N (default 7), --warmup=N (default 2), --only=s,import,bundle,service,state,
- * --gc (force a full GC before each S1–S3 measurement).
+ * Flags: --runs=N (default 7), --warmup=N (default 2), --only=s,first,import,bundle,service,state,
+ * --gc (force a full GC before each S1–S3 measurement), --mock=batched|paced and --pace-ms=N (how
+ * the mock streams, see mock-server.ts), --clients=raw,agentscope,... (S1–S3 and first),
+ * --first-samples=N (fresh processes per client for the first reply, default 5).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -10,14 +12,24 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { runBundleSize } from "./bundle-size.js";
 import { runClientBench } from "./client-bench.js";
+import { CLIENT_MODULES } from "./clients/registry.js";
 import { runColdImports } from "./cold-import.js";
+import { runFirstReplies } from "./first-reply.js";
+import type { MockPacing } from "./mock-process.js";
 import { renderResults } from "./render-results.js";
 import { runServiceLoad } from "./service/service-load.js";
 import { runStateStores } from "./state-stores.js";
 
 const flag = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-const parts = new Set(flag("only", "s,import,bundle,service,state").split(","));
+const parts = new Set(flag("only", "s,first,import,bundle,service,state").split(","));
+const pacing: MockPacing = {
+  mode: flag("mock", "batched") === "paced" ? "paced" : "batched",
+  paceMs: Number(flag("pace-ms", "0")),
+};
+const onlyClients = process.argv.some((arg) => arg.startsWith("--clients="))
+  ? flag("clients", "").split(",")
+  : undefined;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const benchDir = fileURLToPath(new URL("..", import.meta.url));
 
@@ -69,8 +81,23 @@ if (parts.has("s")) {
     runs: Number(flag("runs", "7")),
     warmup: Number(flag("warmup", "2")),
     forceGc: process.argv.includes("--gc"),
+    pacing,
+    ...(onlyClients ? { only: onlyClients } : {}),
     log,
   });
+}
+if (parts.has("first")) {
+  log(`first reply in a fresh process (${pacing.mode} mock)`);
+  results.firstReplies = {
+    pacing,
+    results: await runFirstReplies({
+      samples: Number(flag("first-samples", "5")),
+      clients: onlyClients ?? Object.keys(CLIENT_MODULES),
+      scenarios: ["S1", "S3"],
+      pacing,
+      log,
+    }),
+  };
 }
 if (parts.has("import")) {
   log("cold imports");
@@ -93,5 +120,6 @@ if (parts.has("state")) {
 mkdirSync(new URL("../results", import.meta.url), { recursive: true });
 writeFileSync(new URL("../results/latest.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 const markdown = renderResults(results);
-if (parts.size === 5) writeFileSync(new URL("../RESULTS.md", import.meta.url), markdown);
+if (parts.size === 6 && pacing.mode === "batched" && !onlyClients)
+  writeFileSync(new URL("../RESULTS.md", import.meta.url), markdown);
 process.stdout.write(markdown);

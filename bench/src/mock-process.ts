@@ -30,8 +30,18 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, what: string):
   });
 }
 
-export async function startMock(): Promise<MockProcess> {
-  const child = spawnTsx(new URL("./mock-server.ts", import.meta.url).href);
+/** How the mock streams: everything at once in 64 KiB writes, or one event per write (mock-server.ts). */
+export interface MockPacing {
+  mode: "batched" | "paced";
+  /** Paced only: ms between events (0 = the next event-loop turn). */
+  paceMs?: number;
+}
+
+export async function startMock(pacing: MockPacing = { mode: "batched" }): Promise<MockProcess> {
+  const child = spawnTsx(new URL("./mock-server.ts", import.meta.url).href, [
+    pacing.mode,
+    String(pacing.paceMs ?? 0),
+  ]);
   const port = await waitForLine(child, /listening (\d+)/, "the mock server");
   return { baseURL: `http://127.0.0.1:${port}/v1`, stop: () => child.kill() };
 }

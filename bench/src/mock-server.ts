@@ -1,31 +1,37 @@
 /**
- * A local OpenAI Chat Completions mock: POST /v1/chat/completions streams the scripted SSE body as
- * fast as the socket takes it (64 KiB writes, honouring backpressure). Run as a child process so
- * the server never shares the client's event loop: it prints `listening <port>` on stdout.
+ * A local OpenAI Chat Completions mock: POST /v1/chat/completions streams the scripted SSE. Run as a
+ * child process so the server never shares the client's event loop: it prints `listening <port>`.
+ * argv: [batched|paced] [paceMs]
+ * - `batched` (default): the whole body as fast as the socket takes it (64 KiB writes, honouring
+ *   backpressure; a client reads hundreds of events at once), trimmed chunks.
+ * - `paced`: one event per write, the next after `paceMs` (0: the next event-loop turn, so each event
+ *   leaves in its own write), real chunk shape with usage: what a provider pacing tokens looks like.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { bodyFor } from "./sse-script.js";
+import { type ChunkShape, eventsFor } from "./sse-script.js";
 
 const SLICE = 64 * 1024;
-const cache = new Map<string, Buffer>();
+const mode = process.argv[2] === "paced" ? "paced" : "batched";
+const paceMs = Number(process.argv[3] ?? "0");
+const shape: ChunkShape = mode === "paced" ? "real" : "trimmed";
+const cache = new Map<string, Buffer[]>();
 
-function scripted(request: { model?: string; messages?: Array<{ role?: string }> }): Buffer {
+type ChatRequest = { model?: string; messages?: Array<{ role?: string }> };
+
+/** The scripted reply: one Buffer per event (paced) or one Buffer for the whole body (batched). */
+function scripted(request: ChatRequest): Buffer[] {
   const key = `${request.model}|${request.messages?.at(-1)?.role}`;
-  let body = cache.get(key);
-  if (!body) {
-    body = Buffer.from(bodyFor(request));
-    cache.set(key, body);
+  let parts = cache.get(key);
+  if (!parts) {
+    const events = eventsFor(request, shape);
+    parts = mode === "paced" ? events.map((e) => Buffer.from(e)) : [Buffer.from(events.join(""))];
+    cache.set(key, parts);
   }
-  return body;
+  return parts;
 }
 
-function send(res: ServerResponse, body: Buffer): void {
-  res.writeHead(200, {
-    "content-type": "text/event-stream",
-    "cache-control": "no-cache",
-    connection: "keep-alive",
-  });
+function sendBatched(res: ServerResponse, body: Buffer): void {
   let offset = 0;
   const pump = () => {
     while (offset < body.length) {
@@ -42,6 +48,32 @@ function send(res: ServerResponse, body: Buffer): void {
   pump();
 }
 
+function sendPaced(res: ServerResponse, events: Buffer[]): void {
+  let next = 0;
+  const later = (fn: () => void) => (paceMs > 0 ? setTimeout(fn, paceMs) : setImmediate(fn));
+  const pump = () => {
+    if (res.destroyed) return;
+    if (next === events.length) {
+      res.end();
+      return;
+    }
+    const more = res.write(events[next++]!);
+    if (more) later(pump);
+    else res.once("drain", () => later(pump));
+  };
+  pump();
+}
+
+function send(res: ServerResponse, parts: Buffer[]): void {
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
+  if (mode === "paced") sendPaced(res, parts);
+  else sendBatched(res, parts[0]!);
+}
+
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const chunks: Buffer[] = [];
   req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -51,7 +83,7 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":{"message":"not found"}}');
         return;
       }
-      send(res, scripted(JSON.parse(Buffer.concat(chunks).toString("utf8"))));
+      send(res, scripted(JSON.parse(Buffer.concat(chunks).toString("utf8")) as ChatRequest));
     } catch (error) {
       res
         .writeHead(400, { "content-type": "application/json" })

@@ -5,15 +5,7 @@
  * process and is not profiled.
  */
 
-const MODULES: Record<string, () => Promise<ClientFactory>> = {
-  raw: async () => (await import("./clients/raw-fetch.js")).rawFetchClient,
-  agentscope: async () => (await import("./clients/agentscope.js")).agentscopeClient,
-  openai: async () => (await import("./clients/openai-sdk.js")).openaiSdkClient,
-  "ai-sdk": async () => (await import("./clients/ai-sdk.js")).aiSdkClient,
-  agents: async () => (await import("./clients/openai-agents.js")).openaiAgentsClient,
-};
-
-import type { ClientFactory } from "./clients/client.js";
+import { loadClientFactory } from "./clients/registry.js";
 import { startMock } from "./mock-process.js";
 import { SCENARIOS } from "./scenarios.js";
 import { median } from "./stats.js";
@@ -21,14 +13,9 @@ import { median } from "./stats.js";
 const [clientName = "agentscope", scenarioId = "S1", repeat = "20"] = process.argv.slice(2);
 const mock = await startMock();
 try {
-  const load = MODULES[clientName];
   const scenario = SCENARIOS.find((s) => s.id === scenarioId);
-  if (!load || !scenario) {
-    throw new Error(
-      `no client "${clientName}" (${Object.keys(MODULES).join(", ")}) or scenario "${scenarioId}"`,
-    );
-  }
-  const client = await (await load())(mock.baseURL);
+  if (!scenario) throw new Error(`no scenario "${scenarioId}"`);
+  const client = await (await loadClientFactory(clientName))(mock.baseURL);
   const times: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < Number(repeat); i++) {

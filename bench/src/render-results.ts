@@ -1,7 +1,9 @@
 /** RESULTS.md from the results object main.ts collects. */
 import type { BundleResult } from "./bundle-size.js";
 import type { ClientBenchResult } from "./client-bench.js";
-import { S2_ROUND_TRIPS, SCENARIOS } from "./scenarios.js";
+import type { FirstReplyResult } from "./first-reply.js";
+import type { MockPacing } from "./mock-process.js";
+import { S1_DELTAS, S2_ROUND_TRIPS, S3_DELTAS, S3_REPLIES, SCENARIOS } from "./scenarios.js";
 import type { ServiceLoadResult } from "./service/service-load.js";
 import type { StoreResult } from "./state-stores.js";
 import type { Summary } from "./stats.js";
@@ -10,6 +12,7 @@ type Results = {
   machine?: Record<string, unknown>;
   clients?: ClientBenchResult;
   imports?: Array<{ name: string; ms: Summary; cpuMs?: Summary }>;
+  firstReplies?: { pacing: MockPacing; results: FirstReplyResult[] };
   bundle?: BundleResult[];
   service?: ServiceLoadResult;
   state?: StoreResult[];
@@ -34,6 +37,45 @@ function clientTable(bench: ClientBenchResult, pick: "timings" | "cpu"): string[
     lines.push(`| ${result.client} | ${cells.join(" | ")} |`);
   }
   return lines;
+}
+
+/** Deltas one run of a scenario streams (S1, S3), for CPU per delta. */
+const DELTAS: Record<string, number> = { S1: S1_DELTAS, S3: S3_REPLIES * S3_DELTAS };
+const perDelta = (cpuMs: number, scenario: string) => `${((cpuMs * 1000) / DELTAS[scenario]!).toFixed(2)} µs`;
+
+function pacingText(pacing: MockPacing | undefined): string {
+  return pacing?.mode === "paced"
+    ? `paced mock: one event per write, ${pacing.paceMs ?? 0} ms apart, real chunk shape`
+    : "batched mock: 64 KiB writes, trimmed chunks";
+}
+
+function cpuPerDeltaLines(bench: ClientBenchResult): string[] {
+  return bench.results
+    .filter((r) => r.cpu.S1 || r.cpu.S3)
+    .map(
+      (r) =>
+        `- ${r.client}: ${["S1", "S3"]
+          .filter((id) => r.cpu[id])
+          .map((id) => `${id} ${perDelta(r.cpu[id]!.median, id)}`)
+          .join(", ")}`,
+    );
+}
+
+function firstReplyTable(first: NonNullable<Results["firstReplies"]>): string[] {
+  const raw = (scenario: string) =>
+    first.results.find((r) => r.client === "raw fetch" && r.scenario === scenario);
+  const ratio = (value: number, base: number | undefined) => (base ? `${(value / base).toFixed(2)}×` : "–");
+  return [
+    `## First reply in a fresh process (${pacingText(first.pacing)}; median of ${first.results[0]?.first.wall.runs ?? 0} processes per client, interleaved)`,
+    "",
+    "| client | scenario | 1st reply wall ms (× raw) | 1st CPU ms (× raw) | 1st CPU per delta | 2nd reply wall ms (× raw) | 2nd CPU ms (× raw) |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...first.results.map((r) => {
+      const base = raw(r.scenario);
+      return `| ${r.client} | ${r.scenario} | ${ms(r.first.wall.median)} (${ratio(r.first.wall.median, base?.first.wall.median)}) | ${ms(r.first.cpu.median)} (${ratio(r.first.cpu.median, base?.first.cpu.median)}) | ${perDelta(r.first.cpu.median, r.scenario)} | ${ms(r.second.wall.median)} (${ratio(r.second.wall.median, base?.second.wall.median)}) | ${ms(r.second.cpu.median)} (${ratio(r.second.cpu.median, base?.second.cpu.median)}) |`;
+    }),
+    "",
+  ];
 }
 
 function roundTripLine(bench: ClientBenchResult, pick: "timings" | "cpu"): string[] {
@@ -62,7 +104,7 @@ export function renderResults(results: Results): string {
   const bench = results.clients;
   if (bench) {
     out.push(
-      `## S1–S3 (${bench.runs} measured runs after ${bench.warmup} warm-up runs, clients interleaved)`,
+      `## S1–S3, steady state (${pacingText(bench.pacing)}; ${bench.runs} measured runs after ${bench.warmup} warm-up runs, clients interleaved)`,
       "",
       ...SCENARIOS.map((s) => `- ${s.id}: ${s.title}`),
       "",
@@ -74,6 +116,10 @@ export function renderResults(results: Results): string {
       "",
       ...clientTable(bench, "cpu"),
       "",
+      "CPU time per delta (median):",
+      "",
+      ...cpuPerDeltaLines(bench),
+      "",
       "Framework time per tool round trip (S2 median minus raw, divided by the round trips), wall / CPU:",
       "",
       ...roundTripLine(bench, "timings").map(
@@ -83,6 +129,7 @@ export function renderResults(results: Results): string {
     );
     for (const failure of bench.failed) out.push(`- ${failure.client} could not run: ${failure.reason}`);
   }
+  if (results.firstReplies) out.push(...firstReplyTable(results.firstReplies));
   if (results.imports) {
     out.push(
       "## Cold import (fresh `node` process each, `await import()` timed in-process; median (min–max) ms)",
