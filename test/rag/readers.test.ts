@@ -132,6 +132,14 @@ describe("office readers on files made by the authoring libraries", () => {
     ]);
   });
 
+  it("refuses an encrypted PDF with an error naming the file", async () => {
+    const error = await readDocument(files.encryptedPdf).catch((e) => e);
+    expect(error).toBeInstanceOf(DocumentReadError);
+    expect(error.message).toBe(
+      `cannot read ${files.encryptedPdf}: the PDF is encrypted (password protected)`,
+    );
+  });
+
   it("names the file when a PDF, .docx, .xlsx or .pptx is corrupt", async () => {
     for (const name of ["broken.pdf", "broken.docx", "broken.xlsx", "broken.pptx"]) {
       const path = join(dir, name);
