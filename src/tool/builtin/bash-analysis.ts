@@ -256,6 +256,8 @@ class Analyzer {
     }
     if (program === "alias" && args.some((arg) => arg.includes("="))) command.opaque = true;
     if (program === "cd") {
+      // The directory itself is a path: `cd / && ls` lists `/` without naming it.
+      if (!dynamic && args.length === 1 && args[0] !== "-") this.addPath(args[0]!);
       this.cwd = dynamic || args.length !== 1 || args[0] === "-" ? undefined : join(this.cwd, args[0]!);
       if (this.cwd === undefined) this.opaque();
       return;

@@ -70,7 +70,7 @@ describe("Bash command classification with a real shell parser", () => {
     ["cp a.txt /tmp/b.txt", ["a.txt", "/tmp/b.txt"]],
     ["mv -f a b && rm c", ["a", "b", "c"]],
     ["mkdir -p x/y && touch x/y/z", ["x/y", "x/y/z"]],
-    ["cd src && cat a.ts < in.txt", ["src/a.ts", "src/in.txt"]],
+    ["cd src && cat a.ts < in.txt", ["src", "src/a.ts", "src/in.txt"]],
     ["grep -n needle ~/notes.txt", ["~/notes.txt"]],
     ["echo /etc/passwd", []],
   ])("%s touches %j", (command, paths) => {

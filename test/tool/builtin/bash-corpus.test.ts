@@ -272,6 +272,10 @@ describe("the shell-escape catalogue", () => {
     ["trap 'rm a.txt' EXIT", "safety"],
     // reads outside the working directory or through a glob or symlink
     ["ls /*", "ask"],
+    ["cd / && ls", "ask"],
+    ["cd .. && grep -r TOKEN", "ask"],
+    ["cd ~/.ssh && ls", "safety"],
+    ["cd && ls", "ask"],
     ["cat ../*", "ask"],
     ["cat link-*", "safety"],
     ["cat link-to-env", "safety"],
