@@ -75,13 +75,16 @@ export function nextStreamedId(
   return undefined;
 }
 
-const TEXT_EXTRAS = ["refusal", "itemId", "itemStatus", "phase", "provider"] as const;
+const TEXT_EXTRAS = ["refusal", "itemId", "itemStatus", "phase", "provider", "citations"] as const;
 
 /** The provider extras of a final text block, or undefined when it has none. */
 export function textExtras(block: TextBlock): TextBlockExtras | undefined {
-  let extras: Record<string, unknown> | undefined;
+  const extras: Record<string, unknown> = {};
+  let found = false;
   for (const key of TEXT_EXTRAS) {
-    if (block[key] !== undefined) (extras ??= {})[key] = block[key];
+    if (block[key] === undefined) continue;
+    extras[key] = block[key];
+    found = true;
   }
-  return extras as TextBlockExtras | undefined;
+  return found ? (extras as TextBlockExtras) : undefined;
 }

@@ -3,6 +3,17 @@
  * Every block has an `id`; for tool_call and tool_result the id is the tool call id that pairs them.
  */
 
+/** A source the model cited for (part of) a text block: web search, URL context, a file or document. */
+export interface Citation {
+  url?: string;
+  title?: string;
+  /** The passage the citation supports or quotes, when the provider gives it. */
+  citedText?: string;
+  /** Character range of the supported text in the block, when the provider gives one. */
+  start?: number;
+  end?: number;
+}
+
 /**
  * Provider extras of a text block, kept so the next request sends the text back as the provider
  * gave it (all optional; a provider ignores extras stamped with another `provider`).
@@ -18,6 +29,8 @@ export interface TextBlockExtras {
   phase?: string;
   /** Provider family that produced `itemId` / `itemStatus` / `phase`. */
   provider?: string;
+  /** Sources the text cites (OpenAI url/file citations, Anthropic citations, Gemini grounding). */
+  citations?: Citation[];
 }
 
 export interface TextBlock extends TextBlockExtras {

@@ -11,6 +11,17 @@ export const TextBlockSchema = z.object({
   itemStatus: z.string().optional(),
   phase: z.string().optional(),
   provider: z.string().optional(),
+  citations: z
+    .array(
+      z.object({
+        url: z.string().optional(),
+        title: z.string().optional(),
+        citedText: z.string().optional(),
+        start: z.number().optional(),
+        end: z.number().optional(),
+      }),
+    )
+    .optional(),
 });
 
 export const StopReasonSchema = z.enum([

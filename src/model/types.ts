@@ -56,6 +56,19 @@ export interface ResponseFormat {
   strict?: boolean;
 }
 
+/**
+ * A tool the provider runs itself (not a ToolSchema the agent runs): OpenAI Responses web search,
+ * file search, code interpreter, image generation; Anthropic web search, web fetch, code execution;
+ * Gemini Google Search, URL context, code execution. A provider without it rejects it.
+ */
+export type BuiltinTool =
+  | { type: "web_search"; maxUses?: number }
+  | { type: "web_fetch" }
+  | { type: "url_context" }
+  | { type: "code_execution" }
+  | { type: "file_search"; vectorStoreIds: string[] }
+  | { type: "image_generation" };
+
 export interface ChatOptions extends SamplingOptions {
   tools?: ToolSchema[];
   toolChoice?: ToolChoice;

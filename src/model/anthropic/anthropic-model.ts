@@ -5,8 +5,8 @@ import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions, SamplingOptions, ToolSchema } from "../types.js";
-import { type AnthropicCacheOptions, applyCacheControl } from "./anthropic-cache.js";
+import type { BuiltinTool, ChatChunk, ChatOptions, SamplingOptions, ToolSchema } from "../types.js";
+import type { AnthropicCacheOptions } from "./anthropic-cache.js";
 import { formatAnthropic } from "./anthropic-format.js";
 import { AnthropicStreamParser } from "./anthropic-stream.js";
 
@@ -35,7 +35,19 @@ export interface AnthropicModelOptions extends TransportOptions {
    * tail (the default), configurable per place; `false` sends none.
    */
   cache?: AnthropicCacheOptions | false;
+  /** Server tools: `web_search`, `web_fetch`, `code_execution` (their beta headers are added). */
+  builtinTools?: BuiltinTool[];
 }
+
+/** Anthropic's server tools, and the beta each needs. */
+const SERVER_TOOLS: Partial<Record<BuiltinTool["type"], { wire: Record<string, unknown>; beta?: string }>> = {
+  web_search: { wire: { type: "web_search_20250305", name: "web_search" } },
+  web_fetch: { wire: { type: "web_fetch_20250910", name: "web_fetch" }, beta: "web-fetch-2025-09-10" },
+  code_execution: {
+    wire: { type: "code_execution_20250825", name: "code_execution" },
+    beta: "code-execution-2025-08-25",
+  },
+};
 
 const CREDENTIAL_HINT = "ANTHROPIC_API_KEY or the apiKey option";
 
@@ -125,12 +137,22 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     );
   }
 
+  protected override builtinToolWire = (tool: BuiltinTool): Record<string, unknown> | undefined => {
+    const server = SERVER_TOOLS[tool.type];
+    if (server === undefined) return undefined;
+    return tool.type === "web_search" && tool.maxUses !== undefined
+      ? { ...server.wire, max_uses: tool.maxUses }
+      : server.wire;
+  };
+
   private headers(apiKey: string): Record<string, string> {
-    return {
+    const headers: Record<string, string> = {
       "content-type": "application/json",
       "x-api-key": apiKey,
       "anthropic-version": this.options.anthropicVersion ?? "2023-06-01",
-      ...this.options.headers,
     };
+    const betas = (this.options.builtinTools ?? []).flatMap((tool) => SERVER_TOOLS[tool.type]?.beta ?? []);
+    if (betas.length > 0) headers["anthropic-beta"] = [...new Set(betas)].join(",");
+    return { ...headers, ...this.options.headers };
   }
 }

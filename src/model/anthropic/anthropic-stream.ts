@@ -1,4 +1,4 @@
-import type { TextBlock, ThinkingBlock, ToolCallBlock, Usage } from "../../message/index.js";
+import type { Citation, TextBlock, ThinkingBlock, ToolCallBlock, Usage } from "../../message/index.js";
 import { ContentAssembler } from "../provider-kit/content-assembler.js";
 import { errorFromBody, malformedChunk, streamCut } from "../transport/errors.js";
 import type { WireParser } from "../transport/types.js";
@@ -43,8 +43,16 @@ interface WireBlock {
   id?: string;
   name?: string;
 }
+interface WireCitation {
+  type?: string;
+  cited_text?: string;
+  url?: string;
+  title?: string | null;
+  document_title?: string | null;
+}
 interface WireDelta {
   type?: string;
+  citation?: WireCitation;
   text?: string;
   thinking?: string;
   signature?: string;
@@ -57,6 +65,16 @@ interface WireEvent {
   delta?: WireDelta & { stop_reason?: string };
   message?: { model?: string; usage?: WireUsage };
   usage?: WireUsage;
+}
+
+/** A web search result, document or page location as a Citation. */
+function citationOf(wire: WireCitation): Citation {
+  const citation: Citation = {};
+  if (wire.url) citation.url = wire.url;
+  const title = wire.title ?? wire.document_title;
+  if (title) citation.title = title;
+  if (wire.cited_text) citation.citedText = wire.cited_text;
+  return citation;
 }
 
 /**
@@ -159,6 +177,11 @@ export class AnthropicStreamParser implements WireParser {
       case "signature_delta":
         if (block?.type === "thinking" && delta.signature)
           block.signature = (block.signature ?? "") + delta.signature;
+        return;
+      case "citations_delta":
+        if (block?.type === "text" && delta.citation) {
+          block.citations = [...(block.citations ?? []), citationOf(delta.citation)];
+        }
         return;
       case "input_json_delta":
         if (block?.type === "tool_call" && delta.partial_json) {

@@ -5,12 +5,21 @@ import { requestBody } from "../provider-kit/request-body.js";
 import { section } from "../provider-kit/sampling.js";
 import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions, ResponseFormat, SamplingOptions, ToolSchema } from "../types.js";
+import type {
+  BuiltinTool,
+  ChatChunk,
+  ChatOptions,
+  ResponseFormat,
+  SamplingOptions,
+  ToolSchema,
+} from "../types.js";
 import { formatGemini } from "./gemini-format.js";
 import { sanitizeGeminiSchema } from "./gemini-schema.js";
 import { GeminiStreamParser } from "./gemini-stream.js";
 
 export interface GeminiModelOptions extends TransportOptions {
+  /** Google Search (`web_search`), `url_context`, `code_execution`, sent with every call. */
+  builtinTools?: BuiltinTool[];
   /** Default sampling options of every call (a call's own values win). */
   sampling?: SamplingOptions;
   /** `gemini-2.5-flash`, `gemini-2.5-pro`, ... */
@@ -125,6 +134,16 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     const schema = sanitizeGeminiSchema(format.schema);
     if (schema !== undefined) config.responseSchema = schema;
   }
+
+  /** Google Search, URL context and code execution, as tool entries beside the function declarations. */
+  protected override builtinToolWire = (tool: BuiltinTool): Record<string, unknown> | undefined =>
+    tool.type === "web_search"
+      ? { googleSearch: {} }
+      : tool.type === "url_context"
+        ? { urlContext: {} }
+        : tool.type === "code_execution"
+          ? { codeExecution: {} }
+          : undefined;
 
   private headers(apiKey: string): Record<string, string> {
     return { "content-type": "application/json", "x-goog-api-key": apiKey, ...this.options.headers };

@@ -1,4 +1,4 @@
-import { newId, type TextBlock, type ThinkingBlock, type Usage } from "../../message/index.js";
+import { type Citation, newId, type TextBlock, type ThinkingBlock, type Usage } from "../../message/index.js";
 import { ContentAssembler, stopReasonWithTools } from "../provider-kit/content-assembler.js";
 import { errorFromBody, malformedChunk, streamCut } from "../transport/errors.js";
 import type { WireParser } from "../transport/types.js";
@@ -41,12 +41,44 @@ interface WireUsage {
   thoughtsTokenCount?: number;
   cachedContentTokenCount?: number;
 }
+interface WireGrounding {
+  groundingChunks?: Array<{ web?: { uri?: string; title?: string } }>;
+  groundingSupports?: Array<{ segment?: { text?: string }; groundingChunkIndices?: number[] }>;
+}
+
+/** Google Search / URL context grounding as Citations: one per supported segment and source. */
+function groundingCitations(grounding: WireGrounding): Citation[] {
+  const sources = (grounding.groundingChunks ?? []).map((chunk) => {
+    const citation: Citation = {};
+    if (chunk.web?.uri) citation.url = chunk.web.uri;
+    if (chunk.web?.title) citation.title = chunk.web.title;
+    return citation;
+  });
+  const supports = grounding.groundingSupports ?? [];
+  if (supports.length === 0) return sources.filter((c) => c.url !== undefined);
+  const citations: Citation[] = [];
+  for (const support of supports) {
+    for (const index of support.groundingChunkIndices ?? []) {
+      const source = sources[index];
+      if (source === undefined) continue;
+      const citation = { ...source };
+      if (support.segment?.text) citation.citedText = support.segment.text;
+      citations.push(citation);
+    }
+  }
+  return citations;
+}
+
 interface WireChunk {
   error?: unknown;
   modelVersion?: string;
   usageMetadata?: WireUsage;
   promptFeedback?: { blockReason?: string };
-  candidates?: Array<{ content?: { parts?: WirePart[] }; finishReason?: string }>;
+  candidates?: Array<{
+    content?: { parts?: WirePart[] };
+    finishReason?: string;
+    groundingMetadata?: WireGrounding;
+  }>;
 }
 
 /**
@@ -61,6 +93,8 @@ export class GeminiStreamParser implements WireParser {
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private stopReason: ModelStopReason | undefined;
   private model: string | undefined;
+  /** Grounding of the whole response (the last chunk's holds all of it): put on the last text block. */
+  private citations: Citation[] = [];
 
   onEvent(data: string, _event: string | undefined, out: ChatChunk[]): void {
     let chunk: WireChunk | null;
@@ -81,6 +115,7 @@ export class GeminiStreamParser implements WireParser {
     const parts = candidate.content?.parts;
     if (Array.isArray(parts)) for (const part of parts) this.onPart(part, data, out);
     if (candidate.finishReason) this.stopReason = geminiStopReason(candidate.finishReason);
+    if (candidate.groundingMetadata) this.citations = groundingCitations(candidate.groundingMetadata);
   }
 
   private onPart(part: WirePart, data: string, out: ChatChunk[]): void {
@@ -147,6 +182,11 @@ export class GeminiStreamParser implements WireParser {
 
   finish(): ChatFinal {
     if (this.stopReason === undefined) throw streamCut(PROVIDER);
+    if (this.citations.length > 0) {
+      const texts = this.assembler.content.filter((block) => block.type === "text" && block.text !== "");
+      const last = texts.at(-1);
+      if (last?.type === "text") last.citations = this.citations;
+    }
     return this.assembler.final(this.usage, stopReasonWithTools(this.stopReason, this.assembler), this.model);
   }
 }

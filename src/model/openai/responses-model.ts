@@ -1,8 +1,9 @@
 import type { Msg } from "../../message/index.js";
+import { builtinToolsFor } from "../provider-kit/builtin-tools.js";
 import { lazyStream } from "../provider-kit/lazy-stream.js";
 import { checkResponseFormat, openAIJsonSchema } from "../provider-kit/response-format.js";
 import { applySampling, mergeSampling } from "../provider-kit/sampling.js";
-import type { ChatChunk, ChatOptions } from "../types.js";
+import type { BuiltinTool, ChatChunk, ChatOptions } from "../types.js";
 import { OpenAIBaseModel } from "./base-model.js";
 import type { OpenAIConnectionOptions } from "./connection.js";
 import { formatOpenAIResponses, type OpenAIResponsesFormatOptions } from "./responses-format.js";
@@ -13,6 +14,24 @@ export interface OpenAIResponsesModelOptions extends OpenAIConnectionOptions {
   reasoningSummary?: OpenAIResponsesFormatOptions["reasoningSummary"];
   /** `store` sent with every request (server default when unset). */
   store?: boolean;
+  /** Hosted tools: `web_search`, `file_search`, `code_execution` (code interpreter), `image_generation`. */
+  builtinTools?: BuiltinTool[];
+}
+
+/** The Responses API's hosted tools. */
+function hostedTool(tool: BuiltinTool): Record<string, unknown> | undefined {
+  switch (tool.type) {
+    case "web_search":
+      return { type: "web_search" };
+    case "file_search":
+      return { type: "file_search", vector_store_ids: tool.vectorStoreIds };
+    case "code_execution":
+      return { type: "code_interpreter", container: { type: "auto" } };
+    case "image_generation":
+      return { type: "image_generation" };
+    default:
+      return undefined;
+  }
 }
 
 /** OpenAI Responses API (`/responses`), streaming, with reasoning items round-tripped by id and encrypted content. */
@@ -42,6 +61,8 @@ export class OpenAIResponsesModel extends OpenAIBaseModel {
       });
       // The Responses API samples with temperature and top_p only.
       applySampling(this.provider, sampling, { topP: "top_p" }, request);
+      const hosted = builtinToolsFor(this.provider, this.options.builtinTools, hostedTool);
+      if (hosted.length > 0) request.tools = [...(request.tools ?? []), ...(hosted as never[])];
       if (opts.responseFormat !== undefined) {
         const format = checkResponseFormat(this.provider, opts.responseFormat);
         request.text = { format: { type: "json_schema", ...openAIJsonSchema(format) } };

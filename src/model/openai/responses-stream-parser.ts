@@ -1,4 +1,4 @@
-import { newId, type Usage } from "../../message/index.js";
+import { type Citation, newId, type Usage } from "../../message/index.js";
 import { errorFromBody, malformedChunk, streamCut } from "../transport/errors.js";
 import type { WireParser } from "../transport/types.js";
 import type { ChatChunk, ChatFinal, ModelStopReason } from "../types.js";
@@ -13,7 +13,9 @@ type Slot =
       status?: string;
       phase?: string;
       refusal?: true;
+      citations?: Citation[];
     }
+  | { type: "data"; id: string; mediaType: string; data: string }
   | { type: "thinking"; id: string; text: string; summaryIndex: number; signature?: string }
   | { type: "tool_call"; id: string; name: string; input: string };
 
@@ -25,8 +27,38 @@ interface ResponsesItem {
   arguments?: string;
   status?: string;
   phase?: string | null;
+  /** image_generation_call: the base64 image, and its format. */
+  result?: string | null;
+  output_format?: string;
+  content?: Array<{ type?: string; annotations?: WireAnnotation[] }>;
   encrypted_content?: string | null;
   summary?: Array<{ text?: string }>;
+}
+
+interface WireAnnotation {
+  type?: string;
+  url?: string;
+  title?: string;
+  filename?: string;
+  start_index?: number;
+  end_index?: number;
+}
+
+/** url_citation / file_citation annotations as Citations. */
+function citationsOf(item: ResponsesItem): Citation[] {
+  const citations: Citation[] = [];
+  for (const part of item.content ?? []) {
+    for (const note of part.annotations ?? []) {
+      const citation: Citation = {};
+      if (note.type === "url_citation" && note.url) citation.url = note.url;
+      const title = note.title ?? note.filename;
+      if (title) citation.title = title;
+      if (typeof note.start_index === "number") citation.start = note.start_index;
+      if (typeof note.end_index === "number") citation.end = note.end_index;
+      if (citation.url !== undefined || citation.title !== undefined) citations.push(citation);
+    }
+  }
+  return citations;
 }
 
 interface ResponsesEvent {
@@ -91,7 +123,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
         this.delta("tool_call", event, out);
         return;
       case "response.output_item.done":
-        this.itemDone(event.item);
+        this.itemDone(event.item, out);
         return;
       case "response.completed":
       case "response.incomplete":
@@ -128,7 +160,12 @@ export class OpenAIResponsesStreamParser implements WireParser {
     this.byItem.set(key, slot);
   }
 
-  private delta(type: Slot["type"], event: ResponsesEvent, out: ChatChunk[], refusal = false): void {
+  private delta(
+    type: "text" | "thinking" | "tool_call",
+    event: ResponsesEvent,
+    out: ChatChunk[],
+    refusal = false,
+  ): void {
     const delta = event.delta;
     if (typeof delta !== "string")
       throw malformedChunk(this.provider, "a string `delta`", JSON.stringify(event));
@@ -148,6 +185,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
       out.push({ type: "tool_call", blockId: slot.id, delta });
       return;
     }
+    if (slot.type === "data") return; // an item id reused for text: not documented
     let text = delta;
     if (
       slot.type === "thinking" &&
@@ -161,13 +199,23 @@ export class OpenAIResponsesStreamParser implements WireParser {
     out.push({ type: slot.type, blockId: slot.id, delta: text });
   }
 
-  private itemDone(item: ResponsesItem | undefined): void {
+  private itemDone(item: ResponsesItem | undefined, out: ChatChunk[]): void {
     if (item === undefined) return;
+    if (item.type === "image_generation_call" && item.result) {
+      // A generated image arrives whole: one data block.
+      const mediaType = `image/${item.output_format ?? "png"}`;
+      const slot: Slot = { type: "data", id: item.id ?? newId("blk"), mediaType, data: item.result };
+      this.add(slot.id, slot);
+      out.push({ type: "data", blockId: slot.id, mediaType, delta: item.result });
+      return;
+    }
     const slot = this.byItem.get(item.id ?? "");
     if (slot?.type === "tool_call" && typeof item.arguments === "string") slot.input = item.arguments;
     if (slot?.type === "text" && item.type === "message") {
       if (item.status) slot.status = item.status;
       if (item.phase) slot.phase = item.phase;
+      const citations = citationsOf(item);
+      if (citations.length > 0) slot.citations = citations;
     }
     if (item.type === "reasoning" && item.id) {
       let thinking = slot;
@@ -202,6 +250,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
   private textBlock(slot: Extract<Slot, { type: "text" }>): ChatFinal["content"][number] {
     const block: ChatFinal["content"][number] = { type: "text", id: slot.id, text: slot.text };
     if (slot.refusal) block.refusal = true;
+    if (slot.citations !== undefined) block.citations = slot.citations;
     if (slot.itemId === undefined) return block;
     block.itemId = slot.itemId;
     if (slot.status !== undefined) block.itemStatus = slot.status;
@@ -214,6 +263,13 @@ export class OpenAIResponsesStreamParser implements WireParser {
     if (this.stopReason === undefined) throw streamCut(this.provider);
     const content: ChatFinal["content"] = this.slots.map((slot) => {
       if (slot.type === "text") return this.textBlock(slot);
+      if (slot.type === "data") {
+        return {
+          type: "data",
+          id: slot.id,
+          source: { type: "base64", mediaType: slot.mediaType, data: slot.data },
+        };
+      }
       if (slot.type === "tool_call") {
         return { type: "tool_call", id: slot.id, name: slot.name, input: slot.input, state: "pending" };
       }

@@ -1,3 +1,4 @@
+export * from "./builtin-tools.js";
 export * from "./content-assembler.js";
 export * from "./count-tokens.js";
 export * from "./lazy-stream.js";

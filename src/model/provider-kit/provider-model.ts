@@ -6,6 +6,7 @@ import { streamChat } from "../transport/stream-chat.js";
 import type { HttpRequest, TransportOptions, WireFormat, WireParser } from "../transport/types.js";
 import type {
   BatchedChatStream,
+  BuiltinTool,
   ChatChunk,
   ChatModel,
   ChatOptions,
@@ -13,6 +14,7 @@ import type {
   SamplingOptions,
   ToolSchema,
 } from "../types.js";
+import { type BuiltinToolMapping, builtinToolsFor } from "./builtin-tools.js";
 import { lazyStream } from "./lazy-stream.js";
 import { checkResponseFormat, unsupportedResponseFormat } from "./response-format.js";
 import { applySampling, mergeSampling, type SamplingWireNames, section } from "./sampling.js";
@@ -23,6 +25,8 @@ export interface ProviderModelOptions extends TransportOptions {
   contextSize?: number;
   /** Default sampling options of every call (a call's own values win). */
   sampling?: SamplingOptions;
+  /** Tools the provider runs itself (see BuiltinTool), sent with every call. */
+  builtinTools?: BuiltinTool[];
 }
 
 /**
@@ -63,6 +67,11 @@ export abstract class ProviderModel<O extends ProviderModelOptions> implements C
    * the model's defaults; see applySampling) and the native structured output `responseFormat`.
    */
   protected withCallOptions<T extends object>(opts: ChatOptions, body: T): T {
+    const builtins = builtinToolsFor(this.provider, this.options.builtinTools, this.builtinToolWire);
+    if (builtins.length > 0) {
+      const record = body as Record<string, unknown>;
+      record.tools = [...((record.tools as unknown[] | undefined) ?? []), ...builtins];
+    }
     if (opts.responseFormat !== undefined) {
       this.applyResponseFormat(
         body as Record<string, unknown>,
@@ -80,6 +89,9 @@ export abstract class ProviderModel<O extends ProviderModelOptions> implements C
     );
     return body;
   }
+
+  /** The wire form of each built-in tool the provider has (default: none). */
+  protected builtinToolWire: BuiltinToolMapping = () => undefined;
 
   /** Writes a native structured-output request into `body`; providers without one reject it. */
   protected applyResponseFormat(_body: Record<string, unknown>, _format: ResponseFormat): void {
