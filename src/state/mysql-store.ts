@@ -9,9 +9,13 @@ import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
 
-/** What the store needs of a mysql2/promise Pool or Connection. */
+/**
+ * What the store needs of a mysql2/promise Pool or Connection: `execute` runs load and save as
+ * server-side prepared statements (prepared once per connection, then one round trip each).
+ */
 export interface MySqlQueryable {
   query: Pool["query"];
+  execute: Pool["execute"];
 }
 
 export interface MySqlStateStoreOptions {
@@ -25,7 +29,9 @@ export interface MySqlStateStoreOptions {
 
 /**
  * States in MySQL or MariaDB, in a JSON column. Session ids compare byte for byte (utf8mb4_bin), so
- * `a` and `A` are two sessions. Compare-and-set is a single `UPDATE ... WHERE version = ?`.
+ * `a` and `A` are two sessions. Compare-and-set is a single `UPDATE ... WHERE version = ?`; load
+ * and save are prepared statements, one round trip each (a conflicting save asks once more for the
+ * stored version).
  */
 export class MySqlStateStore implements AgentStateStore {
   readonly table: string;
@@ -76,7 +82,7 @@ export class MySqlStateStore implements AgentStateStore {
   async load(sessionId: string): Promise<StoredState | undefined> {
     assertSessionId(sessionId);
     const db = await this.#db();
-    const [rows] = await db.query<RowDataPacket[]>(
+    const [rows] = await db.execute<RowDataPacket[]>(
       `SELECT version, state FROM ${this.table} WHERE session_id = ?`,
       [sessionId],
     );
@@ -91,7 +97,7 @@ export class MySqlStateStore implements AgentStateStore {
     let changed: number;
     if (expected === 0) {
       try {
-        await db.query(
+        await db.execute(
           `INSERT INTO ${this.table} (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)`,
           [sessionId, json, Date.now()],
         );
@@ -101,7 +107,7 @@ export class MySqlStateStore implements AgentStateStore {
         changed = 0;
       }
     } else {
-      const [result] = await db.query<ResultSetHeader>(
+      const [result] = await db.execute<ResultSetHeader>(
         `UPDATE ${this.table} SET version = version + 1, state = ?, updated_at = ? WHERE session_id = ? AND version = ?`,
         [json, Date.now(), sessionId, expected],
       );

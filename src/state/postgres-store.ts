@@ -9,10 +9,20 @@ import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
 
-/** What the store needs of a pg Pool, Client or PoolClient. */
+/**
+ * A query as pg takes it: `name` makes it a named prepared statement, parsed and planned once per
+ * connection and then only bound and executed.
+ */
+export interface PgQuery {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}
+
+/** What the store needs of a pg Pool, Client or PoolClient (both call forms are pg's own). */
 export interface PgQueryable {
   // biome-ignore lint/suspicious/noExplicitAny: pg's own row type
-  query(text: string, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
+  query(query: string | PgQuery, values?: unknown[]): Promise<{ rows: any[]; rowCount: number | null }>;
 }
 
 export interface PostgresStateStoreOptions {
@@ -56,18 +66,44 @@ END $migrate$;`,
 }
 
 /**
- * States in PostgreSQL as JSONB. Migrations run once per table; compare-and-set is a single
- * `UPDATE ... WHERE version = $n` (or `INSERT ... ON CONFLICT DO NOTHING` for a new session).
+ * The compare-and-set statements, one round trip each whether the save wins or conflicts: the write
+ * in a CTE, and beside it the version the statement's snapshot saw (on a conflict, the version that
+ * is stored). `saved` is null when the write did not happen.
+ */
+function saveStatements(table: string): { insert: PgQuery; update: PgQuery; load: PgQuery } {
+  const actual = `(SELECT version FROM ${table} WHERE session_id = $1) AS actual`;
+  return {
+    insert: {
+      name: `agentscope_insert_${table}`,
+      text: `WITH w AS (INSERT INTO ${table} (session_id, version, state, updated_at) VALUES ($1, 1, $2::jsonb, now()) ON CONFLICT (session_id) DO NOTHING RETURNING version) SELECT (SELECT version FROM w) AS saved, ${actual}`,
+    },
+    update: {
+      name: `agentscope_update_${table}`,
+      text: `WITH w AS (UPDATE ${table} SET version = version + 1, state = $2::jsonb, updated_at = now() WHERE session_id = $1 AND version = $3 RETURNING version) SELECT (SELECT version FROM w) AS saved, ${actual}`,
+    },
+    load: {
+      name: `agentscope_load_${table}`,
+      text: `SELECT version, state::text AS state FROM ${table} WHERE session_id = $1`,
+    },
+  };
+}
+
+/**
+ * States in PostgreSQL as JSONB. Migrations run once per table. load and save are named prepared
+ * statements and one round trip each: compare-and-set is one `UPDATE ... WHERE version = $n` (or
+ * `INSERT ... ON CONFLICT DO NOTHING` for a new session) that also returns the stored version.
  */
 export class PostgresStateStore implements AgentStateStore {
   readonly table: string;
   readonly #options: PostgresStateStoreOptions;
   readonly #connection = new OpenOnce<PgQueryable>(() => this.#open());
   #pool: Pool | undefined;
+  readonly #statements: ReturnType<typeof saveStatements>;
 
   constructor(options: PostgresStateStoreOptions | string) {
     this.#options = typeof options === "string" ? { url: options } : options;
     this.table = checkTableName(this.#options.table ?? DEFAULT_STATE_TABLE);
+    this.#statements = saveStatements(this.table);
   }
 
   /** Connects and runs pending migrations (once). Missing driver: MissingDriverError. */
@@ -109,10 +145,7 @@ export class PostgresStateStore implements AgentStateStore {
   async load(sessionId: string): Promise<StoredState | undefined> {
     assertSessionId(sessionId);
     const db = await this.#db();
-    const { rows } = await db.query(
-      `SELECT version, state::text AS state FROM ${this.table} WHERE session_id = $1`,
-      [sessionId],
-    );
+    const { rows } = await db.query({ ...this.#statements.load, values: [sessionId] });
     if (!rows.length) return undefined;
     return { state: decodeState(sessionId, rows[0].state), version: Number(rows[0].version) };
   }
@@ -121,20 +154,20 @@ export class PostgresStateStore implements AgentStateStore {
     const json = encodeState(sessionId, state, options);
     const db = await this.#db();
     const expected = options.expectedVersion;
-    const result =
+    const { rows } =
       expected === 0
-        ? await db.query(
-            `INSERT INTO ${this.table} (session_id, version, state, updated_at) VALUES ($1, 1, $2::jsonb, now()) ON CONFLICT (session_id) DO NOTHING`,
-            [sessionId, json],
-          )
-        : await db.query(
-            `UPDATE ${this.table} SET version = version + 1, state = $2::jsonb, updated_at = now() WHERE session_id = $1 AND version = $3`,
-            [sessionId, json, expected],
-          );
-    if (result.rowCount !== 1) {
-      throw new StateConflictError(sessionId, expected, await this.#actualVersion(db, sessionId));
+        ? await db.query({ ...this.#statements.insert, values: [sessionId, json] })
+        : await db.query({ ...this.#statements.update, values: [sessionId, json, expected] });
+    const { saved, actual } = rows[0] as { saved: string | null; actual: string | null };
+    if (saved === null) {
+      // The snapshot can miss a row a concurrent save committed meanwhile: then ask again.
+      const stored =
+        actual === null || Number(actual) === expected
+          ? await this.#actualVersion(db, sessionId)
+          : Number(actual);
+      throw new StateConflictError(sessionId, expected, stored);
     }
-    return { version: expected + 1 };
+    return { version: Number(saved) };
   }
 
   async delete(sessionId: string): Promise<boolean> {
