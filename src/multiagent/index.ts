@@ -1,5 +1,6 @@
 export * from "./a2a-agent.js";
 export * from "./agent-like.js";
+export * from "./delegates.js";
 export * from "./final-text.js";
 export * from "./fold-sub-run.js";
 export * from "./goal-pipeline.js";

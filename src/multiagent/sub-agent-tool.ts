@@ -50,7 +50,7 @@ export function subAgentTool<I extends z.ZodType = typeof PromptInput>(
     throw new TypeError(`subAgentTool: name "${name}" must be 1-64 letters, digits, "_" or "-"`);
   }
   const schema = (options.input ?? PromptInput) as I;
-  return functionTool({
+  const tool = functionTool({
     name,
     description: options.description,
     input: schema,
@@ -68,6 +68,7 @@ export function subAgentTool<I extends z.ZodType = typeof PromptInput>(
       return toolResultOf(name, outcome.reply, options.output !== undefined);
     },
   });
+  return Object.assign(tool, { delegatesTo: [agent.name] });
 }
 
 /** A fresh session for a sub-run, its permission narrowed by the parent's. */

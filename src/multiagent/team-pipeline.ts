@@ -75,7 +75,7 @@ export class TeamPipeline implements AgentLike {
   private assignTool(): Tool {
     const names = this.members.map((m) => m.agent.name) as [string, ...string[]];
     const roster = this.members.map((m) => `- ${m.agent.name}: ${m.description}`).join("\n");
-    return functionTool({
+    const tool = functionTool({
       name: TEAM_ASSIGN_TOOL,
       description: `Assign a task to a member of your team; the result is the member's answer. Assignments to different members run at the same time. Members:\n${roster}`,
       input: z.object({
@@ -86,6 +86,7 @@ export class TeamPipeline implements AgentLike {
       concurrencySafe: true,
       execute: ({ member, prompt }, ctx) => this.assign(member, prompt, ctx),
     });
+    return Object.assign(tool, { delegatesTo: names });
   }
 
   /** Runs one assignment after the member's earlier ones in this session. */

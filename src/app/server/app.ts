@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { delegatesOf } from "../../multiagent/index.js";
 import { bearerAuth, type ServiceVariables } from "./http/auth.js";
 import { hostGuard, LOOPBACK_HOSTS, originGuard } from "./http/browser-guard.js";
 import { openApiDocument } from "./http/openapi.js";
@@ -67,7 +68,14 @@ export function createApp(
         ),
     }),
   );
-  app.get("/v1/agents", (c) => c.json({ agents: runtime.agentNames.map((name) => ({ name })) }));
+  app.get("/v1/agents", (c) =>
+    c.json({
+      agents: runtime.agentNames.map((name) => {
+        const { subagents, members } = delegatesOf(runtime.agent(name)!.toolkit);
+        return { name, ...(subagents.length ? { subagents } : {}), ...(members.length ? { members } : {}) };
+      }),
+    }),
+  );
   app.route("/v1/sessions", sessionRoutes(runtime));
   app.route("/v1/sessions", replyRoutes(runtime));
   for (const mount of options.mounts ?? []) app.route("/", mount as Hono<{ Variables: ServiceVariables }>);

@@ -8,6 +8,7 @@ import type { BackendOptions } from "./backend/types.js";
 import { attachWorkspaces, workspaceOptionsOf } from "./config/attach-workspaces.js";
 import { buildAgents } from "./config/build-agents.js";
 import { attachMemory } from "./config/build-memory.js";
+import { wireMultiAgent } from "./config/build-multiagent.js";
 import type { ServiceConfig } from "./config/service-config.js";
 import { parseTokens, type ServiceVariables } from "./http/auth.js";
 import { knowledgeRoutes } from "./http/knowledge-routes.js";
@@ -95,6 +96,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await backend.close();
     throw error;
   });
+  try {
+    wireMultiAgent(config.agents, config.teams, agents);
+  } catch (error) {
+    await backend.close();
+    throw error;
+  }
   const runtimeOptions: ConstructorParameters<typeof ServiceRuntime>[0] = { backend, agents };
   const workspaceOptions = options.workspaces ?? workspaceOptionsOf(config.workspaces);
   const workspaces = workspaceOptions ? new WorkspaceManager(workspaceOptions) : undefined;

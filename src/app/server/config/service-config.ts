@@ -81,6 +81,20 @@ export const AgentConfigSchema = z.strictObject({
   mcpServers: z.array(McpServerField).optional(),
   permission: PermissionField.optional(),
   maxIters: z.number().int().positive().optional(),
+  /** Other configured agents this one may delegate to, each as a tool (see docs/multi-agent.md). */
+  subagents: z
+    .array(
+      z.strictObject({
+        agent: z.string().min(1),
+        description: z.string().min(1),
+        /** The tool's name (default: the agent's). */
+        name: z
+          .string()
+          .regex(/^[\w-]{1,64}$/, "letters, digits, _ or - (at most 64)")
+          .optional(),
+      }),
+    )
+    .optional(),
   /** Long-term memory for this agent (see docs/memory.md); `true` = semantic memory and notes. */
   memory: z
     .union([
@@ -118,8 +132,18 @@ const MemorySettingsField = z.strictObject({
   model: ModelField.optional(),
 });
 
+/** A team served as one agent: the leader's settings plus a `team_assign` tool over the members. */
+export const TeamConfigSchema = z.strictObject({
+  name: z.string().regex(/^[\w.-]{1,64}$/, "letters, digits, _, . or - (at most 64)"),
+  /** A configured agent whose model, prompt and tools lead the team. */
+  leader: z.string().min(1),
+  members: z.array(z.strictObject({ agent: z.string().min(1), description: z.string().min(1) })).min(1),
+});
+
 export const ServiceConfigSchema = z.strictObject({
   agents: z.array(AgentConfigSchema).min(1),
+  /** Teams of configured agents, each served (and listed in /v1/agents) like an agent. */
+  teams: z.array(TeamConfigSchema).optional(),
   /** `sqlite:./path.db` (default `.agentscope/state.db`), `redis://…`, `postgres://…`, `memory:`. */
   store: z.string().min(1).optional(),
   /**
@@ -188,6 +212,7 @@ export const ServiceConfigSchema = z.strictObject({
 });
 
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+export type TeamConfig = z.infer<typeof TeamConfigSchema>;
 export type ServiceConfig = z.infer<typeof ServiceConfigSchema>;
 
 /** Thrown for a config that does not fit; the message names the file and the bad field. */
