@@ -96,14 +96,14 @@ export class Embedder {
         if (result.vectors.length !== texts.length) {
           throw new RagError(
             `embedding model ${this.model.name} returned ${result.vectors.length} vectors for ${texts.length} texts`,
-            "upstream",
+            "internal",
           );
         }
         for (const vector of result.vectors) {
           if (vector.length !== this.model.dimensions) {
             throw new RagError(
               `embedding model ${this.model.name} returned a ${vector.length}-dimensional vector; it declares ${this.model.dimensions}`,
-              "upstream",
+              "internal",
             );
           }
         }

@@ -65,12 +65,17 @@ describe("Embedder", () => {
   });
 
   it("rejects a model that returns vectors of the wrong length", async () => {
+    let calls = 0;
     const liar: EmbeddingModel = {
       name: "liar",
       provider: "test",
       dimensions: 4,
-      embed: async (texts) => ({ vectors: texts.map(() => [1, 2]), usage: { inputTokens: 1 } }),
+      embed: async (texts) => {
+        calls++;
+        return { vectors: texts.map(() => [1, 2]), usage: { inputTokens: 1 } };
+      },
     };
     await expect(new Embedder(liar).embed(["a"])).rejects.toThrow(/2-dimensional.*declares 4/);
+    expect(calls).toBe(1); // a broken model is not retried
   });
 });
