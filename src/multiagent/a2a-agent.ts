@@ -1,11 +1,6 @@
-import { type AgentCard, type Message, type Part, Role, TaskState } from "@a2a-js/sdk";
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from "@a2a-js/sdk/client";
+// Types only at load time: the SDK's client is imported when the first request is made.
+import type { AgentCard, Message, Part, Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
+import type { Client } from "@a2a-js/sdk/client";
 import type { z } from "zod";
 import type { ReplyInput, ReplyOptions } from "../agent/index.js";
 import type { AgentEvent, InputEvent } from "../event/index.js";
@@ -34,6 +29,18 @@ interface Remote {
   /** The task waiting for input, and the local tool call that stands for its question. */
   waiting?: { taskId: string; toolCallId: string };
 }
+
+/** The A2A task states and roles this client reads (protocol enum numbers, as the SDK's enums). */
+const TaskState = {
+  TASK_STATE_COMPLETED: 3 as SdkTaskState,
+  TASK_STATE_FAILED: 4 as SdkTaskState,
+  TASK_STATE_CANCELED: 5 as SdkTaskState,
+  TASK_STATE_INPUT_REQUIRED: 6 as SdkTaskState,
+  TASK_STATE_REJECTED: 7 as SdkTaskState,
+  TASK_STATE_AUTH_REQUIRED: 8 as SdkTaskState,
+};
+type TaskState = SdkTaskState;
+const ROLE_USER = 1 as SdkRole;
 
 /** The fields of a streamed task, message, status or artifact update this client reads. */
 interface UpdateValue {
@@ -249,7 +256,7 @@ export class A2AAgent implements AgentLike {
       messageId: newId("msg"),
       contextId: contextId ?? "",
       taskId: taskId ?? "",
-      role: Role.ROLE_USER,
+      role: ROLE_USER,
       parts: [textPart(text || "(empty)")],
       metadata: undefined,
       extensions: [],
@@ -268,6 +275,8 @@ export class A2AAgent implements AgentLike {
             return base(url, { ...init, headers });
           }
         : base;
+      const { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } =
+        await import("@a2a-js/sdk/client");
       const factory = new ClientFactory(
         ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
           transports: [new JsonRpcTransportFactory({ fetchImpl })],
