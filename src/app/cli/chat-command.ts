@@ -11,10 +11,17 @@ export interface ChatIo {
 }
 
 /** y / n / a(lways) for each call that asks; "always" adds the call's suggested rules. */
-async function askEach(event: RequireUserConfirmEvent, io: ChatIo): Promise<ConfirmAnswer[] | undefined> {
+async function askEach(
+  event: RequireUserConfirmEvent,
+  io: ChatIo,
+  asking: { now: boolean },
+): Promise<ConfirmAnswer[] | undefined> {
   const answers: ConfirmAnswer[] = [];
   for (const call of event.toolCalls) {
-    const line = await io.lines.next(`Allow ${call.name}? [y]es / [n]o / [a]lways: `);
+    asking.now = true;
+    const line = await io.lines.next(`Allow ${call.name}? [y]es / [n]o / [a]lways: `).finally(() => {
+      asking.now = false;
+    });
     if (line === undefined) return undefined;
     const answer = line.trim().toLowerCase();
     const always = answer.startsWith("a");
@@ -27,14 +34,19 @@ async function askEach(event: RequireUserConfirmEvent, io: ChatIo): Promise<Conf
 
 /**
  * The chat loop: read a line, stream the reply, answer confirmations, repeat until /exit or end of
- * input. Ctrl-C while a reply streams interrupts it (the program keeps going); at the prompt it quits.
+ * input. Ctrl-C while a reply streams interrupts it (the program keeps going); at an `Allow?` question
+ * it answers no (the reply goes on without that call); at the `>` prompt it quits.
  */
 export async function chatLoop(client: ChatClient, io: ChatIo): Promise<void> {
   let replying = false;
+  const asking = { now: false };
   const onInterrupt = () => {
     if (replying) {
       io.out.write("\n[interrupting the reply]\n");
       void client.interrupt();
+    } else if (asking.now) {
+      io.out.write("n\n[denied]\n");
+      io.lines.answer("n");
     } else io.lines.close();
   };
   io.lines.rl.on("SIGINT", onInterrupt);
@@ -60,7 +72,7 @@ export async function chatLoop(client: ChatClient, io: ChatIo): Promise<void> {
           replying = false;
         }
         io.out.write("\n");
-        const answers = ask ? await askEach(ask, io) : undefined;
+        const answers = ask ? await askEach(ask, io, asking) : undefined;
         stream = answers ? client.confirm(answers) : undefined;
       }
     }

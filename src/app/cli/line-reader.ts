@@ -42,6 +42,14 @@ export class LineReader {
     });
   }
 
+  /** Answers the current prompt as if `line` had been typed (e.g. "n" on Ctrl-C). */
+  answer(line: string): void {
+    const resolve = this.#waiting;
+    this.#waiting = undefined;
+    if (resolve) resolve(line);
+    else this.#lines.unshift(line);
+  }
+
   close(): void {
     this.rl.close();
   }

@@ -91,6 +91,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
 
   return {
     kind: "postgres",
+    lockTtlMs: ttl,
     store,
     bus: {
       async publish(message) {

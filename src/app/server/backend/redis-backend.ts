@@ -105,6 +105,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
 
   return {
     kind: "redis",
+    lockTtlMs: ttl,
     store,
     bus: {
       async publish(message) {

@@ -128,6 +128,7 @@ export async function sqliteBackend(
   const local = new Set<string>();
   return {
     kind: "sqlite",
+    lockTtlMs: ttl,
     store,
     pollMs: 250,
     bus: new LocalBus(),

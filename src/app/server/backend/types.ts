@@ -85,6 +85,8 @@ export interface ServiceBackend {
   readonly sessions: SessionDirectory;
   readonly bus: ServiceBus;
   readonly pollMs?: number;
+  /** How long a run lease lives without renewal (runs renew it every third of that); undefined: in-process locks. */
+  readonly lockTtlMs?: number;
   close(): Promise<void>;
 }
 

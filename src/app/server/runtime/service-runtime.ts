@@ -25,7 +25,7 @@ export interface ServiceRuntimeOptions {
   agents: ServiceAgentOptions[];
   /** Keep-alive interval of followers (default 15 s). */
   heartbeatMs?: number;
-  /** How often a run renews its lock (default 5 s; keep it under a third of the lock TTL). */
+  /** How often a run renews its lock (default a third of the backend's lock TTL, else 5 s). */
   renewEveryMs?: number;
   /** Runs at once on this replica (default 100); more get 429 with Retry-After. */
   maxConcurrentRuns?: number;
@@ -100,7 +100,8 @@ export class ServiceRuntime {
     }
     this.#defaultAgent = options.agents[0]!.name;
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
-    this.#renewEveryMs = options.renewEveryMs ?? 5_000;
+    const ttl = options.backend.lockTtlMs;
+    this.#renewEveryMs = options.renewEveryMs ?? (ttl ? Math.max(100, Math.floor(ttl / 3)) : 5_000);
     this.#slots = new RunSlots({
       ...options.limits,
       ...(options.maxConcurrentRuns ? { maxConcurrentRuns: options.maxConcurrentRuns } : {}),
