@@ -66,9 +66,13 @@ export function isSubagentPause(event: AgentEvent): boolean {
   );
 }
 
-/** Events after which a run's stream ends: the reply finished, or it waits for the client. */
-export function endsRun(event: AgentEvent, replyId: string): boolean {
-  if (event.replyId !== replyId || event.source?.includes("/")) return false;
+/**
+ * Events after which a run's stream ends: the top-level reply finished, or it waits for the client.
+ * One top-level reply runs per session at a time, so its id need not match (a confirmation routed
+ * to a sub-agent's reply resumes the parent's); pass `replyId` to require it.
+ */
+export function endsRun(event: AgentEvent, replyId?: string): boolean {
+  if (event.source?.includes("/") || (replyId !== undefined && event.replyId !== replyId)) return false;
   return (
     event.type === "REPLY_END" ||
     event.type === "REQUIRE_USER_CONFIRM" ||
@@ -265,7 +269,6 @@ export class AgentScopeClient {
   }
 
   #run(sessionId: string, action: string, body: unknown, options: StreamOptions): RunStream {
-    let replyId = "";
     const stream: RunStream = new RunStream({
       ...this.#streamOptions(options),
       begin: async (signal) => {
@@ -275,12 +278,11 @@ export class AgentScopeClient {
           body,
           signal,
         );
-        replyId = run.replyId;
         stream.setReplyId(run.replyId);
         return run;
       },
       connect: (after, signal) => this.#openEvents(sessionId, after, signal),
-      isLast: (event) => endsRun(event, replyId),
+      isLast: (event) => endsRun(event),
       shouldResume: (after) => this.#runGoesOn(sessionId, after),
       mayHaveEnded: isSubagentPause,
     });

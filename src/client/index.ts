@@ -1,5 +1,6 @@
 export * from "./backoff.js";
 export * from "./client.js";
+export * from "./confirm-request.js";
 export * from "./errors.js";
 export * from "./event-stream.js";
 export * from "./local-user-msg.js";

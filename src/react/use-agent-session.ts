@@ -4,6 +4,7 @@ import {
   addUserMessage,
   applySessionEvent,
   type ConnectionState,
+  confirmRequestFor,
   type EventStream,
   emptySessionView,
   localUserMessages,
@@ -138,8 +139,9 @@ export function useAgentSession({ client, sessionId }: UseAgentSessionOptions): 
       extra: { input?: string; rules?: string[]; reason?: string },
     ) => {
       const id = requireSession();
-      const replyId = viewRef.current.pendingApprovals.find((call) => call.id === toolCallId)?.replyId;
-      const request = { answers: [{ toolCallId, confirmed, ...extra }], ...(replyId ? { replyId } : {}) };
+      const answer = { toolCallId, confirmed, ...extra };
+      const approval = viewRef.current.pendingApprovals.find((call) => call.id === toolCallId);
+      const request = approval ? confirmRequestFor(approval, answer) : { answers: [answer] };
       await consume(client.confirm(id, request, { onConnectionChange: setConnection }), id);
     },
     [client, consume, requireSession],

@@ -2,6 +2,7 @@ import {
   AgentScopeClient,
   addUserMessage,
   applySessionEvent,
+  confirmRequestFor,
   type EventStream,
   emptySessionView,
   localUserMessages,
@@ -279,15 +280,14 @@ async function send(): Promise<void> {
 function decide(decision: ApprovalDecision): void {
   const current = state.current;
   if (!current) return;
-  const replyId = state.view.pendingApprovals.find((c) => c.id === decision.toolCallId)?.replyId;
-  const answers = [{ ...decision }];
+  const approval = state.view.pendingApprovals.find((c) => c.id === decision.toolCallId);
+  const request = approval ? confirmRequestFor(approval, decision) : { answers: [decision] };
   state.view = {
     ...state.view,
     pendingApprovals: state.view.pendingApprovals.filter((c) => c.id !== decision.toolCallId),
   };
   scheduleRender();
   ui.input.focus();
-  const request = replyId ? { replyId, answers } : { answers };
   void consume(client.confirm(current.sessionId, request, { onConnectionChange }), current.sessionId);
 }
 
