@@ -6,14 +6,23 @@
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-export const distDir = join(
+/** AGENTSCOPE_BENCH_DIST points the clients at another build (an A/B of first replies, say). */
+export const distDir =
+  process.env.AGENTSCOPE_BENCH_DIST ??
+  join(
+    fileURLToPath(new URL("../..", import.meta.url)),
+    "node_modules",
+    ".cache",
+    "agentscope-bench",
+    "dist",
+  );
+export const perFileDir = join(
   fileURLToPath(new URL("../..", import.meta.url)),
   "node_modules",
   ".cache",
   "agentscope-bench",
-  "dist",
+  "per-file",
 );
-export const perFileDir = join(distDir, "..", "per-file");
 
 export const distUrl = (entry: string, dir = distDir) => pathToFileURL(join(dir, entry)).href;
 

@@ -108,8 +108,9 @@ if (parts.has("bundle")) {
   results.bundle = await runBundleSize();
 }
 if (parts.has("service")) {
-  log("service: 1,000 concurrent SSE streams");
-  results.service = await runServiceLoad(Number(flag("streams", "1000")), 20, 100);
+  const streams = Number(flag("streams", "1000"));
+  log(`service: ${streams.toLocaleString("en")} concurrent SSE streams`);
+  results.service = await runServiceLoad(streams, 20, 100);
 }
 if (parts.has("state")) {
   log("state stores");

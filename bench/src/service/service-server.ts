@@ -46,6 +46,9 @@ const runtime = new ServiceRuntime({
   backend: app.memoryBackend(),
   agents: [{ name: "bench", model: timestampModel }],
   maxConcurrentRuns: maxRuns,
+  // Every load stream is the same (anonymous) user: without this the per-user default (a quarter of
+  // maxConcurrentRuns) answers 429 above maxRuns / 4 streams.
+  limits: { maxRunsPerUser: maxRuns },
 });
 const server = serve({ fetch: app.createApp(runtime).fetch, port: 0, hostname: "127.0.0.1" }, (info) =>
   process.stdout.write(`listening ${info.port}\n`),
