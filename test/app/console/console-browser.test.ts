@@ -179,6 +179,42 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     });
   });
 
+  it("citations on a text block are listed under it, linked to their sources (safe URLs only)", async () => {
+    const session = await service.runtime.createSession("local", { title: "cited" });
+    const input = [
+      {
+        id: "m-cited",
+        name: "user",
+        role: "user",
+        createdAt: new Date().toISOString(),
+        metadata: {},
+        content: [
+          {
+            type: "text",
+            id: "t-cited",
+            text: "As the guide says, oat milk keeps.",
+            citations: [
+              { url: "https://example.com/guide", title: "The guide", citedText: "oat milk keeps" },
+              { url: "javascript:alert(1)", title: "Bad source" },
+            ],
+          },
+        ],
+      },
+    ];
+    await service.runtime.startReply("local", session.sessionId, input as never).then((run) => run.done);
+    await open();
+    await page.click(`li.session[data-id="${session.sessionId}"] .session-pick`);
+    const list = page.locator(".msg.user .citations");
+    await list.waitFor();
+    expect(await list.locator("li").allTextContents()).toEqual([
+      "[1] The guideoat milk keeps",
+      "[2] Bad source",
+    ]);
+    expect(await list.locator("a").evaluateAll((nodes) => nodes.map((a) => a.getAttribute("href")))).toEqual([
+      "https://example.com/guide",
+    ]);
+  });
+
   it("a reload mid-reply picks the stream up again: the answer appears once, complete", async () => {
     await open();
     await sendText("slow please");

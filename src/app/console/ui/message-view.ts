@@ -42,14 +42,14 @@ function citationsNode(block: ContentBlock): Node | undefined {
   if (!Array.isArray(citations) || citations.length === 0) return undefined;
   const items = citations.map((raw, index) => {
     const citation = (raw ?? {}) as Record<string, unknown>;
-    const title = String(citation.title ?? citation.source ?? citation.documentId ?? `source ${index + 1}`);
+    const title = String(citation.title ?? citation.url ?? `source ${index + 1}`);
     const url = typeof citation.url === "string" ? safeUrl(citation.url) : undefined;
     const label = `[${index + 1}] ${title}`;
     return h(
       "li",
       {},
       url ? h("a", { href: url, target: "_blank", rel: "noopener noreferrer" }, label) : label,
-      typeof citation.text === "string" ? h("q", {}, citation.text.slice(0, 200)) : undefined,
+      typeof citation.citedText === "string" ? h("q", {}, citation.citedText.slice(0, 200)) : undefined,
     );
   });
   return h("ol", { class: "citations", "aria-label": "Sources" }, ...items);
