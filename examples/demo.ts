@@ -51,6 +51,8 @@ async function play(stream: AsyncIterable<AgentEvent>): Promise<RequireUserConfi
 let pause = await play(agent.replyStream(userMsg("Summarise my workspace and save the summary.")));
 while (pause) {
   const confirmResults = [];
+  // End the rendered reason's line first: a terminal prompt redraws its own line and would erase it.
+  process.stdout.write("\n");
   for (const call of pause.toolCalls) {
     const answer = ask ? await ask.question(`Allow ${call.name}? [y]es / [n]o / [a]lways: `) : noTerminal();
     const always = answer.trim().toLowerCase().startsWith("a");

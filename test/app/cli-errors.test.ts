@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -104,3 +104,43 @@ describe("the CLI reports failures as one line and a hint", () => {
     expect(mysql.stderr).not.toMatch(/\n\s+at /);
   }, 30_000);
 });
+
+it('a .ts config in a package without "type": "module" loads, or the error says exactly what to change', async () => {
+  const project = mkdtempSync(join(tmpdir(), "agentscope-cjs-"));
+  const serveIn = async (source: string) => {
+    writeFileSync(join(project, "agents.ts"), source);
+    const child = spawn(
+      process.execPath,
+      ["--import", tsx, main, "serve", "--config", "agents.ts", "--port", "0"],
+      {
+        cwd: project,
+        env: { ...process.env, AGENTSCOPE_TOKENS: "" },
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    return { code, stderr };
+  };
+  try {
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "my-app", version: "1.0.0" }));
+    // Loads: the error is about its store, not about a missing `agents`.
+    const plain = await serveIn(
+      'const name: string = "helper";\nexport default { agents: [{ name, model: "openai:gpt-4o-mini" }], store: "mongodb://x" };\n',
+    );
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/unsupported store URL "mongodb:\/\/x"/);
+    // ESM-only syntax in a CommonJS package: the message names both fixes.
+    const esmOnly = await serveIn(
+      'const name = await Promise.resolve("helper");\nexport default { agents: [{ name, model: "openai:gpt-4o-mini" }] };\n',
+    );
+    expect(esmOnly.code).toBe(1);
+    expect(esmOnly.stderr).toContain('add "type": "module"');
+    expect(esmOnly.stderr).toContain("agents.mts");
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}, 30_000);
