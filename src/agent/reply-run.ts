@@ -178,6 +178,7 @@ export class ReplyRun extends ActingRun {
           outputTokens: usage.outputTokens,
           stopReason: final.stopReason,
         };
+        if (final.responseId !== undefined) end.responseId = final.responseId;
         if (usage.cacheReadTokens !== undefined) end.cacheReadTokens = usage.cacheReadTokens;
         if (usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = usage.cacheWriteTokens;
         this.push(createEvent("MODEL_CALL_END", end));

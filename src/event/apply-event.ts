@@ -300,6 +300,7 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
       }
       msg.usage = next;
       if (event.stopReason !== undefined) msg.stopReason = event.stopReason;
+      if (event.responseId !== undefined) msg.metadata = { ...msg.metadata, responseId: event.responseId };
       return true;
     }
     case "REPLY_END":

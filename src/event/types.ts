@@ -51,6 +51,8 @@ export interface ModelCallEndEvent extends EventBase {
   cacheWriteTokens?: number;
   /** Why the model stopped; folded into `Msg.stopReason`. */
   stopReason?: StopReason;
+  /** The provider's response id (OpenAI Responses); folded into `Msg.metadata.responseId`. */
+  responseId?: string;
   error?: ErrorInfo;
 }
 

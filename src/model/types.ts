@@ -101,6 +101,8 @@ export interface ChatFinal {
   stopReason: ModelStopReason;
   /** The model that actually answered, when the provider says. */
   model?: string;
+  /** The provider's id of this response (OpenAI Responses `resp_...`), for server-side conversation state. */
+  responseId?: string;
 }
 
 export type ChatChunk = ChatDelta | ChatFinal;

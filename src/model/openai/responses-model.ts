@@ -8,14 +8,46 @@ import { OpenAIBaseModel } from "./base-model.js";
 import type { OpenAIConnectionOptions } from "./connection.js";
 import { formatOpenAIResponses, type OpenAIResponsesFormatOptions } from "./responses-format.js";
 import { OpenAIResponsesStreamParser } from "./responses-stream-parser.js";
+import type { OpenAIResponsesRequest } from "./responses-types.js";
 
 export interface OpenAIResponsesModelOptions extends OpenAIConnectionOptions {
   reasoningEffort?: OpenAIResponsesFormatOptions["reasoningEffort"];
   reasoningSummary?: OpenAIResponsesFormatOptions["reasoningSummary"];
   /** `store` sent with every request (server default when unset). */
   store?: boolean;
+  /**
+   * Server-side conversation state: each request continues the last reply's response
+   * (`previous_response_id`, kept on the reply Msg as `metadata.responseId`, so it survives in the
+   * agent's state and a resumed session continues it) and sends only the input after it. Needs
+   * responses to be stored (`store` true, the API's default).
+   */
+  conversationState?: boolean;
   /** Hosted tools: `web_search`, `file_search`, `code_execution` (code interpreter), `image_generation`. */
   builtinTools?: BuiltinTool[];
+}
+
+/**
+ * Cuts `request.input` to what follows the last reply that has a response id (its trailing tool
+ * outputs and the messages after it) and points `previous_response_id` at it.
+ */
+function continueConversation(
+  request: OpenAIResponsesRequest,
+  messages: Msg[],
+  format: (messages: Msg[]) => OpenAIResponsesRequest["input"],
+): void {
+  let index = messages.length - 1;
+  while (index >= 0 && typeof messages[index]?.metadata?.responseId !== "string") index--;
+  if (index < 0) return;
+  const prefix = format(messages.slice(0, index + 1));
+  let trailing = 0;
+  while (
+    trailing < prefix.length &&
+    (prefix[prefix.length - 1 - trailing] as { type?: string }).type === "function_call_output"
+  ) {
+    trailing++;
+  }
+  request.input = request.input.slice(prefix.length - trailing);
+  request.previous_response_id = messages[index]?.metadata.responseId as string;
 }
 
 /** The Responses API's hosted tools. */
@@ -47,7 +79,7 @@ export class OpenAIResponsesModel extends OpenAIBaseModel {
   private sendResponses(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const sampling = mergeSampling(this.options.sampling, opts);
     const body = this.body(messages, (msgs) => {
-      const request = formatOpenAIResponses(msgs, {
+      const formatOptions: OpenAIResponsesFormatOptions = {
         model: this.name,
         provider: this.provider,
         tools: opts.tools,
@@ -58,9 +90,12 @@ export class OpenAIResponsesModel extends OpenAIBaseModel {
         reasoningSummary: this.options.reasoningSummary,
         store: this.options.store,
         extraBody: opts.extraBody,
-      });
+      };
+      const request = formatOpenAIResponses(msgs, formatOptions);
       // The Responses API samples with temperature and top_p only.
       applySampling(this.provider, sampling, { topP: "top_p" }, request);
+      if (this.options.conversationState)
+        continueConversation(request, msgs, (prefix) => formatOpenAIResponses(prefix, formatOptions).input);
       const hosted = builtinToolsFor(this.provider, this.options.builtinTools, hostedTool);
       if (hosted.length > 0) request.tools = [...(request.tools ?? []), ...(hosted as never[])];
       if (opts.responseFormat !== undefined) {

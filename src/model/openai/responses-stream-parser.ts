@@ -69,6 +69,7 @@ interface ResponsesEvent {
   summary_index?: number;
   arguments?: string;
   response?: {
+    id?: string;
     model?: string;
     status?: string;
     incomplete_details?: { reason?: string } | null;
@@ -94,6 +95,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
   private stopReason: ModelStopReason | undefined;
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private model: string | undefined;
+  private responseId: string | undefined;
 
   constructor(private readonly provider: string) {}
 
@@ -233,6 +235,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
   private completed(event: ResponsesEvent): void {
     const response = event.response ?? {};
     if (response.model) this.model = response.model;
+    if (response.id) this.responseId = response.id;
     const usage = response.usage;
     if (usage) {
       this.usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
@@ -285,6 +288,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
     });
     const final: ChatFinal = { type: "final", content, usage: this.usage, stopReason: this.stopReason };
     if (this.model) final.model = this.model;
+    if (this.responseId) final.responseId = this.responseId;
     return final;
   }
 }
