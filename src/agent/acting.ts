@@ -271,7 +271,24 @@ export abstract class ActingRun extends ReplyCore {
    */
   protected async *resumeInput(input: InputEvent): AsyncGenerator<AgentEvent> {
     const reply = this.state.replyContext;
-    const target = input.replyId ? reply?.suspended?.[input.replyId] : undefined;
+    let target = input.replyId ? reply?.suspended?.[input.replyId] : undefined;
+    const toThisReply = !input.replyId || input.replyId === reply?.replyId;
+    if (reply?.suspended && !target && toThisReply && input.type !== "USER_INTERRUPT") {
+      // An answer addressed to this reply (or to none) for calls it does not have: when one call waits
+      // on a nested run, that run is what the client answers (it only knew the top-level reply).
+      const entries = Object.entries(reply.suspended);
+      const last = this.state.context.at(-1);
+      const own = new Set(last ? openCalls(last).map((call) => call.id) : []);
+      const ids =
+        input.type === "USER_CONFIRM_RESULT"
+          ? input.confirmResults.map((a) => a.toolCall.id)
+          : input.toolResults.map((r) => r.id);
+      if (new Set(entries.map(([, e]) => e.toolCallId)).size === 1 && !ids.some((id) => own.has(id))) {
+        const [replyId, entry] = entries[0]!;
+        target = entry;
+        input = { ...input, replyId };
+      }
+    }
     if (reply && target) {
       this.msg = pausedReply(this.state, { ...input, replyId: reply.replyId });
       delete reply.waitingFor;

@@ -83,6 +83,15 @@ describe("HITL across the sub-agent boundary", () => {
     expect(readFileSync(logFile, "utf8")).toBe("buy milk\n");
   });
 
+  it("an answer addressed to the parent's reply reaches the one sub-run that waits (a client that knew only the top level)", async () => {
+    const { logFile } = setup();
+    const main = parentWithHelper(logFile);
+    const first = await collect(main.replyStream(userMsg("remember")));
+    await collect(main.replyStream(confirm(first[0]!.replyId)));
+    expect(readFileSync(logFile, "utf8")).toBe("buy milk\n");
+    expect(main.state.context.at(-1)!.finishedReason).toBe("completed");
+  });
+
   it("a refusal reaches the sub-agent; the parent goes on with the sub-agent's answer", async () => {
     const { logFile } = setup();
     const main = parentWithHelper(logFile);
