@@ -16,6 +16,9 @@ const PAGE = 500;
  * any replica at any time; a live run keeps its lock, so this never touches a running reply.
  */
 export async function recoverSession(backend: ServiceBackend, sessionId: string): Promise<RecoveryOutcome> {
+  // Reads first (followers call this often): take the lock only when something looks cut off.
+  if (await backend.locks.isHeld(sessionId)) return "running";
+  if (!(await looksCutOff(backend, sessionId))) return "idle";
   const lease = await backend.locks.acquire(sessionId);
   if (!lease) return "running";
   try {
@@ -23,6 +26,13 @@ export async function recoverSession(backend: ServiceBackend, sessionId: string)
   } finally {
     await lease.release().catch(() => {});
   }
+}
+
+/** Whether the state holds a reply in flight (not paused) or the log ends inside a reply. */
+async function looksCutOff(backend: ServiceBackend, sessionId: string): Promise<boolean> {
+  const reply = (await backend.store.load(sessionId))?.state.replyContext;
+  if (reply?.waitingFor) return false;
+  return reply !== undefined || (await logEndsOpen(backend, sessionId));
 }
 
 /** Whether the log's newest event leaves a reply open (anything but a top-level REPLY_END). */
