@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/index.js";
 import { type AgentScopeError, userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
@@ -6,20 +6,11 @@ import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
 import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
 import type { ChatModel } from "../../src/model/types.js";
 import { collect } from "./helpers/collect-stream.js";
-import { sse, startWireServer, type WireServer } from "./helpers/wire-server.js";
+import { sse, wireServerForFile } from "./helpers/wire-server.js";
 
 /** Streams in the documented shapes of each API's built-in tool runs (see docs/providers.md). */
 
-let wire: WireServer;
-beforeAll(async () => {
-  wire = await startWireServer();
-});
-afterAll(async () => {
-  await wire.close();
-});
-beforeEach(() => {
-  wire.requests.length = 0;
-});
+const wire = wireServerForFile();
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";

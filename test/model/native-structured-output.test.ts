@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AgentScopeError, userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import { DashScopeModel } from "../../src/model/dashscope/dashscope-model.js";
@@ -10,7 +10,7 @@ import type { ChatModel, ResponseFormat } from "../../src/model/types.js";
 import { collect } from "./helpers/collect-stream.js";
 import { chatCompletionFrames, responsesFrames, type TextWire } from "./helpers/openai-wire.js";
 import { anthropicFrames, dashScopeFrames, geminiFrames, ollamaFrames } from "./helpers/provider-wire.js";
-import { startWireServer, type WireServer } from "./helpers/wire-server.js";
+import { wireServerForFile } from "./helpers/wire-server.js";
 
 const SCHEMA = {
   type: "object",
@@ -22,16 +22,7 @@ const FORMAT: ResponseFormat = { type: "json_schema", name: "weather", schema: S
 const ANSWER = ['{"city":"Paris",', '"celsius":21}'];
 const usage = { input: 5, output: 9 };
 
-let wire: WireServer;
-beforeAll(async () => {
-  wire = await startWireServer();
-});
-afterAll(async () => {
-  await wire.close();
-});
-beforeEach(() => {
-  wire.requests.length = 0;
-});
+const wire = wireServerForFile();
 
 function serve(frames: TextWire) {
   wire.queue({ frames: [...frames.open, ...frames.deltas, ...frames.close] });

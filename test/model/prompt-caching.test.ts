@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { assistantMsg, systemMsg, userMsg } from "../../src/message/index.js";
 import { formatAnthropic } from "../../src/model/anthropic/anthropic-format.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import type { ChatModel } from "../../src/model/types.js";
 import { collect } from "./helpers/collect-stream.js";
 import { anthropicFrames } from "./helpers/provider-wire.js";
-import { sse, startWireServer, type WireServer } from "./helpers/wire-server.js";
+import { sse, wireServerForFile } from "./helpers/wire-server.js";
 
 const TOOLS = [
   { name: "a", description: "A", parameters: { type: "object", properties: {} } },
@@ -28,16 +28,7 @@ interface SentBody {
   messages: Array<{ role: string; content: unknown[] }>;
 }
 
-let wire: WireServer;
-beforeAll(async () => {
-  wire = await startWireServer();
-});
-afterAll(async () => {
-  await wire.close();
-});
-beforeEach(() => {
-  wire.requests.length = 0;
-});
+const wire = wireServerForFile();
 
 async function sentBody(model: ChatModel, frames = anthropicFrames(["ok"], { input: 3, output: 1 })) {
   wire.queue({ frames: [...frames.open, ...frames.deltas, ...frames.close] });

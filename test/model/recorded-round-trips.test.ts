@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/index.js";
 import { type AgentEvent, applyEvent } from "../../src/event/index.js";
@@ -11,7 +11,7 @@ import { ProviderError } from "../../src/model/transport/errors.js";
 import type { ChatModel } from "../../src/model/types.js";
 import { functionTool } from "../../src/tool/index.js";
 import { REPLAY_MODES, type ReplayMode, replayFrames, wireBody } from "./helpers/replay.js";
-import { startWireServer, type WireServer } from "./helpers/wire-server.js";
+import { wireServerForFile } from "./helpers/wire-server.js";
 
 /**
  * The issue-13 failures, each pinned by a wire body replayed byte for byte through a local server
@@ -20,16 +20,7 @@ import { startWireServer, type WireServer } from "./helpers/wire-server.js";
  * shapes; see docs/providers.md for why they are not captures from the live APIs.
  */
 
-let wire: WireServer;
-beforeAll(async () => {
-  wire = await startWireServer();
-});
-afterAll(async () => {
-  await wire.close();
-});
-beforeEach(() => {
-  wire.requests.length = 0;
-});
+const wire = wireServerForFile();
 
 const SSE = { "content-type": "text/event-stream" };
 const serve = (mode: ReplayMode, ...names: string[]) =>

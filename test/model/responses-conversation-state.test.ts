@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/index.js";
 import { userMsg } from "../../src/message/index.js";
@@ -6,18 +6,9 @@ import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js"
 import type { AgentState } from "../../src/state/index.js";
 import { functionTool } from "../../src/tool/index.js";
 import { replayFrames, wireBody } from "./helpers/replay.js";
-import { startWireServer, type WireServer } from "./helpers/wire-server.js";
+import { wireServerForFile } from "./helpers/wire-server.js";
 
-let wire: WireServer;
-beforeAll(async () => {
-  wire = await startWireServer();
-});
-afterAll(async () => {
-  await wire.close();
-});
-beforeEach(() => {
-  wire.requests.length = 0;
-});
+const wire = wireServerForFile();
 
 const FIRST = "resp_68af4030592c8193b2e3b6d4b1b4a7c80fbc42d3b5c3f0e1";
 const SECOND = "resp_68af40345e1c8193a6f0b2d9c8e7f6a50fbc42d3b5c3f0e1";

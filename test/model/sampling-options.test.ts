@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type AgentScopeError, userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import { DashScopeModel } from "../../src/model/dashscope/dashscope-model.js";
@@ -9,7 +9,7 @@ import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js"
 import type { ChatModel, SamplingOptions } from "../../src/model/types.js";
 import { chatCompletionFrames, responsesFrames, type TextWire } from "./helpers/openai-wire.js";
 import { anthropicFrames, dashScopeFrames, geminiFrames, ollamaFrames } from "./helpers/provider-wire.js";
-import { startWireServer, type WireServer } from "./helpers/wire-server.js";
+import { wireServerForFile } from "./helpers/wire-server.js";
 
 /** Every sampling option, with values the checks accept. */
 const ALL: Required<SamplingOptions> = {
@@ -98,16 +98,7 @@ const CASES: Case[] = [
   },
 ];
 
-let wire: WireServer;
-beforeAll(async () => {
-  wire = await startWireServer();
-});
-afterAll(async () => {
-  await wire.close();
-});
-beforeEach(() => {
-  wire.requests.length = 0;
-});
+const wire = wireServerForFile();
 
 async function drain(model: ChatModel, options: SamplingOptions = {}) {
   for await (const _ of model.stream([userMsg("hi")], options)) {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { systemMsg, userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
-import { startWireServer, type WireServer } from "./helpers/wire-server.js";
+import { wireServerForFile } from "./helpers/wire-server.js";
 
 const TOOLS = [
   { name: "get_weather", description: "Weather", parameters: { type: "object", properties: {} } },
@@ -10,16 +10,7 @@ const TOOLS = [
 const messages = [systemMsg("Be brief."), userMsg("How many tokens is this?")];
 const JSON_TYPE = { "content-type": "application/json" };
 
-let wire: WireServer;
-beforeAll(async () => {
-  wire = await startWireServer();
-});
-afterAll(async () => {
-  await wire.close();
-});
-beforeEach(() => {
-  wire.requests.length = 0;
-});
+const wire = wireServerForFile();
 
 describe("Anthropic count_tokens", () => {
   const model = () =>

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** One scripted answer: a status, headers, and body frames written in order. */
 export interface ScriptedResponse {
@@ -87,4 +88,34 @@ export async function startWireServer(): Promise<WireServer> {
 export function sse(data: unknown, event?: string): string {
   const payload = typeof data === "string" ? data : JSON.stringify(data);
   return `${event ? `event: ${event}\n` : ""}data: ${payload}\n\n`;
+}
+
+/**
+ * One wire server for a test file: started before all tests, closed after, its request log
+ * cleared before each test. Use it inside tests only (the server starts in `beforeAll`).
+ */
+export function wireServerForFile(): Omit<WireServer, "close"> {
+  let server: WireServer | undefined;
+  const started = (): WireServer => {
+    if (!server) throw new Error("wireServerForFile: the server starts in beforeAll; use it inside a test");
+    return server;
+  };
+  beforeAll(async () => {
+    server = await startWireServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    if (server) server.requests.length = 0;
+  });
+  return {
+    get url() {
+      return started().url;
+    },
+    get requests() {
+      return started().requests;
+    },
+    queue: (...responses) => started().queue(...responses),
+  };
 }
