@@ -65,10 +65,18 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     this.maxTokens = options.maxTokens ?? info?.maxOutputTokens ?? 8_192;
   }
 
+  /** The API key and base URL, from the options or the environment (read per request). */
+  #endpoint(): { apiKey: string; baseURL: string } {
+    const o = this.options;
+    return {
+      apiKey: requireApiKey(setting(o.apiKey, "ANTHROPIC_API_KEY"), "Anthropic", "ANTHROPIC_API_KEY"),
+      baseURL: setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string,
+    };
+  }
+
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
-    const apiKey = requireApiKey(setting(o.apiKey, "ANTHROPIC_API_KEY"), "Anthropic", "ANTHROPIC_API_KEY");
-    const baseURL = setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string;
+    const { apiKey, baseURL } = this.#endpoint();
     const body = requestBody(messages, this.provider, (msgs) =>
       this.withCallOptions(
         opts,
@@ -106,12 +114,7 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     const o = this.options;
     return countOrEstimate(
       async () => {
-        const apiKey = requireApiKey(
-          setting(o.apiKey, "ANTHROPIC_API_KEY"),
-          "Anthropic",
-          "ANTHROPIC_API_KEY",
-        );
-        const baseURL = setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string;
+        const { apiKey, baseURL } = this.#endpoint();
         const full = await requestBody(messages, this.provider, (msgs) =>
           formatAnthropic(msgs, {
             model: o.model,

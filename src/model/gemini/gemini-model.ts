@@ -57,18 +57,26 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     super(options);
   }
 
+  /** The API key and base URL, from the options or the environment (read per request). */
+  #endpoint(): { apiKey: string; baseURL: string } {
+    const o = this.options;
+    return {
+      apiKey: requireApiKey(
+        setting(o.apiKey, "GEMINI_API_KEY", process.env.GOOGLE_API_KEY),
+        "Gemini",
+        "GEMINI_API_KEY",
+      ),
+      baseURL: setting(
+        o.baseURL,
+        "GEMINI_BASE_URL",
+        "https://generativelanguage.googleapis.com/v1beta",
+      ) as string,
+    };
+  }
+
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
-    const apiKey = requireApiKey(
-      setting(o.apiKey, "GEMINI_API_KEY", process.env.GOOGLE_API_KEY),
-      "Gemini",
-      "GEMINI_API_KEY",
-    );
-    const baseURL = setting(
-      o.baseURL,
-      "GEMINI_BASE_URL",
-      "https://generativelanguage.googleapis.com/v1beta",
-    ) as string;
+    const { apiKey, baseURL } = this.#endpoint();
     const body = requestBody(messages, this.provider, (msgs) =>
       this.withCallOptions(
         opts,
@@ -104,19 +112,10 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     const o = this.options;
     return countOrEstimate(
       async () => {
-        const apiKey = requireApiKey(
-          setting(o.apiKey, "GEMINI_API_KEY", process.env.GOOGLE_API_KEY),
-          "Gemini",
-          "GEMINI_API_KEY",
-        );
-        const baseURL = setting(
-          o.baseURL,
-          "GEMINI_BASE_URL",
-          "https://generativelanguage.googleapis.com/v1beta",
-        );
+        const { apiKey, baseURL } = this.#endpoint();
         const generate = await requestBody(messages, this.provider, (msgs) => formatGemini(msgs, { tools }));
         const request = {
-          url: joinUrl(baseURL as string, `/models/${encodeURIComponent(o.model)}:countTokens`),
+          url: joinUrl(baseURL, `/models/${encodeURIComponent(o.model)}:countTokens`),
           headers: this.headers(apiKey),
           body: { generateContentRequest: { model: `models/${o.model}`, ...generate } },
         };
