@@ -10,7 +10,9 @@ import type { AgentStateStore } from "./store.js";
 export interface CreateStateStoreOptions {
   /** Table for the SQL stores. */
   table?: string;
-  /** Key prefix for Redis. */
+  /** Key prefix for Redis (the same name the service backends use). */
+  prefix?: string;
+  /** @deprecated the old name of `prefix`. */
   keyPrefix?: string;
 }
 
@@ -32,7 +34,8 @@ export async function createStateStore(
 ): Promise<AgentStateStore> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   const rest = url.slice((scheme?.length ?? 0) + 1);
-  const { table, keyPrefix } = options;
+  const { table } = options;
+  const prefix = options.prefix ?? options.keyPrefix;
   switch (scheme) {
     case "memory":
       return new InMemoryStateStore();
@@ -47,7 +50,7 @@ export async function createStateStore(
     }
     case "redis":
     case "rediss": {
-      const store = new RedisStateStore({ url, keyPrefix });
+      const store = new RedisStateStore({ url, prefix });
       await store.init();
       return store;
     }

@@ -18,7 +18,13 @@ export interface RedisStateStoreOptions {
   url?: string;
   /** An ioredis client to use instead (left open by `close`). */
   client?: Redis;
-  /** Prefix of every key this store writes; default `agentscope:state:`. */
+  /**
+   * Prefix of every key this store writes; default `agentscope:state:`. The same name the service
+   * backends use (`prefix`) and the service config sets (`storePrefix`), so two deployments on one
+   * Redis keep apart.
+   */
+  prefix?: string;
+  /** @deprecated the old name of `prefix`; used only when `prefix` is not given. */
   keyPrefix?: string;
 }
 
@@ -40,13 +46,13 @@ return removed`;
  * `<prefix>index` for listing. Compare-and-set runs in one Lua script, so it is atomic on the server.
  */
 export class RedisStateStore implements AgentStateStore {
-  readonly keyPrefix: string;
+  readonly prefix: string;
   readonly #options: RedisStateStoreOptions;
   #client: Promise<Redis> | undefined;
 
   constructor(options: RedisStateStoreOptions | string = {}) {
     this.#options = typeof options === "string" ? { url: options } : options;
-    this.keyPrefix = this.#options.keyPrefix ?? "agentscope:state:";
+    this.prefix = this.#options.prefix ?? this.#options.keyPrefix ?? "agentscope:state:";
   }
 
   /** Connects (once). Missing driver: MissingDriverError; no server: the connection error. */
@@ -78,11 +84,11 @@ export class RedisStateStore implements AgentStateStore {
   }
 
   #key(sessionId: string): string {
-    return `${this.keyPrefix}s:${sessionId}`;
+    return `${this.prefix}s:${sessionId}`;
   }
 
   get #index(): string {
-    return `${this.keyPrefix}index`;
+    return `${this.prefix}index`;
   }
 
   async load(sessionId: string): Promise<StoredState | undefined> {

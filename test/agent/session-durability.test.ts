@@ -35,7 +35,7 @@ const backends: Backend[] = [
     name: "redis",
     port: 6379,
     url: () => "redis://127.0.0.1:6379",
-    options: { keyPrefix: `${runName("dur")}:` },
+    options: { prefix: `${runName("dur")}:` },
   },
   {
     name: "postgres",

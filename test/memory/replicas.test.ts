@@ -16,8 +16,8 @@ if (missing) {
   describe("memory on two replicas sharing Redis", () => reportMissingService(missing));
 } else {
   // Two stores = two replicas: separate connections to one Redis.
-  const replicaA = new RedisStateStore({ url, keyPrefix });
-  const replicaB = new RedisStateStore({ url, keyPrefix });
+  const replicaA = new RedisStateStore({ url, prefix: keyPrefix });
+  const replicaB = new RedisStateStore({ url, prefix: keyPrefix });
   afterAll(async () => {
     await replicaA.close();
     await replicaB.close();

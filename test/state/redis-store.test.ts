@@ -6,7 +6,7 @@ import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("Redis", 6379);
 const url = "redis://127.0.0.1:6379";
-const keyPrefix = `${runName("redis")}:`;
+const prefix = `${runName("redis")}:`;
 
 async function dropKeys(prefix: string): Promise<string[]> {
   const redis = new Redis(url);
@@ -20,20 +20,20 @@ if (missing) {
   describe("RedisStateStore", () => reportMissingService(missing));
 } else {
   describeStoreContract("RedisStateStore", {
-    open: async () => new RedisStateStore({ url, keyPrefix }),
+    open: async () => new RedisStateStore({ url, prefix }),
     writeRaw: async (sessionId, stateJson) => {
       const redis = new Redis(url);
-      await redis.hset(`${keyPrefix}s:${sessionId}`, {
+      await redis.hset(`${prefix}s:${sessionId}`, {
         version: 1,
         state: stateJson,
         updatedAt: new Date().toISOString(),
       });
-      await redis.zadd(`${keyPrefix}index`, 0, sessionId);
+      await redis.zadd(`${prefix}index`, 0, sessionId);
       await redis.quit();
     },
-    shared: { url, options: { keyPrefix } },
+    shared: { url, options: { prefix } },
     cleanup: async () => {
-      await dropKeys(keyPrefix);
+      await dropKeys(prefix);
     },
   });
 
@@ -41,7 +41,7 @@ if (missing) {
     it("writes only under its key prefix and uses a client it is given, leaving it open", async () => {
       const prefix = `${runName("redis_client")}:`;
       const client = new Redis(url);
-      const store = new RedisStateStore({ client, keyPrefix: prefix });
+      const store = new RedisStateStore({ client, keyPrefix: prefix }); // the old option name still works
       await store.save("a", stateWith("a", ["x"]), { expectedVersion: 0 });
       await store.close();
       expect(await client.ping()).toBe("PONG");

@@ -36,6 +36,12 @@ redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'agent', ARGV[3], 'title', ARGV[4]
 redis.call('ZADD', KEYS[2], 0, ARGV[1])
 return 1`;
 
+/** KEYS: record hash. ARGV: title. Only an existing record (never recreates a deleted one). */
+const SET_TITLE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'title', ARGV[1])
+return 1`;
+
 function toRecord(sessionId: string, h: Record<string, string>): SessionRecord | undefined {
   if (!h.owner) return undefined;
   const record: SessionRecord = {
@@ -81,7 +87,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   };
   const redis = await connect();
   const subscriber = await connect();
-  const store = new RedisStateStore({ client: redis, keyPrefix: `${p}state:` });
+  const store = new RedisStateStore({ client: redis, prefix: `${p}state:` });
   const channel = `${p}bus`;
   const local = new LocalBus();
   subscriber.on("message", (_channel: string, text: string) => {
@@ -178,6 +184,9 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
           return toRecord(id, hash as Record<string, string>) ?? [];
         });
         return pageRecords(records, limit);
+      },
+      async setTitle(sessionId, title) {
+        return (await redis.eval(SET_TITLE, 1, recordKey(sessionId), title)) === 1;
       },
       async delete(sessionId) {
         const owner = await redis.hget(recordKey(sessionId), "owner");
