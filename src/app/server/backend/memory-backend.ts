@@ -93,6 +93,12 @@ class MemorySessionDirectory implements SessionDirectory {
     return pageRecords(mine.slice(0, options.limit + 1), options.limit);
   }
 
+  async setTitle(sessionId: string, title: string): Promise<boolean> {
+    const record = this.#records.get(sessionId);
+    if (record) record.title = title;
+    return record !== undefined;
+  }
+
   async delete(sessionId: string): Promise<void> {
     this.#records.delete(sessionId);
   }

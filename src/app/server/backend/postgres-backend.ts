@@ -206,6 +206,13 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
         );
         return pageRecords(rows.map(toRecord), limit);
       },
+      async setTitle(sessionId, title) {
+        const result = await pool.query(`UPDATE ${p}sessions SET title = $1 WHERE session_id = $2`, [
+          title,
+          sessionId,
+        ]);
+        return result.rowCount === 1;
+      },
       async delete(sessionId) {
         await pool.query(`DELETE FROM ${p}sessions WHERE session_id = $1`, [sessionId]);
       },

@@ -94,6 +94,7 @@ export async function sqliteBackend(
     listSessions: db.prepare<[string, string, number], RecordRow>(
       `SELECT * FROM ${p}sessions WHERE owner = ? AND session_id > ? ORDER BY session_id LIMIT ?`,
     ),
+    setTitle: db.prepare<[string, string]>(`UPDATE ${p}sessions SET title = ? WHERE session_id = ?`),
     deleteSession: db.prepare<[string]>(`DELETE FROM ${p}sessions WHERE session_id = ?`),
     getLease: db.prepare<[string], { owner: string; expires_at: number }>(
       `SELECT owner, expires_at FROM ${p}leases WHERE session_id = ?`,
@@ -173,6 +174,7 @@ export async function sqliteBackend(
       },
       list: async (owner, { limit, cursor }) =>
         pageRecords(q.listSessions.all(owner, cursor ?? "", limit + 1).map(toRecord), limit),
+      setTitle: async (sessionId, title) => q.setTitle.run(title, sessionId).changes === 1,
       delete: async (sessionId) => void q.deleteSession.run(sessionId),
     },
     async close() {

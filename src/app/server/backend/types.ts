@@ -57,6 +57,8 @@ export interface SessionDirectory {
   get(sessionId: string): Promise<SessionRecord | undefined>;
   /** The owner's sessions, ordered by session id. */
   list(owner: string, options: { limit: number; cursor?: string }): Promise<SessionRecordPage>;
+  /** Sets the session's title; false when there is no such session. */
+  setTitle(sessionId: string, title: string): Promise<boolean>;
   delete(sessionId: string): Promise<void>;
 }
 

@@ -4,6 +4,7 @@ import {
   CreateSessionBody,
   ExternalResultsBody,
   InterruptBody,
+  RenameSessionBody,
   ReplyBody,
 } from "./request-schemas.js";
 
@@ -100,6 +101,12 @@ export function openApiDocument(version: string): Record<string, unknown> {
           summary: "A session with its status",
           parameters: [sessionId],
           responses: { "200": { description: "record + status" }, ...errors },
+        },
+        patch: {
+          summary: "Rename a session (`title`: 1 to 200 characters)",
+          parameters: [sessionId],
+          requestBody: { required: true, content: json(RenameSessionBody) },
+          responses: { "200": { description: "The session record with its new title" }, ...errors },
         },
         delete: {
           summary: "Delete a session (state, events, record)",

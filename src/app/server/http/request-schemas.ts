@@ -8,6 +8,11 @@ export const CreateSessionBody = z.strictObject({
   title: z.string().max(500).optional(),
 });
 
+/** `PATCH /v1/sessions/:id`: the session's new title. */
+export const RenameSessionBody = z.strictObject({
+  title: z.string().trim().min(1, "1 to 200 characters").max(200, "1 to 200 characters"),
+});
+
 /** `text` (a user message from plain text) or `input` (one Msg or several); neither = continue. */
 export const ReplyBody = z
   .strictObject({

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { HttpError } from "../http-error.js";
+import { HttpError, notFound } from "../http-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
 import type { ServiceVariables } from "./auth.js";
 import { readBody } from "./read-body.js";
-import { CreateSessionBody } from "./request-schemas.js";
+import { CreateSessionBody, RenameSessionBody } from "./request-schemas.js";
 import { resumePoint, sseResponse } from "./sse.js";
 
 /** Sessions: create, list, read, delete; their messages, status and event stream. */
@@ -34,6 +34,15 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
   app.get("/:id", async (c) => {
     const record = await runtime.getSession(c.var.user, c.req.param("id"));
     return c.json({ ...record, status: await runtime.status(c.var.user, record.sessionId) });
+  });
+
+  app.patch("/:id", async (c) => {
+    const user = c.var.user;
+    const sessionId = c.req.param("id");
+    await runtime.getSession(user, sessionId);
+    const { title } = await readBody(c, RenameSessionBody, "session rename");
+    if (!(await runtime.backend.sessions.setTitle(sessionId, title))) throw notFound(sessionId);
+    return c.json(await runtime.getSession(user, sessionId));
   });
 
   app.delete("/:id", async (c) => {
