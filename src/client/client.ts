@@ -3,6 +3,7 @@ import type { Msg } from "../message/index.js";
 import type { RetryPolicy } from "./backoff.js";
 import { ConnectionError, serviceErrorOf } from "./errors.js";
 import { type ConnectionState, EventStream } from "./event-stream.js";
+import { KnowledgeBases } from "./knowledge.js";
 import type {
   ConfirmRequest,
   CreateSessionOptions,
@@ -15,6 +16,7 @@ import type {
   SessionInfo,
   SessionPage,
   SessionStatus,
+  WorkspaceListing,
 } from "./types.js";
 
 export interface AgentScopeClientOptions {
@@ -96,6 +98,8 @@ export class AgentScopeClient {
   readonly #fetch: typeof fetch;
   readonly #retry: RetryPolicy | undefined;
   readonly #idleTimeoutMs: number | undefined;
+  /** The user's knowledge bases: bases, documents (upload, indexing status) and search. */
+  readonly knowledge: KnowledgeBases;
 
   constructor(options: AgentScopeClientOptions = {}) {
     this.#baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
@@ -105,6 +109,9 @@ export class AgentScopeClient {
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#retry = options.retry;
     this.#idleTimeoutMs = options.idleTimeoutMs;
+    this.knowledge = new KnowledgeBases((method, path, body, signal) =>
+      this.request(method, path, body, signal),
+    );
   }
 
   health(): Promise<ServiceHealth> {
@@ -132,7 +139,7 @@ export class AgentScopeClient {
     return this.request("GET", sessionPath(sessionId));
   }
 
-  /** Renames a session (PATCH; needs a service that supports it). */
+  /** Renames a session (`PATCH /v1/sessions/:id`; `title` 1 to 200 characters) and returns its record. */
   renameSession(sessionId: string, title: string): Promise<SessionInfo> {
     return this.request("PATCH", sessionPath(sessionId), { title });
   }
@@ -223,17 +230,62 @@ export class AgentScopeClient {
   }
 
   /**
+   * Lists a directory of the session's workspace (`path` relative to the root, default the root;
+   * `recursive` for everything under it). A service without workspaces answers 404 (`not_found`),
+   * as does a missing directory; a path leaving the workspace is a 400 (`invalid_request`).
+   */
+  workspaceFiles(
+    sessionId: string,
+    options: { path?: string; recursive?: boolean } = {},
+  ): Promise<WorkspaceListing> {
+    const query = new URLSearchParams();
+    if (options.path !== undefined) query.set("path", options.path);
+    if (options.recursive) query.set("recursive", "1");
+    const text = query.toString();
+    return this.request("GET", `${sessionPath(sessionId)}/workspace/files${text ? `?${text}` : ""}`);
+  }
+
+  /**
+   * The URL of one workspace file. It carries no token (tokens never go in a URL): fetch it with the
+   * Authorization header, as `downloadWorkspaceFile` does, rather than linking to it.
+   */
+  workspaceFileUrl(sessionId: string, path: string): string {
+    if (typeof path !== "string" || path === "")
+      throw new TypeError("path: the workspace file to download, relative to the workspace root");
+    return `${this.#baseUrl}${sessionPath(sessionId)}/workspace/file?path=${encodeURIComponent(path)}`;
+  }
+
+  /** Downloads one workspace file's bytes (ServiceError 404 when missing, 400 for a directory or a path outside). */
+  async downloadWorkspaceFile(sessionId: string, path: string, signal?: AbortSignal): Promise<Blob> {
+    const url = this.workspaceFileUrl(sessionId, path);
+    const response = await this.#fetchOk("GET", url.slice(this.#baseUrl.length), {
+      method: "GET",
+      headers: { accept: "application/octet-stream", ...this.#auth() },
+      ...(signal ? { signal } : {}),
+    });
+    return response.blob();
+  }
+
+  /**
    * One JSON request to the service (for routes this client has no method for yet). A body is
-   * sent as `application/json`; 204 resolves to undefined.
+   * sent as `application/json` (FormData as multipart); 204 resolves to undefined.
    */
   async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     const headers: Record<string, string> = { accept: "application/json", ...this.#auth() };
     const init: RequestInit = { method, headers };
-    if (body !== undefined) {
+    if (body instanceof FormData) init.body = body;
+    else if (body !== undefined) {
       headers["content-type"] = "application/json";
       init.body = JSON.stringify(body);
     }
     if (signal) init.signal = signal;
+    const response = await this.#fetchOk(method, path, init);
+    if (response.status === 204) return undefined as T;
+    return (await response.json()) as T;
+  }
+
+  /** Sends a request; a non-2xx answer throws ServiceError, an unreachable service ConnectionError. */
+  async #fetchOk(method: string, path: string, init: RequestInit): Promise<Response> {
     const label = `${method} ${path.split("?")[0]}`;
     let response: Response | undefined;
     // A request that changes nothing is tried twice: the first may meet a kept-alive connection
@@ -242,7 +294,7 @@ export class AgentScopeClient {
       try {
         response = await this.#fetch(this.#baseUrl + path, init);
       } catch (error) {
-        if (signal?.aborted) throw error;
+        if (init.signal?.aborted) throw error;
         if (attempt < 2 && IDEMPOTENT.has(method)) continue;
         throw new ConnectionError(`${label}: cannot reach the service: ${(error as Error).message}`, {
           cause: error,
@@ -250,8 +302,7 @@ export class AgentScopeClient {
       }
     }
     if (!response.ok) throw await serviceErrorOf(response, label);
-    if (response.status === 204) return undefined as T;
-    return (await response.json()) as T;
+    return response;
   }
 
   #auth(): Record<string, string> {
