@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ const entry = (subpath: string) =>
   import(pathToFileURL(join(outdir, pkg.exports[subpath]!.import.replace("./dist/", ""))).href);
 
 beforeAll(async () => {
+  mkdirSync(cache, { recursive: true }); // a fresh clone has no cache folder yet
   outdir = mkdtempSync(join(cache, "agentscope-bundle-test-"));
   outputs = await bundleEntries(outdir);
 }, 120_000);
