@@ -1,9 +1,9 @@
-import type { AgentScopeClient, SessionInfo } from "../../../client/index.js";
+import { type AgentScopeClient, ServiceError, type SessionInfo } from "../../../client/index.js";
 import { h } from "./dom.js";
 
 const TITLES_KEY = "agentscope.titles";
 
-/** Titles the user gave sessions in this browser (used when the service cannot rename). */
+/** Titles the user gave sessions in this browser (only when the service has no rename route). */
 function localTitles(): Record<string, string> {
   try {
     return JSON.parse(localStorage.getItem(TITLES_KEY) ?? "{}") as Record<string, string>;
@@ -20,20 +20,27 @@ export function titleOf(session: SessionInfo): string {
   );
 }
 
-/** Renames on the service when it supports it, else in this browser only. */
+/**
+ * Renames on the service and takes the title it kept (so every browser shows it); only a service
+ * without the rename route (404/405) leaves the title in this browser. Other refusals (a title
+ * over 200 characters) throw. Returns the title now shown.
+ */
 export async function renameSession(
   client: AgentScopeClient,
   session: SessionInfo,
   title: string,
-): Promise<void> {
-  try {
-    await client.renameSession(session.sessionId, title);
-  } catch {
-    // the service has no rename route: keep the title here
-  }
+): Promise<string> {
   const titles = localTitles();
-  titles[session.sessionId] = title;
+  try {
+    const renamed = await client.renameSession(session.sessionId, title);
+    if (renamed.title !== undefined) session.title = renamed.title;
+    delete titles[session.sessionId];
+  } catch (error) {
+    if (!(error instanceof ServiceError && (error.status === 404 || error.status === 405))) throw error;
+    titles[session.sessionId] = title;
+  }
   localStorage.setItem(TITLES_KEY, JSON.stringify(titles));
+  return titleOf(session);
 }
 
 export interface SessionListActions {
