@@ -125,10 +125,13 @@ function renderSessions(): void {
     ...sessionList(state.sessions, state.current?.sessionId, ui.search.value, {
       open: (session) => void openSession(session),
       rename: (session, title) =>
-        void renameSession(client, session, title).then(() => {
-          renderSessions();
-          scheduleRender();
-        }),
+        void renameSession(client, session, title)
+          .then((shown) => {
+            if (state.current?.sessionId === session.sessionId) state.current.title = shown;
+            renderSessions();
+            scheduleRender();
+          })
+          .catch(failed("renaming failed")),
       remove: (session) => void removeSession(session),
     }),
   );
