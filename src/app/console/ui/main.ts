@@ -14,6 +14,7 @@ import type { AgentEvent } from "../../../event/types.js";
 import type { ContentBlock, DataBlock, Msg } from "../../../message/index.js";
 import { type ApprovalDecision, approvalCard } from "./approvals.js";
 import { byId, h } from "./dom.js";
+import { FilesPanel } from "./files-panel.js";
 import { renderMemories } from "./memories.js";
 import { looseSubRuns, messageNode } from "./message-view.js";
 import { renameSession, sessionList, titleOf } from "./sessions.js";
@@ -22,6 +23,7 @@ import { timelineTable } from "./timeline.js";
 const TOKEN_KEY = "agentscope.token";
 const token = () => localStorage.getItem(TOKEN_KEY) ?? "";
 const client = new AgentScopeClient({ token });
+const filesPanel = new FilesPanel(byId("workspace-body"), client);
 
 const ui = {
   sessions: byId<HTMLUListElement>("sessions"),
@@ -192,6 +194,7 @@ async function consume(stream: EventStream, sessionId: string): Promise<void> {
       scheduleRender();
     }
     if (state.stream !== stream || state.current?.sessionId !== sessionId) return;
+    filesPanel.setSession(sessionId); // the reply may have written files
     const messages = await client.messages(sessionId);
     if (state.current?.sessionId === sessionId) state.view = { ...state.view, messages };
   } catch (error) {
@@ -214,6 +217,7 @@ async function openSession(session: SessionInfo): Promise<void> {
   rendered.clear();
   notice("");
   history.replaceState(null, "", `#/s/${encodeURIComponent(session.sessionId)}`);
+  filesPanel.setSession(session.sessionId);
   document.body.dataset.menu = "";
   renderSessions();
   scheduleRender();
@@ -242,6 +246,7 @@ function newChat(): void {
   state.view = emptySessionView();
   rendered.clear();
   history.replaceState(null, "", "#");
+  filesPanel.setSession(undefined);
   renderSessions();
   scheduleRender();
   ui.input.focus();
@@ -345,6 +350,15 @@ byId("timeline-toggle").addEventListener("click", () => {
   if (!ui.timeline.hidden) void loadLog().catch(failed("reading the event log failed"));
   scheduleRender();
 });
+const filesToggle = byId("workspace-toggle");
+const togglePanel = (open: boolean) => {
+  byId("workspace").hidden = !open;
+  filesToggle.setAttribute("aria-expanded", String(open));
+  if (open) filesPanel.setSession(state.current?.sessionId);
+  else filesToggle.focus();
+};
+filesToggle.addEventListener("click", () => togglePanel(byId("workspace").hidden));
+byId("workspace-close").addEventListener("click", () => togglePanel(false));
 byId("timeline-close").addEventListener("click", () => {
   ui.timeline.hidden = true;
   byId("timeline-toggle").setAttribute("aria-expanded", "false");
