@@ -11,8 +11,21 @@ export const SEARCH_KNOWLEDGE_TOOL = "search_knowledge";
 export const DEFAULT_HINT_TEMPLATE =
   "Excerpts from the knowledge base that may answer the user's message. Use them if they are relevant and cite them by number, e.g. [1]:\n\n{excerpts}";
 
+/**
+ * The bases to search: a fixed list, or a function that gives a session's bases when it is needed
+ * (e.g. the session owner's, in the service). A function may give none; the search then finds nothing.
+ */
+export type KnowledgeBasesSource =
+  | readonly KnowledgeBase[]
+  | ((sessionId: string) => Promise<readonly KnowledgeBase[]>);
+
 export interface RagMiddlewareOptions {
-  knowledgeBases: KnowledgeBase[];
+  knowledgeBases: KnowledgeBasesSource;
+  /**
+   * With `knowledgeBases` as a function: the names the model may choose between (in the tool's
+   * schema and the system prompt); omitted = any name, the prompt says "the knowledge bases".
+   */
+  names?: string[];
   /**
    * `agentic`: the model decides when to search, through the read-only `search_knowledge` tool
    * (register `middleware.tools` in the agent's toolkit). `static`: every reply searches with the
@@ -70,27 +83,28 @@ async function searchAll(
 
 /** The read-only tool that lets a model search the given knowledge bases (by name). */
 export function searchKnowledgeTool(
-  bases: readonly KnowledgeBase[],
-  options: { topK?: number; scoreThreshold?: number; searchMode?: SearchMode } = {},
+  source: KnowledgeBasesSource,
+  options: { topK?: number; scoreThreshold?: number; searchMode?: SearchMode; names?: string[] } = {},
 ): Tool {
-  const names = bases.map((base) => base.name);
-  const catalogue = bases
-    .map((base) => `- ${base.name}${base.description ? `: ${base.description}` : ""}`)
-    .join("\n");
+  const names = typeof source === "function" ? options.names : source.map((base) => base.name);
+  const catalogue =
+    typeof source === "function"
+      ? (names ?? []).map((name) => `- ${name}`).join("\n")
+      : source.map((base) => `- ${base.name}${base.description ? `: ${base.description}` : ""}`).join("\n");
+  const baseName = names && names.length > 0 ? z.enum(names as [string, ...string[]]) : z.string().min(1);
   return functionTool({
     name: SEARCH_KNOWLEDGE_TOOL,
-    description: `Search the knowledge bases for passages relevant to a query. Results are numbered excerpts with their sources; cite them. Knowledge bases:\n${catalogue}`,
+    description: `Search the knowledge bases for passages relevant to a query. Results are numbered excerpts with their sources; cite them.${catalogue ? ` Knowledge bases:\n${catalogue}` : ""}`,
     input: z.object({
       query: z.string().min(1).describe("What to look for, in natural language or keywords"),
-      knowledge_base: z
-        .enum(names as [string, ...string[]])
-        .optional()
-        .describe("Which knowledge base to search; all when omitted"),
+      knowledge_base: baseName.optional().describe("Which knowledge base to search; all when omitted"),
       top_k: z.number().int().min(1).max(50).optional().describe("How many excerpts to return"),
     }),
     readOnly: true,
     async execute({ query, knowledge_base, top_k }, ctx) {
+      const bases = typeof source === "function" ? await source(ctx.sessionId) : source;
       const chosen = knowledge_base ? bases.filter((base) => base.name === knowledge_base) : bases;
+      if (knowledge_base && chosen.length === 0) return `There is no knowledge base "${knowledge_base}".`;
       const hits = await searchAll(chosen, [query], {
         topK: top_k ?? options.topK ?? 5,
         ...(options.scoreThreshold !== undefined ? { scoreThreshold: options.scoreThreshold } : {}),
@@ -117,10 +131,14 @@ interface StaticData extends Record<string, unknown> {
  * unless `persistHint`). Excerpts are numbered with their sources so answers can cite them.
  */
 export function ragMiddleware(options: RagMiddlewareOptions): RagMiddleware {
-  const bases = options.knowledgeBases;
-  if (bases.length === 0) throw new RagError("ragMiddleware needs at least one knowledge base");
-  const names = new Set(bases.map((base) => base.name));
-  if (names.size !== bases.length) throw new RagError("ragMiddleware: knowledge base names must be unique");
+  const source = options.knowledgeBases;
+  if (typeof source !== "function") {
+    if (source.length === 0) throw new RagError("ragMiddleware needs at least one knowledge base");
+    if (new Set(source.map((base) => base.name)).size !== source.length)
+      throw new RagError("ragMiddleware: knowledge base names must be unique");
+  }
+  const names = typeof source === "function" ? options.names : source.map((base) => base.name);
+  const basesOf = async (sessionId: string) => (typeof source === "function" ? source(sessionId) : source);
   const mode = options.mode ?? "agentic";
   const topK = options.topK ?? 5;
   const template = options.hintTemplate ?? DEFAULT_HINT_TEMPLATE;
@@ -133,11 +151,12 @@ export function ragMiddleware(options: RagMiddlewareOptions): RagMiddleware {
   const name = options.name ?? "rag";
 
   if (mode === "agentic") {
+    const listed = names && names.length > 0 ? names : undefined;
     return {
       name,
-      tools: [searchKnowledgeTool(bases, { topK, ...search })],
+      tools: [searchKnowledgeTool(source, { topK, ...search, ...(names ? { names } : {}) })],
       systemPrompt: (prompt) =>
-        `${prompt}\n\nUse the ${SEARCH_KNOWLEDGE_TOOL} tool to look facts up in these knowledge bases before answering, and cite the excerpts you use: ${[...names].join(", ")}.`.trim(),
+        `${prompt}\n\nUse the ${SEARCH_KNOWLEDGE_TOOL} tool to look facts up in ${listed ? "these knowledge bases" : "the knowledge bases"} before answering, and cite the excerpts you use${listed ? `: ${listed.join(", ")}` : ""}.`.trim(),
     };
   }
 
@@ -149,6 +168,8 @@ export function ragMiddleware(options: RagMiddlewareOptions): RagMiddleware {
       if (iteration !== 1) return;
       const query = userText(ctx).trim();
       if (query === "") return;
+      const bases = await basesOf(ctx.state.sessionId);
+      if (bases.length === 0) return;
       const hits = await searchAll(bases, [query], { topK, ...search });
       const state = data(ctx);
       state.sources = hits.map((hit) => citationOf(hit.chunk));

@@ -109,7 +109,7 @@ describe("knowledge base routes", () => {
     expect(await bobs.json()).toEqual({ hits: [] });
 
     // The agent answers from the user's base, citing the source.
-    const rag = ragMiddleware({ knowledgeBases: [service.base("alice", "manuals")], topK: 1 });
+    const rag = ragMiddleware({ knowledgeBases: [await service.base("alice", "manuals")], topK: 1 });
     const model = new ScriptedModel([
       { toolCalls: [{ name: SEARCH_KNOWLEDGE_TOOL, input: { query: "aurora reactor temperature" } }] },
       { text: "Forty kelvin, per reactor.md [1]." },

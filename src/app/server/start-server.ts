@@ -7,6 +7,7 @@ import { createBackend } from "./backend/create-backend.js";
 import type { BackendOptions } from "./backend/types.js";
 import { attachWorkspaces, workspaceOptionsOf } from "./config/attach-workspaces.js";
 import { buildAgents } from "./config/build-agents.js";
+import { attachKnowledge, knowledgeServiceOf } from "./config/build-knowledge.js";
 import { attachMemory } from "./config/build-memory.js";
 import { wireMultiAgent } from "./config/build-multiagent.js";
 import type { ServiceConfig } from "./config/service-config.js";
@@ -35,7 +36,7 @@ export interface StartServerOptions {
   workspaces?: WorkspaceManagerOptions;
   /** Skip the AG-UI and console mounts. */
   withoutOptionalRoutes?: boolean;
-  /** Per-user knowledge bases under /v1/knowledge-bases (see docs/rag.md). */
+  /** Per-user knowledge bases under /v1/knowledge-bases (see docs/rag.md); overrides config.knowledge. */
   knowledge?: KnowledgeService;
 }
 
@@ -46,6 +47,8 @@ export interface RunningServer {
   /** What a CLI should tell the user (e.g. that the server is local-only without tokens). */
   notices: string[];
   runtime: ServiceRuntime;
+  /** The per-user knowledge bases served under /v1/knowledge-bases, when configured. */
+  knowledge?: KnowledgeService;
   app: Hono<{ Variables: ServiceVariables }>;
   close(): Promise<void>;
 }
@@ -96,7 +99,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await backend.close();
     throw error;
   });
+  const knowledge = options.knowledge ?? knowledgeServiceOf(config.knowledge, backend);
   try {
+    attachKnowledge(config.agents, agents, knowledge, backend.sessions);
     wireMultiAgent(config.agents, config.teams, agents);
   } catch (error) {
     await backend.close();
@@ -125,7 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = [memoryRoutes(memory), ...(options.withoutOptionalRoutes ? [] : mountedRoutes(runtime))];
   if (workspaces) mounts.push(workspaceRoutes(runtime, workspaces));
-  if (options.knowledge) mounts.push(knowledgeRoutes(options.knowledge));
+  if (knowledge) mounts.push(knowledgeRoutes(knowledge));
   const appOptions: Parameters<typeof createApp>[1] = {
     tokens,
     mounts,
@@ -143,7 +148,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     throw new Error(`cannot listen on ${host}:${port}: ${(error as Error).message}`, { cause: error });
   });
   const address = server.address() as AddressInfo;
-  return {
+  const running: RunningServer = {
     url: `http://${host}:${address.port}`,
     host,
     port: address.port,
@@ -159,4 +164,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await runtime.close();
     },
   };
+  if (knowledge) running.knowledge = knowledge;
+  return running;
 }

@@ -111,6 +111,31 @@ export const AgentConfigSchema = z.strictObject({
       }),
     ])
     .optional(),
+  /**
+   * The session owner's knowledge bases this agent may search (see docs/rag.md): named bases (those
+   * the user has; others are skipped) or "all" of them. Needs `knowledge` settings in the config.
+   */
+  knowledge: z
+    .strictObject({
+      bases: z.union([
+        z.literal("all"),
+        z
+          .array(
+            z
+              .string()
+              .regex(/^[\w.-]{1,64}$/, "a knowledge base name: letters, digits, _, . or - (at most 64)"),
+          )
+          .min(1, 'at least one knowledge base name, or "all"')
+          .refine((names) => new Set(names).size === names.length, "knowledge base names must be unique"),
+      ]),
+      /** `agentic` (default): a search_knowledge tool; `static`: retrieved excerpts as a hint before each reply. */
+      mode: z.enum(["agentic", "static"]).optional(),
+      /** Excerpts per search (default 5). */
+      topK: z.number().int().min(1).max(50).optional(),
+      /** Drop hits scoring below this. */
+      scoreThreshold: z.number().optional(),
+    })
+    .optional(),
 });
 
 const isEmbeddingModel = (v: unknown) =>
@@ -130,6 +155,24 @@ const MemorySettingsField = z.strictObject({
   vectorStore: z.custom<object>(isVectorStore, { message: "a VectorStore object" }).optional(),
   /** The model that extracts memories (default: the first memory-enabled agent's model). */
   model: ModelField.optional(),
+});
+
+/** Per-user knowledge bases (the /v1/knowledge-bases routes and agents' `knowledge`). */
+const KnowledgeSettingsField = z.strictObject({
+  /** An EmbeddingModel (TypeScript configs), or "hash" (offline, deterministic; for demos and tests). */
+  embedding: z.union([
+    z.literal("hash"),
+    z.custom<object>(isEmbeddingModel, { message: 'an EmbeddingModel object or "hash"' }),
+  ]),
+  /**
+   * A rag VectorStore for the chunks (TypeScript configs); default the service's state store
+   * (StateVectorStore, one document per user: fine for small sets, use a real store for corpora).
+   */
+  vectorStore: z.custom<object>(isVectorStore, { message: "a VectorStore object" }).optional(),
+  /** The collection every user's bases share (default `knowledge`). */
+  collection: z.string().min(1).optional(),
+  /** Largest uploaded file in bytes (default 20 MiB). */
+  maxUploadBytes: z.number().int().positive().optional(),
 });
 
 /** A team served as one agent: the leader's settings plus a `team_assign` tool over the members. */
@@ -182,6 +225,8 @@ export const ServiceConfigSchema = z.strictObject({
   cors: z.strictObject({ origins: z.array(z.url()) }).optional(),
   events: z.strictObject({ maxPerSession: z.number().int().positive().optional() }).optional(),
   memory: MemorySettingsField.optional(),
+  /** Per-user knowledge bases; their list is kept in the state store (survives restarts). */
+  knowledge: KnowledgeSettingsField.optional(),
   /** A workspace per session (or per user) for the agents' tools; see docs/workspaces.md. */
   workspaces: z
     .strictObject({

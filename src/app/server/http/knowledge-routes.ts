@@ -47,9 +47,9 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
 
   app.post(prefix, async (c) => {
     const body = await jsonBody(c.req.raw, CreateBody);
-    return c.json(service.create(c.var.user, body.name, body.description), 201);
+    return c.json(await service.create(c.var.user, body.name, body.description), 201);
   });
-  app.get(prefix, (c) => c.json({ knowledgeBases: service.list(c.var.user) }));
+  app.get(prefix, async (c) => c.json({ knowledgeBases: await service.list(c.var.user) }));
   app.delete(`${prefix}/:name`, async (c) => {
     await service.remove(c.var.user, c.req.param("name"));
     return c.body(null, 204);
@@ -57,7 +57,7 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
 
   app.post(`${prefix}/:name/documents`, async (c) => {
     const name = c.req.param("name");
-    service.base(c.var.user, name); // 404 before reading the upload
+    await service.base(c.var.user, name); // 404 before reading the upload
     if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
       throw new HttpError(
         415,
@@ -80,7 +80,7 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
     const jobs: IndexJob[] = [];
     for (const file of files) {
       const bytes = new Uint8Array(await file.arrayBuffer());
-      jobs.push(service.startIndexing(c.var.user, name, { name: file.name, type: file.type, bytes }));
+      jobs.push(await service.startIndexing(c.var.user, name, { name: file.name, type: file.type, bytes }));
     }
     return c.json({ jobs }, 202);
   });
@@ -117,19 +117,19 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
   });
 
   app.get(`${prefix}/:name/documents`, async (c) => {
-    const documents = await service.base(c.var.user, c.req.param("name")).listDocuments();
+    const documents = await (await service.base(c.var.user, c.req.param("name"))).listDocuments();
     return c.json({ documents: documents.map(({ metadata: _m, ...doc }) => doc) });
   });
   app.delete(`${prefix}/:name/documents/:documentId`, async (c) => {
     const documentId = c.req.param("documentId");
-    const deleted = await service.base(c.var.user, c.req.param("name")).deleteDocument(documentId);
+    const deleted = await (await service.base(c.var.user, c.req.param("name"))).deleteDocument(documentId);
     if (!deleted) throw new HttpError(404, "not_found", `no document ${documentId}`);
     return c.body(null, 204);
   });
 
   app.post(`${prefix}/:name/search`, async (c) => {
     const body = await jsonBody(c.req.raw, SearchBody);
-    const base = service.base(c.var.user, c.req.param("name"));
+    const base = await service.base(c.var.user, c.req.param("name"));
     const hits = await base
       .search(body.query, {
         ...(body.topK !== undefined ? { topK: body.topK } : {}),

@@ -1,5 +1,7 @@
+import { StateDocument } from "../../../memory/index.js";
 import type { EmbeddingModel } from "../../../model/embedding.js";
 import { type IndexProgress, KnowledgeBase, type VectorStore } from "../../../rag/index.js";
+import { type AgentStateStore, InMemoryStateStore } from "../../../state/index.js";
 import { HttpError } from "../http-error.js";
 
 export interface KnowledgeServiceOptions {
@@ -9,6 +11,11 @@ export interface KnowledgeServiceOptions {
   collection?: string;
   /** Largest uploaded file; default 20 MiB. */
   maxUploadBytes?: number;
+  /**
+   * Where each user's list of bases is kept (one state document per user, compare-and-set, so every
+   * replica sharing the store sees the same list and it survives a restart); default in process.
+   */
+  registry?: AgentStateStore;
 }
 
 export interface KnowledgeBaseInfo {
@@ -32,15 +39,26 @@ export interface IndexJob {
 
 const NAME = /^[\w.-]{1,64}$/;
 
+interface RegistryDoc {
+  bases: Record<string, KnowledgeBaseInfo>;
+}
+
+function parseRegistry(value: unknown): RegistryDoc {
+  const bases = (value as { bases?: unknown } | null)?.bases;
+  if (typeof bases !== "object" || bases === null)
+    throw new Error("knowledge base registry: no bases record");
+  return { bases: bases as Record<string, KnowledgeBaseInfo> };
+}
+
 /**
  * Knowledge bases per user for the service: each user's bases live in one shared collection, scoped
  * by `{ user, kb }` (so no user can read another's), and uploads are indexed in the background, one
- * job per file, with progress listeners. The list of bases is kept in process.
+ * job per file, with progress listeners. The list of each user's bases is kept in `registry`.
  */
 export class KnowledgeService {
   readonly maxUploadBytes: number;
   readonly #options: KnowledgeServiceOptions;
-  readonly #bases = new Map<string, Map<string, KnowledgeBaseInfo>>();
+  readonly #registry: AgentStateStore;
   readonly #jobs = new Map<
     string,
     { user: string; job: IndexJob; listeners: Set<(job: IndexJob) => void>; done: Promise<void> }
@@ -50,49 +68,78 @@ export class KnowledgeService {
   constructor(options: KnowledgeServiceOptions) {
     this.#options = options;
     this.maxUploadBytes = options.maxUploadBytes ?? 20 * 1024 * 1024;
+    this.#registry = options.registry ?? new InMemoryStateStore();
   }
 
-  create(user: string, name: string, description = ""): KnowledgeBaseInfo {
+  async create(user: string, name: string, description = ""): Promise<KnowledgeBaseInfo> {
     if (!NAME.test(name))
       throw new HttpError(400, "invalid_request", "name: letters, digits, _, . or - (at most 64)");
-    const bases = this.#basesOf(user);
-    if (bases.has(name)) throw new HttpError(409, "conflict", `knowledge base ${name} already exists`);
     const info = { name, description, createdAt: new Date().toISOString() };
-    bases.set(name, info);
+    await this.#registryOf(user).update((doc) => {
+      if (Object.hasOwn(doc.bases, name))
+        throw new HttpError(409, "conflict", `knowledge base ${name} already exists`);
+      doc.bases[name] = info;
+    });
     return info;
   }
 
-  list(user: string): KnowledgeBaseInfo[] {
-    return [...this.#basesOf(user).values()];
+  async list(user: string): Promise<KnowledgeBaseInfo[]> {
+    return Object.values((await this.#registryOf(user).read()).bases);
   }
 
   /** The user's base by name (a 404 when the user has none by that name). */
-  base(user: string, name: string): KnowledgeBase {
-    const info = this.#basesOf(user).get(name);
+  async base(user: string, name: string): Promise<KnowledgeBase> {
+    const { bases } = await this.#registryOf(user).read();
+    const info = Object.hasOwn(bases, name) ? bases[name] : undefined;
     if (!info) throw new HttpError(404, "not_found", `no knowledge base ${name}`);
+    return this.#open(user, info);
+  }
+
+  /**
+   * The user's bases with these names (those the user has; others are skipped), or all of them.
+   * Only ever this user's: the bases are scoped by `{ user, kb }`.
+   */
+  async bases(user: string, names: readonly string[] | "all"): Promise<KnowledgeBase[]> {
+    const { bases } = await this.#registryOf(user).read();
+    const wanted = names === "all" ? Object.keys(bases) : names.filter((name) => Object.hasOwn(bases, name));
+    return wanted.map((name) => this.#open(user, bases[name]!));
+  }
+
+  async remove(user: string, name: string): Promise<void> {
+    const base = await this.base(user, name);
+    for (const doc of await base.listDocuments()) await base.deleteDocument(doc.documentId);
+    await this.#registryOf(user).update((doc) => {
+      delete doc.bases[name];
+    });
+  }
+
+  #open(user: string, info: KnowledgeBaseInfo): KnowledgeBase {
     return new KnowledgeBase({
-      name,
+      name: info.name,
       description: info.description,
       embedding: this.#options.embedding,
       store: this.#options.store,
       collection: this.#options.collection ?? "knowledge",
-      filter: { user, kb: name },
+      filter: { user, kb: info.name },
     });
   }
 
-  async remove(user: string, name: string): Promise<void> {
-    const base = this.base(user, name);
-    for (const doc of await base.listDocuments()) await base.deleteDocument(doc.documentId);
-    this.#basesOf(user).delete(name);
+  #registryOf(user: string): StateDocument<RegistryDoc> {
+    return new StateDocument<RegistryDoc>(
+      this.#registry,
+      `knowledge-bases/${encodeURIComponent(user)}`,
+      () => ({ bases: {} }),
+      parseRegistry,
+    );
   }
 
   /** Starts indexing one uploaded file in the background; returns its job. */
-  startIndexing(
+  async startIndexing(
     user: string,
     name: string,
     file: { name: string; type: string; bytes: Uint8Array },
-  ): IndexJob {
-    const base = this.base(user, name);
+  ): Promise<IndexJob> {
+    const base = await this.base(user, name);
     if (file.bytes.byteLength > this.maxUploadBytes) {
       throw new HttpError(
         413,
@@ -159,14 +206,5 @@ export class KnowledgeService {
     const entry = this.#jobs.get(id);
     if (!entry || entry.user !== user) throw new HttpError(404, "not_found", `no indexing job ${id}`);
     return entry;
-  }
-
-  #basesOf(user: string): Map<string, KnowledgeBaseInfo> {
-    let bases = this.#bases.get(user);
-    if (!bases) {
-      bases = new Map();
-      this.#bases.set(user, bases);
-    }
-    return bases;
   }
 }
