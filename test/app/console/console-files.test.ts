@@ -18,20 +18,25 @@ const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.mi
 const TOKEN = "tok-files-alice";
 const REPORT = "# Report\nall good: ✓\n";
 
-/** A service whose agent writes report.md with its Write tool on the first message. */
+/**
+ * With workspaces, a service whose agent writes report.md with its Write tool on the first message;
+ * without, one that only answers (a Write there would land in the test's working directory).
+ */
 const serve = (dataDir?: string) =>
   startServer({
     config: {
       agents: [
-        {
-          name: "writer",
-          model: new ScriptedModel([
-            { toolCalls: [{ name: "Write", input: { path: "report.md", content: REPORT } }] },
-            { text: "Wrote the report." },
-          ]),
-          tools: ["Write"],
-          permission: { mode: "bypass" },
-        },
+        dataDir
+          ? {
+              name: "writer",
+              model: new ScriptedModel([
+                { toolCalls: [{ name: "Write", input: { path: "report.md", content: REPORT } }] },
+                { text: "Wrote the report." },
+              ]),
+              tools: ["Write"],
+              permission: { mode: "bypass" },
+            }
+          : { name: "writer", model: new ScriptedModel([{ text: "No workspace here." }]) },
       ],
     },
     store: "memory:",
@@ -81,10 +86,10 @@ describe.skipIf(!available && !required)("console Files panel in headless Chromi
     return page;
   }
 
-  async function replyOnce(page: Page, text: string): Promise<string> {
+  async function replyOnce(page: Page, text: string, answer = "Wrote the report."): Promise<string> {
     await page.fill("#input", text);
     await page.press("#input", "Enter");
-    await page.waitForSelector(".msg.assistant >> text=Wrote the report.");
+    await page.waitForSelector(`.msg.assistant >> text=${answer}`);
     await page.waitForSelector("body[data-phase='idle']");
     return decodeURIComponent(/#\/s\/(.+)$/.exec(page.url())?.[1] ?? "");
   }
@@ -156,7 +161,7 @@ describe.skipIf(!available && !required)("console Files panel in headless Chromi
 
   it("says the server keeps no workspace files when it has none (the routes answer 404)", async () => {
     const page = await open(without);
-    await replyOnce(page, "write the report");
+    await replyOnce(page, "hello", "No workspace here.");
     await page.click("#workspace-toggle");
     await expect
       .poll(() => page.locator("#workspace").textContent())
