@@ -71,6 +71,24 @@ function allowedHosts(host: string, configured: readonly string[] | "*" | undefi
   return [host, ...(configured ?? [])];
 }
 
+/** Memory, knowledge bases, sub-agents and teams, and workspaces, attached to the built agents. */
+async function attachServices(
+  options: StartServerOptions,
+  agents: Awaited<ReturnType<typeof buildAgents>>,
+  backend: Awaited<ReturnType<typeof createBackend>>,
+) {
+  const { config } = options;
+  const memory = await attachMemory(config.agents, agents, config.memory, backend);
+  const knowledge = options.knowledge ?? knowledgeServiceOf(config.knowledge, backend);
+  attachKnowledge(config.agents, agents, knowledge, backend.sessions);
+  wireMultiAgent(config.agents, config.teams, agents);
+  const workspaceOptions = options.workspaces ?? workspaceOptionsOf(config.workspaces);
+  const workspaces = workspaceOptions ? new WorkspaceManager(workspaceOptions) : undefined;
+  if (!workspaces) return { memory, knowledge, workspaces, agents };
+  await workspaces.check();
+  return { memory, knowledge, workspaces, agents: attachWorkspaces(agents, workspaces, backend.sessions) };
+}
+
 /** Builds the agents, opens the store backend and listens. Library code: prints nothing. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
@@ -95,29 +113,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (config.storePrefix !== undefined) backendOptions.prefix = config.storePrefix;
   if (config.server?.lockTtlMs) backendOptions.lockTtlMs = config.server.lockTtlMs;
   const backend = await createBackend(storeUrl, backendOptions);
-  const memory = await attachMemory(config.agents, agents, config.memory, backend).catch(async (error) => {
+  // Everything that can fail after the backend opened closes it again, so a bad config leaks nothing.
+  const attached = await attachServices(options, agents, backend).catch(async (error) => {
     await backend.close();
     throw error;
   });
-  const knowledge = options.knowledge ?? knowledgeServiceOf(config.knowledge, backend);
-  try {
-    attachKnowledge(config.agents, agents, knowledge, backend.sessions);
-    wireMultiAgent(config.agents, config.teams, agents);
-  } catch (error) {
-    await backend.close();
-    throw error;
-  }
-  const runtimeOptions: ConstructorParameters<typeof ServiceRuntime>[0] = { backend, agents };
-  const workspaceOptions = options.workspaces ?? workspaceOptionsOf(config.workspaces);
-  const workspaces = workspaceOptions ? new WorkspaceManager(workspaceOptions) : undefined;
-  if (workspaces) {
-    await workspaces.check().catch(async (error) => {
-      await backend.close();
-      throw error;
-    });
-    runtimeOptions.agents = attachWorkspaces(agents, workspaces, backend.sessions);
-    runtimeOptions.onSessionDeleted = (record) => workspaces.remove(record);
-  }
+  const { memory, knowledge, workspaces } = attached;
+  const runtimeOptions: ConstructorParameters<typeof ServiceRuntime>[0] = {
+    backend,
+    agents: attached.agents,
+  };
+  if (workspaces) runtimeOptions.onSessionDeleted = (record) => workspaces.remove(record);
   if (config.server?.heartbeatMs) runtimeOptions.heartbeatMs = config.server.heartbeatMs;
   if (config.server?.maxConcurrentRuns) runtimeOptions.maxConcurrentRuns = config.server.maxConcurrentRuns;
   const limits: NonNullable<typeof runtimeOptions.limits> = {};
