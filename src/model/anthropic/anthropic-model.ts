@@ -3,7 +3,7 @@ import { modelInfo } from "../model-info.js";
 import { countOrEstimate } from "../provider-kit/count-tokens.js";
 import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
-import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
+import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
 import type { BuiltinTool, ChatChunk, ChatOptions, SamplingOptions, ToolSchema } from "../types.js";
 import type { AnthropicCacheOptions } from "./anthropic-cache.js";
@@ -65,18 +65,9 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     this.maxTokens = options.maxTokens ?? info?.maxOutputTokens ?? 8_192;
   }
 
-  /** The API key and base URL, from the options or the environment (read per request). */
-  #endpoint(): { apiKey: string; baseURL: string } {
-    const o = this.options;
-    return {
-      apiKey: requireApiKey(setting(o.apiKey, "ANTHROPIC_API_KEY"), "Anthropic", "ANTHROPIC_API_KEY"),
-      baseURL: setting(o.baseURL, "ANTHROPIC_BASE_URL", "https://api.anthropic.com") as string,
-    };
-  }
-
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
-    const { apiKey, baseURL } = this.#endpoint();
+    const { apiKey, baseURL } = providerEndpoint("anthropic", this.options);
     const body = requestBody(messages, this.provider, (msgs) =>
       this.withCallOptions(
         opts,
@@ -114,7 +105,7 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     const o = this.options;
     return countOrEstimate(
       async () => {
-        const { apiKey, baseURL } = this.#endpoint();
+        const { apiKey, baseURL } = providerEndpoint("anthropic", this.options);
         const full = await requestBody(messages, this.provider, (msgs) =>
           formatAnthropic(msgs, {
             model: o.model,

@@ -1,7 +1,7 @@
 import type { Msg } from "../../message/index.js";
 import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
-import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
+import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
 import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
 import { formatDashScope, hasMedia } from "./dashscope-format.js";
@@ -47,12 +47,7 @@ export class DashScopeModel extends ProviderModel<DashScopeModelOptions> {
 
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
-    const apiKey = requireApiKey(setting(o.apiKey, "DASHSCOPE_API_KEY"), "DashScope", "DASHSCOPE_API_KEY");
-    const baseURL = setting(
-      o.baseURL,
-      "DASHSCOPE_BASE_URL",
-      "https://dashscope.aliyuncs.com/api/v1",
-    ) as string;
+    const { apiKey, baseURL } = providerEndpoint("dashscope", o);
     const multimodal = o.multimodal ?? hasMedia(messages);
     const body = requestBody(messages, this.provider, (msgs) =>
       this.withCallOptions(

@@ -1,5 +1,5 @@
 import type { EmbedOptions } from "../embedding.js";
-import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
+import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { HttpRequest } from "../transport/types.js";
 import {
   BatchingEmbeddingModel,
@@ -34,12 +34,7 @@ export class DashScopeEmbedding extends BatchingEmbeddingModel<DashScopeEmbeddin
 
   protected request(texts: string[], opts: EmbedOptions): HttpRequest {
     const o = this.options;
-    const apiKey = requireApiKey(setting(o.apiKey, "DASHSCOPE_API_KEY"), "DashScope", "DASHSCOPE_API_KEY");
-    const baseURL = setting(
-      o.baseURL,
-      "DASHSCOPE_BASE_URL",
-      "https://dashscope.aliyuncs.com/api/v1",
-    ) as string;
+    const { apiKey, baseURL } = providerEndpoint("dashscope", o);
     const parameters: Record<string, unknown> = {};
     if (o.dimensions !== undefined) parameters.dimension = o.dimensions;
     if (opts.inputType !== undefined) parameters.text_type = opts.inputType;

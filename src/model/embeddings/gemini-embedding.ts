@@ -1,5 +1,5 @@
 import type { EmbedOptions } from "../embedding.js";
-import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
+import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { HttpRequest } from "../transport/types.js";
 import {
   BatchingEmbeddingModel,
@@ -32,12 +32,7 @@ export class GeminiEmbedding extends BatchingEmbeddingModel<GeminiEmbeddingOptio
 
   protected request(texts: string[], opts: EmbedOptions): HttpRequest {
     const o = this.options;
-    const apiKey = requireApiKey(
-      setting(o.apiKey, "GEMINI_API_KEY", process.env.GOOGLE_API_KEY),
-      "Gemini",
-      "GEMINI_API_KEY",
-    );
-    const baseURL = setting(o.baseURL, "GEMINI_BASE_URL", "https://generativelanguage.googleapis.com/v1beta");
+    const { apiKey, baseURL } = providerEndpoint("gemini", o);
     const model = `models/${this.name}`;
     const requests = texts.map((text) => {
       const request: Record<string, unknown> = { model, content: { parts: [{ text }] } };
@@ -47,7 +42,7 @@ export class GeminiEmbedding extends BatchingEmbeddingModel<GeminiEmbeddingOptio
       return request;
     });
     return {
-      url: joinUrl(baseURL as string, `/models/${encodeURIComponent(this.name)}:batchEmbedContents`),
+      url: joinUrl(baseURL, `/models/${encodeURIComponent(this.name)}:batchEmbedContents`),
       headers: { "content-type": "application/json", "x-goog-api-key": apiKey, ...o.headers },
       body: { requests },
     };

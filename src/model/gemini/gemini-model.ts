@@ -3,7 +3,7 @@ import { countOrEstimate } from "../provider-kit/count-tokens.js";
 import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { section } from "../provider-kit/sampling.js";
-import { joinUrl, requireApiKey, setting } from "../provider-kit/settings.js";
+import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
 import type {
   BuiltinTool,
@@ -57,26 +57,9 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     super(options);
   }
 
-  /** The API key and base URL, from the options or the environment (read per request). */
-  #endpoint(): { apiKey: string; baseURL: string } {
-    const o = this.options;
-    return {
-      apiKey: requireApiKey(
-        setting(o.apiKey, "GEMINI_API_KEY", process.env.GOOGLE_API_KEY),
-        "Gemini",
-        "GEMINI_API_KEY",
-      ),
-      baseURL: setting(
-        o.baseURL,
-        "GEMINI_BASE_URL",
-        "https://generativelanguage.googleapis.com/v1beta",
-      ) as string,
-    };
-  }
-
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
-    const { apiKey, baseURL } = this.#endpoint();
+    const { apiKey, baseURL } = providerEndpoint("gemini", this.options);
     const body = requestBody(messages, this.provider, (msgs) =>
       this.withCallOptions(
         opts,
@@ -112,7 +95,7 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     const o = this.options;
     return countOrEstimate(
       async () => {
-        const { apiKey, baseURL } = this.#endpoint();
+        const { apiKey, baseURL } = providerEndpoint("gemini", this.options);
         const generate = await requestBody(messages, this.provider, (msgs) => formatGemini(msgs, { tools }));
         const request = {
           url: joinUrl(baseURL, `/models/${encodeURIComponent(o.model)}:countTokens`),

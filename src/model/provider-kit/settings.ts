@@ -22,3 +22,44 @@ export function joinUrl(base: string, path: string): string {
   const trimmed = base.endsWith("/") ? base.slice(0, -1) : base;
   return `${trimmed}${path.startsWith("/") ? path : `/${path}`}`;
 }
+
+/** Where a native-API provider's key and base URL come from when the options do not give them. */
+const ENDPOINTS = {
+  anthropic: {
+    label: "Anthropic",
+    keyEnv: "ANTHROPIC_API_KEY",
+    keyEnvFallback: undefined,
+    urlEnv: "ANTHROPIC_BASE_URL",
+    url: "https://api.anthropic.com",
+  },
+  gemini: {
+    label: "Gemini",
+    keyEnv: "GEMINI_API_KEY",
+    keyEnvFallback: "GOOGLE_API_KEY",
+    urlEnv: "GEMINI_BASE_URL",
+    url: "https://generativelanguage.googleapis.com/v1beta",
+  },
+  dashscope: {
+    label: "DashScope",
+    keyEnv: "DASHSCOPE_API_KEY",
+    keyEnvFallback: undefined,
+    urlEnv: "DASHSCOPE_BASE_URL",
+    url: "https://dashscope.aliyuncs.com/api/v1",
+  },
+} as const;
+
+/**
+ * The API key and base URL for a chat or embedding request: the options, else the provider's
+ * environment variables (read per request), else the public endpoint. No key: an authentication error.
+ */
+export function providerEndpoint(
+  provider: keyof typeof ENDPOINTS,
+  options: { apiKey?: string; baseURL?: string },
+): { apiKey: string; baseURL: string } {
+  const e = ENDPOINTS[provider];
+  const fallbackKey = e.keyEnvFallback === undefined ? undefined : process.env[e.keyEnvFallback];
+  return {
+    apiKey: requireApiKey(setting(options.apiKey, e.keyEnv, fallbackKey), e.label, e.keyEnv),
+    baseURL: setting(options.baseURL, e.urlEnv, e.url) as string,
+  };
+}
