@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: S1–S3 for every client, cold imports, the core bundle size, the service under
  * 1,000 SSE streams and the state stores; writes results/latest.json and RESULTS.md.
- * Flags: --runs=N (default 7), --warmup=N (default 2), --only=s,first,import,bundle,service,state,
+ * Flags: --runs=N (default 7), --warmup=N (default 2), --only=s,first,import,bundle,service,state,rag,
+ * --rag-chunks=10000,100000 (search sizes), --rag-queries=N (default 200),
  * --gc (force a full GC before each S1–S3 measurement), --mock=batched|paced and --pace-ms=N (how
  * the mock streams, see mock-server.ts), --clients=raw,agentscope,... (S1–S3 and first),
  * --first-samples=N (fresh processes per client for the first reply, default 5).
@@ -16,13 +17,15 @@ import { CLIENT_MODULES } from "./clients/registry.js";
 import { runColdImports } from "./cold-import.js";
 import { runFirstReplies } from "./first-reply.js";
 import type { MockPacing } from "./mock-process.js";
+import { runRag } from "./rag/rag-bench.js";
 import { renderResults } from "./render-results.js";
 import { runServiceLoad } from "./service/service-load.js";
 import { runStateStores } from "./state-stores.js";
 
 const flag = (name: string, fallback: string) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
-const parts = new Set(flag("only", "s,first,import,bundle,service,state").split(","));
+const ALL_PARTS = "s,first,import,bundle,service,state,rag";
+const parts = new Set(flag("only", ALL_PARTS).split(","));
 const pacing: MockPacing = {
   mode: flag("mock", "batched") === "paced" ? "paced" : "batched",
   paceMs: Number(flag("pace-ms", "0")),
@@ -67,10 +70,17 @@ const machine = {
   node: process.version,
   agentscope: gitHead(),
   packages: Object.fromEntries(
-    ["openai", "ai", "@ai-sdk/openai-compatible", "@openai/agents", "zod", "esbuild"].map((p) => [
-      p,
-      version(p),
-    ]),
+    [
+      "openai",
+      "ai",
+      "@ai-sdk/openai-compatible",
+      "@openai/agents",
+      "zod",
+      "esbuild",
+      "@langchain/core",
+      "@langchain/classic",
+      "@langchain/textsplitters",
+    ].map((p) => [p, version(p)]),
   ),
 };
 
@@ -116,11 +126,16 @@ if (parts.has("state")) {
   log("state stores");
   results.state = await runStateStores();
 }
+if (parts.has("rag")) {
+  const sizes = flag("rag-chunks", "10000").split(",").map(Number);
+  log(`RAG: ingest, search at ${sizes.join(", ")} chunks, LangChain.js, quality`);
+  results.rag = await runRag({ sizes, queries: Number(flag("rag-queries", "200")), log });
+}
 (results.machine as Record<string, unknown>).loadAverageAtEnd = loadavg().map((n) => Number(n.toFixed(2)));
 
 mkdirSync(new URL("../results", import.meta.url), { recursive: true });
 writeFileSync(new URL("../results/latest.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
 const markdown = renderResults(results);
-if (parts.size === 6 && pacing.mode === "batched" && !onlyClients)
+if (parts.size === ALL_PARTS.split(",").length && pacing.mode === "batched" && !onlyClients)
   writeFileSync(new URL("../RESULTS.md", import.meta.url), markdown);
 process.stdout.write(markdown);

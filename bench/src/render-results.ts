@@ -3,6 +3,7 @@ import type { BundleResult } from "./bundle-size.js";
 import type { ClientBenchResult } from "./client-bench.js";
 import type { FirstReplyResult } from "./first-reply.js";
 import type { MockPacing } from "./mock-process.js";
+import { type RagResult, renderRag } from "./rag/render-rag.js";
 import { S1_DELTAS, S2_ROUND_TRIPS, S3_DELTAS, S3_REPLIES, SCENARIOS } from "./scenarios.js";
 import type { ServiceLoadResult } from "./service/service-load.js";
 import type { StoreResult } from "./state-stores.js";
@@ -16,6 +17,7 @@ type Results = {
   bundle?: BundleResult[];
   service?: ServiceLoadResult;
   state?: StoreResult[];
+  rag?: RagResult;
 };
 
 const ms = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
@@ -183,5 +185,6 @@ export function renderResults(results: Results): string {
       "",
     );
   }
+  if (results.rag) out.push(...renderRag(results.rag));
   return `${out.join("\n")}\n`;
 }
