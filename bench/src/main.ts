@@ -2,7 +2,7 @@
  * `npm run bench`: S1–S3 for every client, cold imports, the core bundle size, the service under
  * 1,000 SSE streams and the state stores; writes results/latest.json and RESULTS.md.
  * Flags: --runs=N (default 7), --warmup=N (default 2), --only=s,first,import,bundle,service,state,rag,
- * --rag-chunks=10000,100000 (search sizes), --rag-queries=N (default 200),
+ * --rag-chunks=10000,100000 (search sizes), --rag-queries=N (default 200), --rag-stores=memory,sqlite,lancedb,
  * --gc (force a full GC before each S1–S3 measurement), --mock=batched|paced and --pace-ms=N (how
  * the mock streams, see mock-server.ts), --clients=raw,agentscope,... (S1–S3 and first),
  * --first-samples=N (fresh processes per client for the first reply, default 5).
@@ -129,7 +129,13 @@ if (parts.has("state")) {
 if (parts.has("rag")) {
   const sizes = flag("rag-chunks", "10000").split(",").map(Number);
   log(`RAG: ingest, search at ${sizes.join(", ")} chunks, LangChain.js, quality`);
-  results.rag = await runRag({ sizes, queries: Number(flag("rag-queries", "200")), log });
+  const stores = flag("rag-stores", "");
+  results.rag = await runRag({
+    sizes,
+    queries: Number(flag("rag-queries", "200")),
+    ...(stores ? { stores: stores.split(",") } : {}),
+    log,
+  });
 }
 (results.machine as Record<string, unknown>).loadAverageAtEnd = loadavg().map((n) => Number(n.toFixed(2)));
 

@@ -155,6 +155,7 @@ async function latency(
   rag: Rag,
   sizes: number[],
   queries: number,
+  stores: string[] | undefined,
   log: (line: string) => void,
 ): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
@@ -162,7 +163,7 @@ async function latency(
   const questions = Array.from({ length: queries }, () => paragraph(random).split(". ")[0]!);
   for (const size of sizes) {
     const texts = chunkTexts(size);
-    for (const [name, make, modes] of storeFactories(rag)) {
+    for (const [name, make, modes] of storeFactories(rag).filter(([n]) => !stores || stores.includes(n))) {
       const dir = mkdtempSync(join(tmpdir(), "agentscope-bench-rag-"));
       const store = make(dir);
       try {
@@ -249,13 +250,15 @@ async function quality(rag: Rag): Promise<QualityRow[]> {
 export async function runRag(options: {
   sizes: number[];
   queries: number;
+  /** Only these stores in the latency table (memory, sqlite, lancedb); default all. */
+  stores?: string[];
   log: (line: string) => void;
 }): Promise<RagResult> {
   const rag = await importRag();
   options.log(" ingest per reader");
   const ingestRows = await ingest(rag, options.log);
   options.log(" search latency");
-  const latencyRows = await latency(rag, options.sizes, options.queries, options.log);
+  const latencyRows = await latency(rag, options.sizes, options.queries, options.stores, options.log);
   options.log(" LangChain.js side by side");
   const langchain = await runLangChain(rag, { chunks: options.sizes[0]!, queries: options.queries });
   options.log(" retrieval quality");
