@@ -97,25 +97,22 @@ export class InMemoryVectorStore implements VectorStore {
     const target = this.#get(collection);
     checkTopK(query.topK);
     checkVector(collection, target.dimensions, query.vector, "the query vector");
-    const hits = this.#matching(target, query.filter).map((record) => ({
-      chunk: toChunk(record),
+    const scored = this.#matching(target, query.filter).map((record) => ({
+      record,
       score: cosineSimilarity(query.vector, record.vector),
     }));
-    return topHits(hits, query.topK);
+    return topHits(scored, query.topK);
   }
 
   async keywordSearch(collection: string, query: KeywordSearchQuery): Promise<SearchHit[]> {
     const target = this.#get(collection);
     checkTopK(query.topK);
     const records = this.#matching(target, query.filter);
-    const scores = bm25Scores(
-      query.text,
-      records.map((r) => keywordTokens(r.text)),
-    );
-    const hits = records
-      .map((record, i) => ({ chunk: toChunk(record), score: scores[i] as number }))
+    const scores = bm25Scores(query.text, records.map(tokensOf));
+    const scored = records
+      .map((record, i) => ({ record, score: scores[i] as number }))
       .filter((hit) => hit.score > 0);
-    return topHits(hits, query.topK);
+    return topHits(scored, query.topK);
   }
 
   async listDocuments(
@@ -154,10 +151,27 @@ export class InMemoryVectorStore implements VectorStore {
   }
 }
 
-/** Best first (ties by listing order, so results are deterministic), at most topK. */
-export function topHits(hits: SearchHit[], topK: number): SearchHit[] {
-  return hits
-    .sort((a, b) => b.score - a.score || compareChunks(a.chunk, b.chunk))
+/**
+ * A record's keyword tokens, computed once per stored record (an upsert stores a new record object,
+ * so a changed text is tokenised again) instead of once per query.
+ */
+const keywordTokenCache = new WeakMap<ChunkRecord, string[]>();
+function tokensOf(record: ChunkRecord): string[] {
+  let tokens = keywordTokenCache.get(record);
+  if (tokens === undefined) {
+    tokens = keywordTokens(record.text);
+    keywordTokenCache.set(record, tokens);
+  }
+  return tokens;
+}
+
+/**
+ * Best first (ties by listing order, so results are deterministic), at most topK. Only the winners
+ * are copied out of the store.
+ */
+function topHits(scored: Array<{ record: ChunkRecord; score: number }>, topK: number): SearchHit[] {
+  return scored
+    .sort((a, b) => b.score - a.score || compareChunks(a.record, b.record))
     .slice(0, topK)
-    .map((hit) => ({ chunk: structuredClone(hit.chunk), score: hit.score }));
+    .map((hit) => ({ chunk: structuredClone(toChunk(hit.record)), score: hit.score }));
 }
