@@ -19,9 +19,9 @@ import {
   checkVector,
   compareChunks,
   dimensionMismatch,
+  documentsFromChunks,
   missingCollection,
   page,
-  summariseDocuments,
 } from "./record-checks.js";
 
 export interface LanceDbVectorStoreOptions {
@@ -188,9 +188,7 @@ export class LanceDbVectorStore implements VectorStore {
     collection: string,
     options: { filter?: MetadataFilter } = {},
   ): Promise<DocumentInfo[]> {
-    return summariseDocuments(
-      await this.listChunks(collection, options.filter ? { filter: options.filter } : {}),
-    );
+    return documentsFromChunks(this, collection, options.filter);
   }
 
   async listChunks(collection: string, options: ListChunksOptions = {}): Promise<Chunk[]> {

@@ -18,8 +18,8 @@ import {
   checkTopK,
   checkVector,
   dimensionMismatch,
+  documentsFromChunks,
   missingCollection,
-  summariseDocuments,
 } from "./record-checks.js";
 import { compileSqlFilter } from "./sql-filter.js";
 
@@ -200,9 +200,7 @@ export class PgVectorStore implements VectorStore {
     collection: string,
     options: { filter?: MetadataFilter } = {},
   ): Promise<DocumentInfo[]> {
-    return summariseDocuments(
-      await this.listChunks(collection, options.filter ? { filter: options.filter } : {}),
-    );
+    return documentsFromChunks(this, collection, options.filter);
   }
 
   async listChunks(collection: string, options: ListChunksOptions = {}): Promise<Chunk[]> {

@@ -1,5 +1,5 @@
 import { RagError } from "../errors.js";
-import type { Chunk, ChunkRecord, DocumentInfo } from "../types.js";
+import type { Chunk, ChunkRecord, DocumentInfo, MetadataFilter, VectorStore } from "../types.js";
 
 /** Throws unless every record is well-formed and its vector has the collection's length. */
 export function checkRecords(collection: string, dimensions: number, records: readonly ChunkRecord[]): void {
@@ -79,4 +79,13 @@ export function summariseDocuments(chunks: readonly Chunk[]): DocumentInfo[] {
 /** Applies offset/limit to a list. */
 export function page<T>(items: T[], offset = 0, limit?: number): T[] {
   return items.slice(offset, limit === undefined ? undefined : offset + limit);
+}
+
+/** A collection's documents from its ordered chunk listing (for stores with no cheaper query). */
+export async function documentsFromChunks(
+  store: Pick<VectorStore, "listChunks">,
+  collection: string,
+  filter: MetadataFilter | undefined,
+): Promise<DocumentInfo[]> {
+  return summariseDocuments(await store.listChunks(collection, filter ? { filter } : {}));
 }

@@ -20,8 +20,8 @@ import {
   checkTopK,
   checkVector,
   dimensionMismatch,
+  documentsFromChunks,
   missingCollection,
-  summariseDocuments,
 } from "./record-checks.js";
 import { compileSqlFilter, type SqlFilterDialect } from "./sql-filter.js";
 
@@ -247,9 +247,7 @@ export class SqliteVectorStore implements VectorStore {
     collection: string,
     options: { filter?: MetadataFilter } = {},
   ): Promise<DocumentInfo[]> {
-    return summariseDocuments(
-      await this.listChunks(collection, options.filter ? { filter: options.filter } : {}),
-    );
+    return documentsFromChunks(this, collection, options.filter);
   }
 
   async listChunks(collection: string, options: ListChunksOptions = {}): Promise<Chunk[]> {
