@@ -37,3 +37,21 @@ function splitInsideCharacter(bytes: Buffer): Buffer[] {
   if (cut <= 0 || cut >= bytes.length) return [bytes];
   return [bytes.subarray(0, cut), bytes.subarray(cut)];
 }
+
+/**
+ * Responses API payloads (one JSON event each, as vercel/ai's `saveRawChunks` keeps them) in the
+ * Responses SSE framing, `event: <type>` then `data: <payload>`, one body per HTTP response: a file
+ * recorded over several steps starts a new body at each `response.created`. Payloads go out as is.
+ */
+export function responsesBodies(payloads: readonly string[]): string[] {
+  const bodies: string[] = [];
+  for (const payload of payloads) {
+    const type = (JSON.parse(payload) as { type?: unknown }).type;
+    if (typeof type !== "string")
+      throw new Error(`responsesBodies: a payload without a type: ${payload.slice(0, 80)}`);
+    const event = `event: ${type}\ndata: ${payload}\n\n`;
+    if (type === "response.created" || bodies.length === 0) bodies.push(event);
+    else bodies[bodies.length - 1] += event;
+  }
+  return bodies;
+}
