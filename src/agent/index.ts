@@ -4,6 +4,7 @@ export * from "./compression.js";
 export * from "./errors.js";
 export * from "./middleware.js";
 export { composeHooks } from "./middleware-runner.js";
+export { responseFormatFor, type StructuredOutputMode } from "./native-structured-output.js";
 export * from "./recover.js";
 export * from "./session.js";
 export * from "./structured-output.js";

@@ -42,7 +42,10 @@ export abstract class ReplyCore {
   protected wake: (() => void) | undefined;
   protected msg!: Msg;
   protected stopReason: string | undefined;
-  protected readonly structuredTool: Tool | undefined;
+  /** The injected structured-output tool, in tool mode (set when the reply starts or resumes). */
+  protected structuredTool: Tool | undefined;
+  /** The schema the answer text must fit, in native mode (set when the reply starts or resumes). */
+  protected nativeSchema: z.ZodType | undefined;
   protected structuredValue: unknown;
   protected structuredDone = false;
   protected readonly mw: MiddlewareRunner;
@@ -54,9 +57,6 @@ export abstract class ReplyCore {
     /** Called when the run starts (may throw: nothing has changed yet) and when it ends, however it ends. */
     protected readonly guard?: { start(input: ReplyInput): void; end(): void },
   ) {
-    this.structuredTool = options.structuredOutput
-      ? structuredOutputTool(options.structuredOutput)
-      : undefined;
     this.mw = new MiddlewareRunner(
       config.middlewares,
       {
@@ -75,6 +75,14 @@ export abstract class ReplyCore {
       },
       (request) => config.decide(request.tool, request.input, request.permission),
     );
+  }
+
+  /** Sets up the structured output of this reply in `mode` (tool: the injected tool; native: the schema). */
+  protected setStructuredMode(mode: "tool" | "native"): void {
+    const schema = this.options.structuredOutput;
+    if (!schema) return;
+    if (mode === "native") this.nativeSchema = schema;
+    else this.structuredTool = structuredOutputTool(schema);
   }
 
   /** The middleware context of this reply (for the reply-level hooks the Agent runs). */

@@ -6,7 +6,13 @@ import {
   type TextBlockDeltaEvent,
 } from "../event/index.js";
 import { type Msg, newId, nowIso, type TextBlock, toErrorInfo } from "../message/index.js";
-import { type ChatChunk, type ChatFinal, isBatchedStream, type ToolChoice } from "../model/core.js";
+import {
+  type ChatChunk,
+  type ChatFinal,
+  isBatchedStream,
+  type ResponseFormat,
+  type ToolChoice,
+} from "../model/core.js";
 import { addRules } from "../permission/index.js";
 import { abortReason } from "./abort.js";
 import { ActingRun, toolSchema } from "./acting.js";
@@ -15,6 +21,13 @@ import { compressState } from "./compress-state.js";
 import { limitImages, overTrigger } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
 import { buildModelInput } from "./model-input.js";
+import {
+  NATIVE_FINAL_HINT,
+  nativeRetryHint,
+  parseNativeAnswer,
+  resolveStructuredMode,
+  responseFormatFor,
+} from "./native-structured-output.js";
 import { openCalls } from "./open-calls.js";
 import { checkAnswers, isInputEvent, pausedReply } from "./resume.js";
 import { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL } from "./structured-output.js";
@@ -34,8 +47,11 @@ export class ReplyRun extends ActingRun {
   async *run(input: ReplyInput): AsyncGenerator<AgentEvent> {
     this.guard?.start(input);
     try {
-      if (isInputEvent(input)) yield* this.resumeInput(input);
-      else this.start(input);
+      if (isInputEvent(input)) {
+        // A resumed reply keeps the structured-output mode it started with.
+        this.setStructuredMode(this.state.replyContext?.structuredOutputMode ?? "tool");
+        yield* this.resumeInput(input);
+      } else this.start(input);
       yield* this.drain();
       if (this.msg.finishedReason !== undefined) {
         await this.save("reply_end");
@@ -92,6 +108,7 @@ export class ReplyRun extends ActingRun {
 
         // Reasoning, inline: this loop runs once per streamed delta.
         let final: ChatFinal | undefined;
+        let withFormat = false;
         let failure: unknown;
         const blocks = new BlockTracker();
         let model = this.config.model;
@@ -108,6 +125,7 @@ export class ReplyRun extends ActingRun {
               messages: this.modelInput(),
               options: this.chatOptions(reply.iteration),
             };
+            withFormat = request.options.responseFormat !== undefined;
             const stream = this.mw.empty
               ? model.stream(request.messages, request.options)
               : this.mw.callModel(request);
@@ -194,6 +212,11 @@ export class ReplyRun extends ActingRun {
         }
 
         if (!final.content.some((block) => block.type === "tool_call")) {
+          if (this.nativeSchema && !this.structuredDone) {
+            this.takeNativeAnswer(final, withFormat);
+            yield* this.drain();
+            if (!this.structuredDone) continue;
+          }
           if (this.structuredTool && !this.structuredDone) {
             this.emit("HINT_BLOCK", { blockId: newId("blk"), text: STRUCTURED_OUTPUT_HINT });
             yield* this.drain();
@@ -216,7 +239,17 @@ export class ReplyRun extends ActingRun {
         `reply "${reply.replyId}" is waiting for ${reply.waitingFor === "user_confirm" ? "a confirmation" : "external results"}; answer it or send USER_INTERRUPT before a new message`,
       );
     }
+    const schema = this.options.structuredOutput;
+    // Resolved before anything changes: "native" on a model without it throws here.
+    const mode = schema
+      ? resolveStructuredMode(
+          this.options.structuredOutputMode ?? "tool",
+          this.config.fallbackModel ? [this.config.model, this.config.fallbackModel] : [this.config.model],
+          this.config.toolkit.schemas().length > 0,
+        )
+      : undefined;
     const messages = input === undefined ? [] : Array.isArray(input) ? input : [input];
+    if (mode) this.setStructuredMode(mode);
     this.state.context.push(...messages);
     const replyId = newId("reply");
     this.msg = {
@@ -236,7 +269,8 @@ export class ReplyRun extends ActingRun {
     this.msg.createdAt = event.createdAt;
     this.state.context.push(this.msg);
     this.state.replyContext = { replyId, iteration: 0 };
-    if (this.structuredTool) this.state.replyContext.structuredOutput = true;
+    if (schema) this.state.replyContext.structuredOutput = true;
+    if (mode === "native") this.state.replyContext.structuredOutputMode = "native";
     this.push(event);
   }
 
@@ -244,7 +278,7 @@ export class ReplyRun extends ActingRun {
     this.msg = pausedReply(this.state, input);
     checkAnswers(this.msg, input);
     const reply = this.state.replyContext!;
-    if (reply.structuredOutput && !this.structuredTool) {
+    if (reply.structuredOutput && !this.options.structuredOutput) {
       throw new ReplyStateError(
         `reply "${reply.replyId}" asked for structured output: pass the same schema to resume it`,
       );
@@ -325,13 +359,56 @@ export class ReplyRun extends ActingRun {
     const tools = this.structuredTool
       ? [...this.config.toolkit.schemas(), toolSchema(this.structuredTool)]
       : this.config.toolkit.schemas();
-    const options: { tools?: typeof tools; toolChoice?: ToolChoice; signal?: AbortSignal } = {};
-    if (tools.length > 0) options.tools = tools;
-    if (this.structuredTool && iteration > this.config.maxIters - FORCE_STRUCTURED_AT) {
+    const options: {
+      tools?: typeof tools;
+      toolChoice?: ToolChoice;
+      responseFormat?: ResponseFormat;
+      signal?: AbortSignal;
+    } = {};
+    const forced = iteration > this.config.maxIters - FORCE_STRUCTURED_AT;
+    if (this.nativeSchema) {
+      // Native: the format goes with the tools where the model takes both; otherwise on a call
+      // without tools once the model has answered (and on the last iteration, so it must answer).
+      const alone = forced || this.nativeFinal;
+      const together = this.config.model.nativeStructuredOutput === "with_tools" || tools.length === 0;
+      if (!alone && tools.length > 0) options.tools = tools;
+      if (alone || together) options.responseFormat = this.nativeFormat();
+    } else if (tools.length > 0) options.tools = tools;
+    if (this.structuredTool && forced) {
       options.toolChoice = { name: STRUCTURED_OUTPUT_TOOL };
     }
     if (this.options.signal) options.signal = this.options.signal;
     return options;
+  }
+
+  /** Native mode: the model answered on a call without the format, so the next call has it and no tools. */
+  private nativeFinal = false;
+  private nativeResponseFormat: ResponseFormat | undefined;
+
+  private nativeFormat(): ResponseFormat {
+    this.nativeResponseFormat ??= responseFormatFor(this.nativeSchema!);
+    return this.nativeResponseFormat;
+  }
+
+  /**
+   * Native mode, after a call that answered without tool calls. An answer to a call that carried the
+   * format is parsed and validated: it becomes the structured output, or a hint naming the bad field
+   * and another try (as a schema violation is an error result in tool mode). An answer to a call
+   * without the format (tools the model cannot combine with it) is followed by a call that has it.
+   */
+  protected takeNativeAnswer(final: ChatFinal, withFormat: boolean): void {
+    if (!withFormat) {
+      this.nativeFinal = true;
+      this.emit("HINT_BLOCK", { blockId: newId("blk"), text: NATIVE_FINAL_HINT });
+      return;
+    }
+    const answer = parseNativeAnswer(this.nativeSchema!, final.content);
+    if (answer.ok) {
+      this.structuredValue = answer.value;
+      this.structuredDone = true;
+      return;
+    }
+    this.emit("HINT_BLOCK", { blockId: newId("blk"), text: nativeRetryHint(answer.error) });
   }
 
   protected onDelta(chunk: Exclude<ChatChunk, ChatFinal>, blocks: BlockTracker): void {

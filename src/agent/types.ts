@@ -10,6 +10,7 @@ import type { AgentState } from "../state/index.js";
 import type { Skill, Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
 import type { Middleware } from "./middleware.js";
+import type { StructuredOutputMode } from "./native-structured-output.js";
 
 export type { ReplyInput } from "./reply-input.js";
 
@@ -17,6 +18,13 @@ export interface ReplyOptions<S extends z.ZodType | undefined = undefined> {
   signal?: AbortSignal;
   /** Ask for a final answer that fits this schema; the Msg's `structuredOutput` is typed from it. */
   structuredOutput?: S;
+  /**
+   * How the structured output is produced (see StructuredOutputMode): `"tool"` (default, as before:
+   * the injected `generate_structured_output` tool), `"native"` (the provider's `responseFormat`),
+   * `"auto"` (native where the model supports it for this reply, else tool). A resumed reply keeps
+   * the mode it started with.
+   */
+  structuredOutputMode?: StructuredOutputMode;
   /** Run the reply on this session state instead of `agent.state` (one agent, many sessions). */
   state?: AgentState;
   /** Slash path of this agent when it runs as a sub-agent (`main/researcher`); tools see it as `ctx.source`. */

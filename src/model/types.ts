@@ -57,6 +57,15 @@ export interface ResponseFormat {
 }
 
 /**
+ * Whether a model takes `responseFormat` (native structured output): `"with_tools"` in the same call
+ * as tool schemas (OpenAI Chat and Responses, Gemini 3), `"without_tools"` only on a call without
+ * them (Gemini 2.x answers "Function calling with a response mime type: 'application/json' is
+ * unsupported"; Ollama), `false` not at all (Anthropic, DashScope). The agent's structured-output
+ * mode `"auto"` reads it.
+ */
+export type NativeStructuredOutput = "with_tools" | "without_tools" | false;
+
+/**
  * A tool the provider runs itself (not a ToolSchema the agent runs): OpenAI Responses web search,
  * file search, code interpreter, image generation; Anthropic web search, web fetch, code execution;
  * Gemini Google Search, URL context, code execution. A provider without it rejects it.
@@ -133,6 +142,8 @@ export interface ChatModel {
   /** The context window in tokens. */
   readonly contextSize: number;
   stream(messages: Msg[], opts?: ChatOptions): AsyncIterable<ChatChunk>;
+  /** Native structured output support (see NativeStructuredOutput); undefined: not known. */
+  readonly nativeStructuredOutput?: NativeStructuredOutput;
   /** A fast local estimate of the input tokens (no network). */
   countTokens(messages: Msg[], tools?: ToolSchema[]): number;
   /**

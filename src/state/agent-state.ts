@@ -15,6 +15,8 @@ export interface ReplyContext {
   waitingFor?: WaitingFor;
   /** The reply was asked for structured output (the schema itself is passed again on resume). */
   structuredOutput?: boolean;
+  /** How that structured output is produced, as chosen when the reply started (absent: the tool). */
+  structuredOutputMode?: "tool" | "native";
   /**
    * Tool calls of this reply that wait on a paused nested run (a sub-agent), keyed by the nested
    * reply id an answer carries (the sub-agent's own, and those of its nested runs). An answer with
@@ -66,6 +68,7 @@ export const ReplyContextSchema = z.object({
   iteration: z.number().int().nonnegative(),
   waitingFor: z.enum(["user_confirm", "external_execution"]).optional(),
   structuredOutput: z.boolean().optional(),
+  structuredOutputMode: z.enum(["tool", "native"]).optional(),
   suspended: z
     .record(
       z.string(),

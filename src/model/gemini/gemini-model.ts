@@ -9,6 +9,7 @@ import type {
   BuiltinTool,
   ChatChunk,
   ChatOptions,
+  NativeStructuredOutput,
   ResponseFormat,
   SamplingOptions,
   ToolSchema,
@@ -107,6 +108,14 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
       (body) => (body as { totalTokens?: number } | null)?.totalTokens,
       () => this.countTokens(messages, tools),
     );
+  }
+
+  /**
+   * Gemini 3 takes `responseSchema` beside function declarations; Gemini 2.x rejects the pair
+   * ("Function calling with a response mime type: 'application/json' is unsupported").
+   */
+  override get nativeStructuredOutput(): NativeStructuredOutput {
+    return /^(models\/)?gemini-[3-9]/.test(this.name) ? "with_tools" : "without_tools";
   }
 
   /** JSON output constrained by `responseSchema` (the schema sanitised as for function declarations). */

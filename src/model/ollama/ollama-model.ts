@@ -3,7 +3,13 @@ import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions, ResponseFormat, SamplingOptions } from "../types.js";
+import type {
+  ChatChunk,
+  ChatOptions,
+  NativeStructuredOutput,
+  ResponseFormat,
+  SamplingOptions,
+} from "../types.js";
 import { formatOllama, type OllamaFormatOptions } from "./ollama-format.js";
 import { OllamaStreamParser } from "./ollama-stream.js";
 
@@ -53,6 +59,11 @@ export class OllamaModel extends ProviderModel<OllamaModelOptions> {
   }
 
   /** Ollama constrains the output with the JSON Schema in `format`. */
+  /** `format` is a grammar on the whole reply, so it is sent only on a call without tools. */
+  override get nativeStructuredOutput(): NativeStructuredOutput {
+    return "without_tools";
+  }
+
   protected override applyResponseFormat(body: Record<string, unknown>, format: ResponseFormat): void {
     body.format = format.schema;
   }

@@ -4,7 +4,7 @@ import { hasLocalFiles, inlineLocalFiles } from "../local-files.js";
 import { DEFAULT_CONTEXT_SIZE, modelInfo } from "../model-info.js";
 import { streamChat } from "../transport/stream-chat.js";
 import type { WireParser } from "../transport/types.js";
-import type { ChatChunk, ChatModel, ChatOptions, ToolSchema } from "../types.js";
+import type { ChatChunk, ChatModel, ChatOptions, NativeStructuredOutput, ToolSchema } from "../types.js";
 import { type OpenAIConnectionOptions, type ResolvedConnection, resolveConnection } from "./connection.js";
 
 /** What OpenAIChatModel and OpenAIResponsesModel share: connection, context size, sending, counting. */
@@ -12,12 +12,16 @@ export abstract class OpenAIBaseModel implements ChatModel {
   readonly name: string;
   readonly provider: string;
   readonly contextSize: number;
+  readonly nativeStructuredOutput: NativeStructuredOutput | undefined;
   protected readonly connection: ResolvedConnection;
 
   constructor(protected readonly connectionOptions: OpenAIConnectionOptions) {
     this.name = connectionOptions.model;
     this.connection = resolveConnection(connectionOptions);
     this.provider = this.connection.preset.provider;
+    // OpenAI takes response_format / text.format beside tools; compatible servers differ.
+    this.nativeStructuredOutput =
+      connectionOptions.nativeStructuredOutput ?? (this.provider === "openai" ? "with_tools" : undefined);
     this.contextSize =
       connectionOptions.contextSize ??
       modelInfo(connectionOptions.model)?.contextSize ??

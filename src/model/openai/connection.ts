@@ -1,6 +1,6 @@
 import { jsonHeaders } from "../transport/index.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { SamplingOptions } from "../types.js";
+import type { NativeStructuredOutput, SamplingOptions } from "../types.js";
 import { OPENAI_PRESETS, type OpenAIPreset, type OpenAIPresetName } from "./presets.js";
 
 /** Options shared by OpenAIChatModel and OpenAIResponsesModel. */
@@ -25,6 +25,11 @@ export interface OpenAIConnectionOptions extends TransportOptions {
   contextSize?: number;
   /** Default sampling options of every call (a call's own values win). */
   sampling?: SamplingOptions;
+  /**
+   * What the server does with `responseFormat` (see NativeStructuredOutput). Default: `"with_tools"`
+   * for OpenAI itself, not known for other presets (the agent's `"auto"` mode then uses its tool).
+   */
+  nativeStructuredOutput?: NativeStructuredOutput;
 }
 
 export interface ResolvedConnection {

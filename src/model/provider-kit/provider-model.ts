@@ -10,6 +10,7 @@ import type {
   ChatChunk,
   ChatModel,
   ChatOptions,
+  NativeStructuredOutput,
   ResponseFormat,
   SamplingOptions,
   ToolSchema,
@@ -92,6 +93,11 @@ export abstract class ProviderModel<O extends ProviderModelOptions> implements C
 
   /** The wire form of each built-in tool the provider has (default: none). */
   protected builtinToolWire: BuiltinToolMapping = () => undefined;
+
+  /** Native structured output support; providers that implement applyResponseFormat override it. */
+  get nativeStructuredOutput(): NativeStructuredOutput {
+    return false;
+  }
 
   /** Writes a native structured-output request into `body`; providers without one reject it. */
   protected applyResponseFormat(_body: Record<string, unknown>, _format: ResponseFormat): void {
