@@ -10,7 +10,7 @@ import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js"
 import { ProviderError } from "../../src/model/transport/errors.js";
 import type { ChatModel } from "../../src/model/types.js";
 import { functionTool, type Tool } from "../../src/tool/index.js";
-import { collectError } from "./helpers/collect-stream.js";
+import { collect, collectError } from "./helpers/collect-stream.js";
 import { cassette, chunkPayloads, recordedText } from "./helpers/recorded-wire.js";
 import { REPLAY_MODES, type ReplayMode, replayFrames, responsesBodies } from "./helpers/replay.js";
 import { wireServerForFile } from "./helpers/wire-server.js";
@@ -35,6 +35,7 @@ const CHAT = {
   length: "openai-chat/4cc50a6135d254573a502310e6af1246f55edb6ad95fa24059f160996b68866d.bin",
   parallelCalls: "openai-chat/f82268f2fefd5cfbc7eeb59c297688be2f6ca0849a6e4f17851b517310841d9b.bin",
   answer: "openai-chat/e2aad469b71d1d4894ff833ea147020a9d875eb7ce644a0ff355581690a4cbfd.bin",
+  threeChoices: "openai-chat/a491adda08c3d4fde95f5b2ee3f60f7f745f1a56d82e62f58031cc2add502380.bin",
 };
 const ANSWER_TEXT =
   "I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.";
@@ -61,7 +62,7 @@ describe("the recorded files are the ones their sources published", () => {
   it("each openai-python snapshot still hashes to its name (sha256), so it was not edited", () => {
     const folder = new URL("./fixtures/recorded/openai-chat/", import.meta.url);
     const names = readdirSync(folder).filter((name) => name.endsWith(".bin"));
-    expect(names).toHaveLength(4);
+    expect(names).toHaveLength(5);
     for (const name of names) {
       const hash = createHash("sha256")
         .update(recordedText(`openai-chat/${name}`), "utf8")
@@ -87,6 +88,19 @@ const stockTool = functionTool({
 });
 
 describe.each(REPLAY_MODES)("OpenAI Chat, recorded, replayed %s", (mode) => {
+  it("with `n: 3` the interleaved choices are not merged: the reply is the first choice", async () => {
+    serve(mode, [recordedText(CHAT.threeChoices)]);
+    const { final } = await collect(
+      chat().stream([userMsg("What's the weather like in SF?")], { extraBody: { n: 3 } }),
+    );
+    expect((wire.requests[0]?.body as { n?: number }).n).toBe(3);
+    expect(final.content).toMatchObject([
+      { type: "text", text: '{"city":"San Francisco","temperature":65,"units":"f"}' },
+    ]);
+    expect(final.content).toHaveLength(1);
+    expect(final.stopReason).toBe("stop");
+  });
+
   it("a delta.refusal stream is refusal text with stopReason refusal, and goes back as a refusal", async () => {
     serve(mode, [recordedText(CHAT.refusal), recordedText(CHAT.answer)]);
     const agent = agentOn(chat());

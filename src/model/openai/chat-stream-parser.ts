@@ -17,6 +17,7 @@ interface ChunkToolCall {
 interface ChatCompletionChunk {
   model?: string;
   choices?: Array<{
+    index?: number;
     delta?: {
       content?: string | null;
       refusal?: string | null;
@@ -64,6 +65,7 @@ export class OpenAIChatStreamParser implements WireParser {
   private thinking: Extract<Slot, { type: "thinking" }> | undefined;
   private readonly calls: Array<Extract<Slot, { type: "tool_call" }>> = [];
   private finishReason: string | undefined;
+  private choiceIndex: number | undefined;
   private done = false;
   private usage: Usage = { inputTokens: 0, outputTokens: 0 };
   private model: string | undefined;
@@ -87,6 +89,9 @@ export class OpenAIChatStreamParser implements WireParser {
     if (chunk.usage) this.readUsage(chunk.usage);
     const choice = chunk.choices[0];
     if (choice === undefined) return;
+    // With `n` > 1 the choices stream interleaved, one per chunk: the reply is the first one seen.
+    this.choiceIndex ??= choice.index ?? 0;
+    if ((choice.index ?? 0) !== this.choiceIndex) return;
     const delta = choice.delta;
     if (delta) {
       const reasoning = delta.reasoning_content ?? delta.reasoning;
