@@ -26,7 +26,7 @@ const wire = wireServerForFile();
 const SSE = { "content-type": "text/event-stream" };
 const serve = (mode: ReplayMode, bodies: string[]) =>
   wire.queue(...bodies.map((body) => ({ headers: SSE, frames: replayFrames(body, mode) })));
-type SentBody = { messages: unknown[]; input: unknown[]; store?: boolean };
+type SentBody = { messages: unknown[]; input: unknown[]; store?: boolean; n?: number };
 const sent = (index: number) => wire.requests[index]?.body as SentBody;
 
 // openai/openai-python .inline-snapshot/external: raw SSE bodies of gpt-4o-2024-08-06, named by their sha256.
@@ -93,7 +93,7 @@ describe.each(REPLAY_MODES)("OpenAI Chat, recorded, replayed %s", (mode) => {
     const { final } = await collect(
       chat().stream([userMsg("What's the weather like in SF?")], { extraBody: { n: 3 } }),
     );
-    expect((wire.requests[0]?.body as { n?: number }).n).toBe(3);
+    expect(sent(0).n).toBe(3);
     expect(final.content).toMatchObject([
       { type: "text", text: '{"city":"San Francisco","temperature":65,"units":"f"}' },
     ]);
