@@ -44,7 +44,9 @@ export class BlockTracker {
 }
 
 /** A complete block of a final chunk as one delta (for blocks the provider never streamed). */
-export function fullDelta(block: ChatFinal["content"][number]): Exclude<ChatChunk, ChatFinal> {
+export function fullDelta(
+  block: Exclude<ChatFinal["content"][number], { type: "tool_result" }>,
+): Exclude<ChatChunk, ChatFinal> {
   switch (block.type) {
     case "text":
       return { type: "text", blockId: block.id, delta: block.text };

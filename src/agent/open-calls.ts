@@ -1,10 +1,15 @@
 import type { Msg, ToolCallBlock, ToolResultBlock } from "../message/index.js";
 
-/** Tool calls of `msg` that have no result yet, in the order the model made them. */
+/**
+ * Tool calls of `msg` that have no result yet, in the order the model made them. Built-in tool runs
+ * of the provider (`executedBy: "provider"`) are never open: the agent does not run or wait on them.
+ */
 export function openCalls(msg: Msg): ToolCallBlock[] {
   const answered = new Set<string>();
   for (const block of msg.content) if (block.type === "tool_result") answered.add(block.id);
-  return msg.content.filter((b): b is ToolCallBlock => b.type === "tool_call" && !answered.has(b.id));
+  return msg.content.filter(
+    (b): b is ToolCallBlock => b.type === "tool_call" && b.executedBy !== "provider" && !answered.has(b.id),
+  );
 }
 
 /** The results of the given calls, by call id. */
@@ -35,8 +40,9 @@ export function lastStepCalls(msg: Msg): ToolCallBlock[] {
   const calls: ToolCallBlock[] = [];
   for (let i = msg.content.length - 1; i >= 0; i--) {
     const block = msg.content[i]!;
-    if (block.type === "tool_call") calls.unshift(block);
-    else if (block.type !== "tool_result") break;
+    if (block.type === "tool_call") {
+      if (block.executedBy !== "provider") calls.unshift(block);
+    } else if (block.type !== "tool_result") break;
   }
   return calls;
 }

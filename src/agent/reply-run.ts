@@ -5,7 +5,15 @@ import {
   type InputEvent,
   type TextBlockDeltaEvent,
 } from "../event/index.js";
-import { type Msg, newId, nowIso, type TextBlock, toErrorInfo } from "../message/index.js";
+import {
+  type Msg,
+  newId,
+  nowIso,
+  type TextBlock,
+  type ToolCallBlock,
+  type ToolResultBlock,
+  toErrorInfo,
+} from "../message/index.js";
 import {
   type ChatChunk,
   type ChatFinal,
@@ -211,7 +219,7 @@ export class ReplyRun extends ActingRun {
           }
         }
 
-        if (!final.content.some((block) => block.type === "tool_call")) {
+        if (!final.content.some((block) => block.type === "tool_call" && block.executedBy !== "provider")) {
           if (this.nativeSchema && !this.structuredDone) {
             this.takeNativeAnswer(final, withFormat);
             yield* this.drain();
@@ -467,6 +475,10 @@ export class ReplyRun extends ActingRun {
     const content = final.content;
     for (let i = 0; i < content.length; i++) {
       const block = content[i]!;
+      if (block.type === "tool_result" || (block.type === "tool_call" && block.executedBy === "provider")) {
+        this.emitProviderRun(block, nextStreamedId(content, i, blocks));
+        continue;
+      }
       if (blocks.find(block.id) === undefined) {
         const delta = fullDelta(block);
         this.openBlock(delta, blocks, nextStreamedId(content, i, blocks));
@@ -487,6 +499,45 @@ export class ReplyRun extends ActingRun {
       } else this.endBlock({ kind: block.type, id });
     }
     this.endOpenBlocks(blocks);
+  }
+
+  /**
+   * A built-in tool run of the provider (a call or its result, whole in the final chunk) as events,
+   * at its place among the streamed blocks. The loop never runs, gates or waits on it.
+   */
+  protected emitProviderRun(block: ToolCallBlock | ToolResultBlock, beforeBlockId: string | undefined): void {
+    const at = beforeBlockId === undefined ? {} : { beforeBlockId };
+    const by = block.provider === undefined ? {} : { provider: block.provider };
+    const toolCallId = block.id;
+    if (block.type === "tool_call") {
+      this.emit("TOOL_CALL_START", {
+        toolCallId,
+        toolCallName: block.name,
+        executedBy: "provider",
+        ...by,
+        ...at,
+      });
+      if (block.input !== "") this.emit("TOOL_CALL_DELTA", { toolCallId, delta: block.input });
+      const end: EventInit<"TOOL_CALL_END"> = { replyId: this.msg.id, toolCallId };
+      if (block.providerData !== undefined) end.providerData = block.providerData;
+      this.push(createEvent("TOOL_CALL_END", end));
+      return;
+    }
+    this.emit("TOOL_RESULT_START", {
+      toolCallId,
+      toolCallName: block.name,
+      executedBy: "provider",
+      ...by,
+      ...at,
+    });
+    this.emitOutput(toolCallId, valueToParts(block.output));
+    const end: EventInit<"TOOL_RESULT_END"> = {
+      replyId: this.msg.id,
+      toolCallId,
+      state: block.state === "running" ? "success" : block.state,
+    };
+    if (block.providerData !== undefined) end.providerData = block.providerData;
+    this.push(createEvent("TOOL_RESULT_END", end));
   }
 
   protected endOpenBlocks(blocks: BlockTracker): void {

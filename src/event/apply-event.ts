@@ -145,6 +145,17 @@ function dataBlockOf(id: string, mediaType: string, url?: string, data?: string,
   return block;
 }
 
+/** Stamps a built-in tool run of the provider; its call is `finished` from the start (never run here). */
+function markProviderRun(
+  block: ToolCallBlock | ToolResultBlock,
+  executedBy: "provider",
+  provider: string | undefined,
+): void {
+  block.executedBy = executedBy;
+  if (provider !== undefined) block.provider = provider;
+  if (block.type === "tool_call") block.state = "finished";
+}
+
 /** Appends `block`, or inserts it before the block with id `beforeId` when there is one. */
 function insertBlock(msg: Msg, block: ContentBlock, beforeId: string | undefined): void {
   if (beforeId !== undefined) {
@@ -216,16 +227,26 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
     case "HINT_BLOCK":
       msg.content.push({ type: "hint", id: event.blockId, text: event.text });
       return true;
-    case "TOOL_CALL_START":
-      insertBlock(
-        msg,
-        { type: "tool_call", id: event.toolCallId, name: event.toolCallName, input: "", state: "pending" },
-        event.beforeBlockId,
-      );
+    case "TOOL_CALL_START": {
+      const call: ToolCallBlock = {
+        type: "tool_call",
+        id: event.toolCallId,
+        name: event.toolCallName,
+        input: "",
+        state: "pending",
+      };
+      if (event.executedBy !== undefined) markProviderRun(call, event.executedBy, event.provider);
+      insertBlock(msg, call, event.beforeBlockId);
       return true;
+    }
     case "TOOL_CALL_DELTA":
       return edit<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace, (call) => {
         call.input += event.delta;
+      });
+    case "TOOL_CALL_END":
+      if (event.providerData === undefined) return false;
+      return edit<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace, (call) => {
+        call.providerData = event.providerData;
       });
     case "REQUIRE_USER_CONFIRM":
       return setCallStates(
@@ -264,13 +285,17 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
       edit<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace, (call) => {
         if (call.state === "pending") call.state = "allowed";
       });
-      msg.content.push({
-        type: "tool_result",
-        id: event.toolCallId,
-        name: event.toolCallName,
-        output: "",
-        state: "running",
-      });
+      {
+        const result: ToolResultBlock = {
+          type: "tool_result",
+          id: event.toolCallId,
+          name: event.toolCallName,
+          output: "",
+          state: "running",
+        };
+        if (event.executedBy !== undefined) markProviderRun(result, event.executedBy, event.provider);
+        insertBlock(msg, result, event.beforeBlockId);
+      }
       return true;
     case "TOOL_RESULT_TEXT_DELTA":
       return edit<ToolResultBlock>(msg, "tool_result", event.toolCallId, inPlace, (result) => {
@@ -283,6 +308,7 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
     case "TOOL_RESULT_END":
       edit<ToolResultBlock>(msg, "tool_result", event.toolCallId, inPlace, (result) => {
         result.state = event.state;
+        if (event.providerData !== undefined) result.providerData = event.providerData;
       });
       setCallStates(msg, [event.toolCallId], "finished", inPlace);
       return true;

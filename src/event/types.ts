@@ -119,6 +119,9 @@ export interface ToolCallStartEvent extends EventBase {
   toolCallName: string;
   /** See BlockStartEvent.beforeBlockId. */
   beforeBlockId?: string;
+  /** A built-in tool the provider ran (the call starts `finished`; the agent never runs it). */
+  executedBy?: "provider";
+  provider?: string;
 }
 export interface ToolCallDeltaEvent extends EventBase {
   type: "TOOL_CALL_DELTA";
@@ -129,11 +132,18 @@ export interface ToolCallDeltaEvent extends EventBase {
 export interface ToolCallEndEvent extends EventBase {
   type: "TOOL_CALL_END";
   toolCallId: string;
+  /** A provider-executed call's wire item, folded into `ToolCallBlock.providerData`. */
+  providerData?: unknown;
 }
 export interface ToolResultStartEvent extends EventBase {
   type: "TOOL_RESULT_START";
   toolCallId: string;
   toolCallName: string;
+  /** See BlockStartEvent.beforeBlockId (results of provider-executed calls keep their place). */
+  beforeBlockId?: string;
+  /** The result of a built-in tool the provider ran. */
+  executedBy?: "provider";
+  provider?: string;
 }
 export interface ToolResultTextDeltaEvent extends EventBase {
   type: "TOOL_RESULT_TEXT_DELTA";
@@ -155,6 +165,8 @@ export interface ToolResultEndEvent extends EventBase {
   type: "TOOL_RESULT_END";
   toolCallId: string;
   state: ToolResultState;
+  /** A provider-executed result's wire block, folded into `ToolResultBlock.providerData`. */
+  providerData?: unknown;
 }
 
 export interface ExceedMaxItersEvent extends EventBase {

@@ -76,7 +76,21 @@ export interface DataBlock {
 /** pending → asking | submitted | allowed → finished */
 export type ToolCallState = "pending" | "asking" | "allowed" | "submitted" | "finished";
 
-export interface ToolCallBlock {
+/**
+ * Marks a tool run the model provider did itself (a built-in tool: web search, code execution...).
+ * The agent never runs, permission-checks or waits on such a call; the formatter of the same
+ * `provider` sends `providerData` back as the wire item it came as, others get a text summary.
+ */
+export interface ProviderExecution {
+  /** Set when the provider ran the tool server-side; absent for the agent's own tools. */
+  executedBy?: "provider";
+  /** Provider family that ran it (`openai`, `anthropic`, `gemini`). */
+  provider?: string;
+  /** The exact wire item or block (JSON) the provider sent, for the round trip. */
+  providerData?: unknown;
+}
+
+export interface ToolCallBlock extends ProviderExecution {
   type: "tool_call";
   /** The tool call id; the matching tool_result carries the same id. */
   id: string;
@@ -90,7 +104,7 @@ export type ToolResultState = "success" | "error" | "interrupted" | "denied" | "
 
 export type ToolResultOutput = string | Array<TextBlock | DataBlock>;
 
-export interface ToolResultBlock {
+export interface ToolResultBlock extends ProviderExecution {
   type: "tool_result";
   /** Id of the tool_call this result answers. */
   id: string;
@@ -108,3 +122,8 @@ export type ContentBlock =
   | ToolResultBlock;
 export type BlockType = ContentBlock["type"];
 export type BlockOfType<T extends BlockType> = Extract<ContentBlock, { type: T }>;
+
+/** Whether a tool_call / tool_result is a provider's built-in tool run (never run by the agent). */
+export function isProviderExecuted(block: ContentBlock): block is ToolCallBlock | ToolResultBlock {
+  return (block.type === "tool_call" || block.type === "tool_result") && block.executedBy === "provider";
+}

@@ -57,12 +57,20 @@ export const DataBlockSchema = z.object({
   name: z.string().optional(),
 });
 
+/** Fields of a tool run the provider did itself (see ProviderExecution). */
+const providerExecution = {
+  executedBy: z.literal("provider").optional(),
+  provider: z.string().optional(),
+  providerData: z.unknown().optional(),
+};
+
 export const ToolCallBlockSchema = z.object({
   type: z.literal("tool_call"),
   id: z.string().min(1),
   name: z.string().min(1),
   input: z.string(),
   state: z.enum(["pending", "asking", "allowed", "submitted", "finished"]),
+  ...providerExecution,
 });
 
 export const ToolResultBlockSchema = z.object({
@@ -71,6 +79,7 @@ export const ToolResultBlockSchema = z.object({
   name: z.string(),
   output: z.union([z.string(), z.array(z.discriminatedUnion("type", [TextBlockSchema, DataBlockSchema]))]),
   state: z.enum(["success", "error", "interrupted", "denied", "running"]),
+  ...providerExecution,
 });
 
 export const ContentBlockSchema = z.discriminatedUnion("type", [

@@ -1,4 +1,5 @@
 import type { ContentBlock, HintBlock, Msg, ToolCallBlock, ToolResultBlock } from "../message/index.js";
+import { providerRunText } from "./provider-kit/provider-runs.js";
 
 /** The output of the synthetic result given to a tool call that has none in the history. */
 export const MISSING_TOOL_RESULT =
@@ -9,6 +10,11 @@ export interface NormalizeOptions {
   provider: string;
   /** Foreign thinking becomes a `<thinking>` text block ("text", the default) or goes ("drop"). */
   foreignThinking?: "text" | "drop";
+  /**
+   * Built-in tool runs stamped with `provider` stay blocks (the formatter sends their wire items
+   * back). Unset, or a run of another provider: the call goes and its result becomes a text summary.
+   */
+  keepProviderRuns?: boolean;
 }
 
 /**
@@ -27,6 +33,7 @@ export function normalizeMessages(messages: readonly Msg[], options: NormalizeOp
       else if (block.type === "tool_result") resultIds.add(block.id);
     }
   }
+  const calls = new Map<string, ToolCallBlock>();
   const out: Msg[] = [];
   for (const msg of messages) {
     if (msg.role !== "assistant") {
@@ -36,7 +43,7 @@ export function normalizeMessages(messages: readonly Msg[], options: NormalizeOp
       else out.push({ ...msg, content });
       continue;
     }
-    normalizeAssistant(msg, options, callIds, resultIds, out);
+    normalizeAssistant(msg, options, callIds, resultIds, calls, out);
   }
   return out;
 }
@@ -64,6 +71,7 @@ function normalizeAssistant(
   options: NormalizeOptions,
   callIds: ReadonlySet<string>,
   resultIds: ReadonlySet<string>,
+  calls: Map<string, ToolCallBlock>,
   out: Msg[],
 ): void {
   let changed = false;
@@ -94,6 +102,17 @@ function normalizeAssistant(
     if (!isToolBlock(block) && block.type !== "hint" && runCalls.length > 0) closeRun();
     if (!keepBlock(block)) {
       changed = true;
+      continue;
+    }
+    if ((block.type === "tool_call" || block.type === "tool_result") && block.executedBy === "provider") {
+      // A built-in tool run: the provider that ran it gets it back as it came; others read a summary.
+      if (options.keepProviderRuns && block.provider === options.provider) {
+        part.push(block);
+        continue;
+      }
+      changed = true;
+      if (block.type === "tool_call") calls.set(block.id, block);
+      else part.push({ type: "text", id: block.id, text: providerRunText(block, calls.get(block.id)) });
       continue;
     }
     switch (block.type) {

@@ -6,6 +6,7 @@ import type {
   TextBlock,
   ThinkingBlock,
   ToolCallBlock,
+  ToolResultBlock,
   Usage,
 } from "../message/index.js";
 
@@ -104,8 +105,12 @@ export type ChatDelta =
 /** The last chunk of every stream: the whole response. */
 export interface ChatFinal {
   type: "final";
-  /** Every block of the response, complete, with provider extras (thinking signatures, item ids). */
-  content: Array<TextBlock | ThinkingBlock | DataBlock | ToolCallBlock>;
+  /**
+   * Every block of the response, complete, with provider extras (thinking signatures, item ids), in
+   * the provider's order. Built-in tool runs are a tool_call and a tool_result with
+   * `executedBy: "provider"` (never streamed as deltas; the agent does not run them).
+   */
+  content: Array<TextBlock | ThinkingBlock | DataBlock | ToolCallBlock | ToolResultBlock>;
   usage: Usage;
   stopReason: ModelStopReason;
   /** The model that actually answered, when the provider says. */

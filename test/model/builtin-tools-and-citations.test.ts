@@ -109,7 +109,7 @@ describe("OpenAI Responses hosted tools", () => {
       ],
     });
 
-  it("sends the hosted tools and keeps citations and the generated image on the reply", async () => {
+  it("sends the hosted tools and keeps the runs, citations and the generated image on the reply", async () => {
     wire.queue({ frames });
     const reply = await agentReply(model());
     expect(sent().tools).toEqual([
@@ -119,12 +119,22 @@ describe("OpenAI Responses hosted tools", () => {
       { type: "image_generation" },
     ]);
     expect(reply.content).toMatchObject([
+      { type: "tool_call", id: "ws_1", name: "web_search", executedBy: "provider", state: "finished" },
+      { type: "tool_result", id: "ws_1", name: "web_search", output: "Searched: summit 2026" },
       {
         type: "text",
         text: "Paris hosts the 2026 summit.",
         citations: [{ url: "https://example.org/summit", title: "Summit 2026", start: 0, end: 27 }],
       },
-      { type: "data", source: { type: "base64", mediaType: "image/png", data: PNG } },
+      { type: "tool_call", id: "ig_1", name: "image_generation", executedBy: "provider" },
+      {
+        type: "tool_result",
+        id: "ig_1",
+        output: [
+          { type: "text", text: "Generated an image." },
+          { type: "data", source: { type: "base64", mediaType: "image/png", data: PNG } },
+        ],
+      },
     ]);
   });
 
@@ -212,7 +222,7 @@ describe("Anthropic server tools", () => {
     event({ type: "message_stop" }),
   ];
 
-  it("sends the server tools with their beta header and keeps the citations", async () => {
+  it("sends the server tools with their beta header and keeps the run and the citations", async () => {
     wire.queue({ frames });
     const model = new AnthropicModel({
       model: "claude-sonnet-4-5",
@@ -231,6 +241,8 @@ describe("Anthropic server tools", () => {
       "web-fetch-2025-09-10,code-execution-2025-08-25",
     );
     expect(reply.content).toEqual([
+      expect.objectContaining({ type: "tool_call", id: "srvtoolu_1", executedBy: "provider" }),
+      expect.objectContaining({ type: "tool_result", id: "srvtoolu_1", executedBy: "provider" }),
       expect.objectContaining({
         type: "text",
         text: "It is in Paris.",

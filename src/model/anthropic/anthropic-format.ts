@@ -4,6 +4,7 @@ import { acceptsMedia, mainTypeOf } from "../provider-kit/media.js";
 import { parseToolInput } from "../provider-kit/tool-input.js";
 import type { ToolChoice, ToolSchema } from "../types.js";
 import { type AnthropicCacheOptions, applyCacheControl } from "./anthropic-cache.js";
+import { serverToolPart } from "./anthropic-server-tools.js";
 import type {
   AnthropicImageMediaType,
   AnthropicMediaPart,
@@ -110,6 +111,12 @@ export function formatAnthropic(messages: Msg[], options: AnthropicFormatOptions
     }
     const role = msg.role;
     for (const block of msg.content) {
+      if ((block.type === "tool_call" || block.type === "tool_result") && block.executedBy === "provider") {
+        // A server tool run goes back in the assistant turn, in place, as the API sent it.
+        const part = role === "assistant" ? serverToolPart(block) : undefined;
+        if (part !== undefined) turns.push("assistant", part);
+        continue;
+      }
       switch (block.type) {
         case "text":
           if (block.text !== "") turns.push(role, { type: "text", text: block.text });

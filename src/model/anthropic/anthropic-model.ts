@@ -68,7 +68,7 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
     const { apiKey, baseURL } = providerEndpoint("anthropic", this.options);
-    const body = requestBody(messages, this.provider, (msgs) =>
+    const body = requestBody(messages, { provider: this.provider, keepProviderRuns: true }, (msgs) =>
       this.withCallOptions(
         opts,
         formatAnthropic(msgs, {
@@ -106,13 +106,16 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     return countOrEstimate(
       async () => {
         const { apiKey, baseURL } = providerEndpoint("anthropic", this.options);
-        const full = await requestBody(messages, this.provider, (msgs) =>
-          formatAnthropic(msgs, {
-            model: o.model,
-            maxTokens: this.maxTokens,
-            tools,
-            thinkingBudget: o.thinkingBudget,
-          }),
+        const full = await requestBody(
+          messages,
+          { provider: this.provider, keepProviderRuns: true },
+          (msgs) =>
+            formatAnthropic(msgs, {
+              model: o.model,
+              maxTokens: this.maxTokens,
+              tools,
+              thinkingBudget: o.thinkingBudget,
+            }),
         );
         // count_tokens takes the prompt fields only (no max_tokens, stream or sampling).
         const body: Record<string, unknown> = { model: full.model, messages: full.messages };

@@ -1,8 +1,15 @@
 import type { Citation, TextBlock, ThinkingBlock, ToolCallBlock, Usage } from "../../message/index.js";
 import { ContentAssembler } from "../provider-kit/content-assembler.js";
+import { providerCall, providerResult } from "../provider-kit/provider-runs.js";
 import { errorFromBody, malformedChunk, streamCut } from "../transport/errors.js";
 import type { WireParser } from "../transport/types.js";
 import type { ChatChunk, ChatFinal, ModelStopReason } from "../types.js";
+import {
+  isServerResult,
+  SERVER_CALL_TYPES,
+  serverCallData,
+  serverResultOutput,
+} from "./anthropic-server-tools.js";
 
 const PROVIDER = "anthropic";
 
@@ -42,6 +49,7 @@ interface WireBlock {
   data?: string;
   id?: string;
   name?: string;
+  tool_use_id?: string;
 }
 interface WireCitation {
   type?: string;
@@ -84,6 +92,8 @@ function citationOf(wire: WireCitation): Citation {
 export class AnthropicStreamParser implements WireParser {
   private readonly assembler = new ContentAssembler();
   private readonly blocks: OpenBlock[] = [];
+  /** Server tool calls (web search, code execution...) and the block each started with. */
+  private readonly serverCalls = new Map<string, { call: ToolCallBlock; start: Record<string, unknown> }>();
   private readonly usage = {
     input_tokens: 0,
     output_tokens: 0,
@@ -159,10 +169,33 @@ export class AnthropicStreamParser implements WireParser {
         return;
       }
       default:
-        // Server tools and future block types: not ours to run; their deltas are ignored.
         if (typeof block?.type !== "string") throw malformedChunk(PROVIDER, "a content_block", data);
-        this.blocks[index] = undefined;
+        this.blocks[index] = this.serverBlock(block, data);
     }
+  }
+
+  /**
+   * A server tool's call or result: kept with the block as sent, never streamed as deltas (the agent
+   * does not run it). Future block types: undefined, their deltas are ignored.
+   */
+  private serverBlock(block: WireBlock, data: string): ToolCallBlock | undefined {
+    if (SERVER_CALL_TYPES.has(block.type ?? "")) {
+      if (typeof block.id !== "string" || typeof block.name !== "string")
+        throw malformedChunk(PROVIDER, `a ${block.type} id and name`, data);
+      const start = block as Record<string, unknown>;
+      const call = providerCall(PROVIDER, block.id, block.name, "", undefined);
+      this.assembler.content.push(call);
+      this.serverCalls.set(block.id, { call, start });
+      return call;
+    }
+    if (isServerResult(block)) {
+      const raw = block as Record<string, unknown>;
+      const id = block.tool_use_id!;
+      const name = this.serverCalls.get(id)?.call.name ?? block.type!.replace(/_tool_result$/, "");
+      const { output, failed } = serverResultOutput(raw);
+      this.assembler.content.push(providerResult(PROVIDER, id, name, output, failed, raw));
+    }
+    return undefined;
   }
 
   private onDelta(index: number, delta: WireDelta | undefined, data: string, out: ChatChunk[]): void {
@@ -186,7 +219,8 @@ export class AnthropicStreamParser implements WireParser {
       case "input_json_delta":
         if (block?.type === "tool_call" && delta.partial_json) {
           block.input += delta.partial_json;
-          out.push({ type: "tool_call", blockId: block.id, delta: delta.partial_json });
+          if (block.executedBy === undefined)
+            out.push({ type: "tool_call", blockId: block.id, delta: delta.partial_json });
         }
         return;
       default:
@@ -224,6 +258,10 @@ export class AnthropicStreamParser implements WireParser {
     };
     if (u.cache_read_input_tokens > 0) usage.cacheReadTokens = u.cache_read_input_tokens;
     if (u.cache_creation_input_tokens > 0) usage.cacheWriteTokens = u.cache_creation_input_tokens;
+    for (const { call, start } of this.serverCalls.values()) {
+      call.providerData = serverCallData(start, call.input);
+      if (call.input === "") call.input = JSON.stringify(start.input ?? {});
+    }
     return this.assembler.final(usage, this.stopReason, this.model);
   }
 }

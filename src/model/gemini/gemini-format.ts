@@ -4,6 +4,7 @@ import { acceptsMedia, mainTypeOf } from "../provider-kit/media.js";
 import { parseToolInput } from "../provider-kit/tool-input.js";
 import { splitToolOutput } from "../provider-kit/tool-output.js";
 import type { ToolChoice, ToolSchema } from "../types.js";
+import { codeRunParts } from "./gemini-code-execution.js";
 import { sanitizeGeminiSchema } from "./gemini-schema.js";
 import type { GeminiContent, GeminiPart, GeminiRequest } from "./gemini-wire.js";
 
@@ -111,6 +112,12 @@ export function formatGemini(messages: Msg[], options: GeminiFormatOptions = {})
     }
     const role = msg.role === "assistant" ? "model" : "user";
     for (const block of msg.content) {
+      if ((block.type === "tool_call" || block.type === "tool_result") && block.executedBy === "provider") {
+        // A code execution run goes back in the model turn, in place, as the parts Gemini sent.
+        flushPromoted(contents, promoted);
+        if (role === "model") for (const part of codeRunParts(block)) contents.push("model", part);
+        continue;
+      }
       if (block.type !== "tool_result") flushPromoted(contents, promoted);
       switch (block.type) {
         case "text":

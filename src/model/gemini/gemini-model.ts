@@ -61,7 +61,7 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
     const { apiKey, baseURL } = providerEndpoint("gemini", this.options);
-    const body = requestBody(messages, this.provider, (msgs) =>
+    const body = requestBody(messages, { provider: this.provider, keepProviderRuns: true }, (msgs) =>
       this.withCallOptions(
         opts,
         formatGemini(msgs, {
@@ -97,7 +97,11 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     return countOrEstimate(
       async () => {
         const { apiKey, baseURL } = providerEndpoint("gemini", this.options);
-        const generate = await requestBody(messages, this.provider, (msgs) => formatGemini(msgs, { tools }));
+        const generate = await requestBody(
+          messages,
+          { provider: this.provider, keepProviderRuns: true },
+          (msgs) => formatGemini(msgs, { tools }),
+        );
         const request = {
           url: joinUrl(baseURL, `/models/${encodeURIComponent(o.model)}:countTokens`),
           headers: this.headers(apiKey),

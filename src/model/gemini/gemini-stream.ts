@@ -1,8 +1,17 @@
-import { type Citation, newId, type TextBlock, type ThinkingBlock, type Usage } from "../../message/index.js";
+import {
+  type Citation,
+  newId,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolCallBlock,
+  type ToolResultBlock,
+  type Usage,
+} from "../../message/index.js";
 import { ContentAssembler, stopReasonWithTools } from "../provider-kit/content-assembler.js";
 import { errorFromBody, malformedChunk, streamCut } from "../transport/errors.js";
 import type { WireParser } from "../transport/types.js";
 import type { ChatChunk, ChatFinal, ModelStopReason } from "../types.js";
+import { addCodeResult, codeCall, type WireCodePart } from "./gemini-code-execution.js";
 
 const PROVIDER = "gemini";
 
@@ -28,7 +37,7 @@ export function geminiStopReason(reason: unknown): ModelStopReason {
 }
 
 /** The documented fields of a streamed GenerateContentResponse (all optional: checked as read). */
-interface WirePart {
+interface WirePart extends WireCodePart {
   text?: string;
   thought?: boolean;
   thoughtSignature?: string;
@@ -95,6 +104,8 @@ export class GeminiStreamParser implements WireParser {
   private model: string | undefined;
   /** Grounding of the whole response (the last chunk's holds all of it): put on the last text block. */
   private citations: Citation[] = [];
+  /** The last code execution run (its call and result), for the result parts that follow the code. */
+  private codeRun: { call?: ToolCallBlock; result?: ToolResultBlock } = {};
 
   onEvent(data: string, _event: string | undefined, out: ChatChunk[]): void {
     let chunk: WireChunk | null;
@@ -119,6 +130,22 @@ export class GeminiStreamParser implements WireParser {
   }
 
   private onPart(part: WirePart, data: string, out: ChatChunk[]): void {
+    if (part.executableCode || part.codeExecutionResult) {
+      // Code execution runs on Google's side: kept whole, its signature on the part it came with.
+      this.current = undefined;
+      if (part.executableCode) {
+        const call = codeCall(part);
+        this.assembler.content.push(call);
+        this.codeRun = { call };
+        return;
+      }
+      const result = addCodeResult(part, this.codeRun.call, this.codeRun.result);
+      if (result !== undefined) {
+        this.assembler.content.push(result);
+        this.codeRun.result = result;
+      }
+      return;
+    }
     if (part.functionCall) {
       const { id, name, args } = part.functionCall;
       if (typeof name !== "string") throw malformedChunk(PROVIDER, "a functionCall name", data);

@@ -2,6 +2,7 @@ import type { DataBlock, Msg, TextBlock } from "../../message/index.js";
 import { attachmentPlaceholder, dataUrl, decodeText, mediaKind, mediaTypeOf } from "../media.js";
 import { normalizeMessages } from "../normalize.js";
 import type { ToolChoice, ToolSchema } from "../types.js";
+import { hostedItem } from "./responses-hosted-tools.js";
 import type {
   OpenAIResponsesContentPart,
   OpenAIResponsesInputItem,
@@ -36,7 +37,7 @@ export function formatOpenAIResponses(
 ): OpenAIResponsesRequest {
   const provider = options.provider ?? "openai";
   const input: OpenAIResponsesInputItem[] = [];
-  for (const msg of normalizeMessages(messages, { provider })) {
+  for (const msg of normalizeMessages(messages, { provider, keepProviderRuns: true })) {
     if (msg.role !== "assistant") {
       input.push({ role: msg.role, content: userContent(msg.content) });
       continue;
@@ -58,9 +59,20 @@ export function formatOpenAIResponses(
           }
           break;
         case "tool_call":
-          input.push({ type: "function_call", call_id: block.id, name: block.name, arguments: block.input });
+          if (block.executedBy === "provider") {
+            // A hosted tool run goes back in place as the item the API sent.
+            const item = hostedItem(block, msg, provider);
+            if (item !== undefined) input.push(item);
+          } else
+            input.push({
+              type: "function_call",
+              call_id: block.id,
+              name: block.name,
+              arguments: block.input,
+            });
           break;
         case "tool_result":
+          if (block.executedBy === "provider") break; // its call's item holds the result
           input.push({
             type: "function_call_output",
             call_id: block.id,

@@ -2,6 +2,7 @@ import { type Citation, newId, type Usage } from "../../message/index.js";
 import { errorFromBody, malformedChunk, streamCut } from "../transport/errors.js";
 import type { WireParser } from "../transport/types.js";
 import type { ChatChunk, ChatFinal, ModelStopReason } from "../types.js";
+import { hostedRun, hostedToolName } from "./responses-hosted-tools.js";
 
 type Slot =
   | {
@@ -15,9 +16,10 @@ type Slot =
       refusal?: true;
       citations?: Citation[];
     }
-  | { type: "data"; id: string; mediaType: string; data: string }
   | { type: "thinking"; id: string; text: string; summaryIndex: number; signature?: string }
-  | { type: "tool_call"; id: string; name: string; input: string };
+  | { type: "tool_call"; id: string; name: string; input: string }
+  /** A hosted tool run (web search, code interpreter...): the item as the API sent it. */
+  | { type: "hosted"; id: string; item: Record<string, unknown> };
 
 interface ResponsesItem {
   type?: string;
@@ -27,9 +29,6 @@ interface ResponsesItem {
   arguments?: string;
   status?: string;
   phase?: string | null;
-  /** image_generation_call: the base64 image, and its format. */
-  result?: string | null;
-  output_format?: string;
   content?: Array<{ type?: string; annotations?: WireAnnotation[] }>;
   encrypted_content?: string | null;
   summary?: Array<{ text?: string }>;
@@ -125,7 +124,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
         this.delta("tool_call", event, out);
         return;
       case "response.output_item.done":
-        this.itemDone(event.item, out);
+        this.itemDone(event.item);
         return;
       case "response.completed":
       case "response.incomplete":
@@ -150,6 +149,8 @@ export class OpenAIResponsesStreamParser implements WireParser {
       this.hasToolCalls = true;
       slot.input = item.arguments ?? "";
       out.push({ type: "tool_call", blockId: slot.id, name: slot.name, delta: slot.input });
+    } else if (hostedToolName(item?.type) !== undefined && item?.id) {
+      this.add(item.id, { type: "hosted", id: item.id, item: item as Record<string, unknown> });
     } else if (item?.type === "reasoning" && item.id) {
       this.add(item.id, { type: "thinking", id: item.id, text: "", summaryIndex: 0 });
     } else if (item?.type === "message" && item.id) {
@@ -187,7 +188,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
       out.push({ type: "tool_call", blockId: slot.id, delta });
       return;
     }
-    if (slot.type === "data") return; // an item id reused for text: not documented
+    if (slot.type === "hosted") return; // an item id reused for text: not documented
     let text = delta;
     if (
       slot.type === "thinking" &&
@@ -201,17 +202,15 @@ export class OpenAIResponsesStreamParser implements WireParser {
     out.push({ type: slot.type, blockId: slot.id, delta: text });
   }
 
-  private itemDone(item: ResponsesItem | undefined, out: ChatChunk[]): void {
+  private itemDone(item: ResponsesItem | undefined): void {
     if (item === undefined) return;
-    if (item.type === "image_generation_call" && item.result) {
-      // A generated image arrives whole: one data block.
-      const mediaType = `image/${item.output_format ?? "png"}`;
-      const slot: Slot = { type: "data", id: item.id ?? newId("blk"), mediaType, data: item.result };
-      this.add(slot.id, slot);
-      out.push({ type: "data", blockId: slot.id, mediaType, delta: item.result });
+    const slot = this.byItem.get(item.id ?? "");
+    if (hostedToolName(item.type) !== undefined && item.id) {
+      // A hosted tool run arrives whole: kept as the done item says (the generated image included).
+      if (slot?.type === "hosted") slot.item = item as Record<string, unknown>;
+      else this.add(item.id, { type: "hosted", id: item.id, item: item as Record<string, unknown> });
       return;
     }
-    const slot = this.byItem.get(item.id ?? "");
     if (slot?.type === "tool_call" && typeof item.arguments === "string") slot.input = item.arguments;
     if (slot?.type === "text" && item.type === "message") {
       if (item.status) slot.status = item.status;
@@ -264,17 +263,11 @@ export class OpenAIResponsesStreamParser implements WireParser {
 
   finish(): ChatFinal {
     if (this.stopReason === undefined) throw streamCut(this.provider);
-    const content: ChatFinal["content"] = this.slots.map((slot) => {
-      if (slot.type === "text") return this.textBlock(slot);
-      if (slot.type === "data") {
-        return {
-          type: "data",
-          id: slot.id,
-          source: { type: "base64", mediaType: slot.mediaType, data: slot.data },
-        };
-      }
+    const content: ChatFinal["content"] = this.slots.flatMap((slot): ChatFinal["content"] => {
+      if (slot.type === "hosted") return hostedRun(this.provider, slot.item);
+      if (slot.type === "text") return [this.textBlock(slot)];
       if (slot.type === "tool_call") {
-        return { type: "tool_call", id: slot.id, name: slot.name, input: slot.input, state: "pending" };
+        return [{ type: "tool_call", id: slot.id, name: slot.name, input: slot.input, state: "pending" }];
       }
       const block: ChatFinal["content"][number] = {
         type: "thinking",
@@ -284,7 +277,7 @@ export class OpenAIResponsesStreamParser implements WireParser {
         provider: this.provider,
       };
       if (slot.signature !== undefined) block.signature = slot.signature;
-      return block;
+      return [block];
     });
     const final: ChatFinal = { type: "final", content, usage: this.usage, stopReason: this.stopReason };
     if (this.model) final.model = this.model;
