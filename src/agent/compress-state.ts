@@ -3,6 +3,7 @@ import type { ChatModel } from "../model/core.js";
 import type { AgentState } from "../state/index.js";
 import { type ContextOptions, planCompression, summarise } from "./compression.js";
 import type { AgentEventInit } from "./middleware.js";
+import type { TriggerCount } from "./token-count.js";
 
 export interface CompressionResult {
   compressed: boolean;
@@ -11,6 +12,8 @@ export interface CompressionResult {
   tokensAfter: number;
   /** Set when summarising failed and the oldest messages were dropped instead. */
   error?: string;
+  /** The count that passed the trigger, and whether the provider or the estimate made it (not on demand). */
+  trigger?: TriggerCount;
 }
 
 /**
@@ -25,7 +28,12 @@ export async function compressState(
   model: ChatModel,
   summaryModel: ChatModel,
   options: ContextOptions,
-  io: { signal?: AbortSignal | undefined; emit?: (event: AgentEventInit) => void; keepTokens?: number } = {},
+  io: {
+    signal?: AbortSignal | undefined;
+    emit?: (event: AgentEventInit) => void;
+    keepTokens?: number;
+    trigger?: TriggerCount;
+  } = {},
 ): Promise<CompressionResult> {
   const count = (msgs: typeof state.context) => model.countTokens(msgs);
   const tokensBefore = count(state.context);
@@ -48,12 +56,13 @@ export async function compressState(
     });
     state.context.splice(0, split);
     state.summary = summary;
-    const result = {
+    const result: CompressionResult = {
       compressed: true,
       removedMessages: split,
       tokensBefore,
       tokensAfter: count(state.context),
     };
+    if (io.trigger) result.trigger = io.trigger;
     io.emit?.({ type: "CUSTOM", name: "context_compressed", value: result });
     return result;
   } catch (error) {
@@ -69,13 +78,14 @@ export async function compressState(
     state.context.splice(0, split);
     const marker = `[${split} earlier messages were dropped because summarising them failed: ${message}]`;
     state.summary = state.summary ? `${state.summary}\n${marker}` : marker;
-    const result = {
+    const result: CompressionResult = {
       compressed: true,
       removedMessages: split,
       tokensBefore,
       tokensAfter: count(state.context),
       error: message,
     };
+    if (io.trigger) result.trigger = io.trigger;
     io.emit?.({ type: "CUSTOM", name: "context_truncated", value: result });
     return result;
   }

@@ -1,5 +1,6 @@
 import { type ContentBlock, type Msg, systemMsg, textOf, type Usage, userMsg } from "../message/index.js";
 import type { ChatFinal, ChatModel, ToolSchema } from "../model/core.js";
+import type { TokenCounter } from "./token-count.js";
 
 /** When and how the context is compressed. */
 export interface ContextOptions {
@@ -11,6 +12,12 @@ export interface ContextOptions {
   maxImages?: number;
   /** Summarise with this model instead of the agent's own. */
   summaryModel?: ChatModel;
+  /**
+   * What counts the input against the trigger (see TokenCounter): default `"provider"` when the
+   * model has `countInputTokens` (asked only near the trigger; the estimate if it fails), else
+   * `"estimate"`.
+   */
+  tokenCounter?: TokenCounter;
 }
 
 export const SUMMARY_INSTRUCTIONS = `You compress the earlier part of a conversation between a user and an AI agent so the agent can continue without it.

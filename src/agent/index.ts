@@ -8,4 +8,5 @@ export { responseFormatFor, type StructuredOutputMode } from "./native-structure
 export * from "./recover.js";
 export * from "./session.js";
 export * from "./structured-output.js";
+export type { TokenCounter, TriggerCount } from "./token-count.js";
 export * from "./types.js";

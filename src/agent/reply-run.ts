@@ -26,7 +26,7 @@ import { abortReason } from "./abort.js";
 import { ActingRun, toolSchema } from "./acting.js";
 import { BlockTracker, fullDelta, nextStreamedId, type OpenBlock, textExtras } from "./block-tracker.js";
 import { compressState } from "./compress-state.js";
-import { limitImages, overTrigger } from "./compression.js";
+import { limitImages } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
 import { buildModelInput } from "./model-input.js";
 import {
@@ -38,6 +38,7 @@ import {
 } from "./native-structured-output.js";
 import { openCalls } from "./open-calls.js";
 import { checkAnswers, isInputEvent, pausedReply } from "./resume.js";
+import { countForTrigger } from "./token-count.js";
 import { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL } from "./structured-output.js";
 import { valueToParts } from "./tool-output.js";
 import type { ReplyInput } from "./types.js";
@@ -344,21 +345,20 @@ export class ReplyRun extends ActingRun {
 
   /** Summarises the older context when the next input would pass the trigger (see compression.ts). */
   protected async *compressIfNeeded(iteration: number): AsyncGenerator<AgentEvent> {
-    const { triggerRatio = 0.8 } = this.config.context;
+    const { triggerRatio = 0.8, tokenCounter } = this.config.context;
     const model = this.config.context.summaryModel ?? this.config.model;
-    if (
-      !overTrigger(
-        this.config.model,
-        this.modelInput(),
-        this.chatOptions(iteration).tools ?? [],
-        triggerRatio,
-      )
-    ) {
-      return;
-    }
+    const trigger = await countForTrigger(
+      this.config.model,
+      this.modelInput(),
+      this.chatOptions(iteration).tools ?? [],
+      this.config.model.contextSize * triggerRatio,
+      { counter: tokenCounter, state: this.state, signal: this.options.signal },
+    );
+    if (!trigger.over) return;
     await compressState(this.state, this.config.model, model, this.config.context, {
       signal: this.options.signal,
       emit: (event) => this.mw.ctx.emit(event),
+      trigger,
     });
     yield* this.drain();
   }
