@@ -14,6 +14,7 @@ import {
   type WireParser,
 } from "../../src/model/transport/index.js";
 import type { ChatChunk, ChatFinal } from "../../src/model/types.js";
+import { TRANSPORTS, type TransportCase } from "./helpers/transports.js";
 import { sse, startWireServer, type WireServer } from "./helpers/wire-server.js";
 
 /** A toy wire: `{"t": "..."}` is a text delta, `[DONE]` ends the stream. */
@@ -52,8 +53,9 @@ beforeEach(() => {
   server.requests.length = 0;
 });
 
-function request(overrides: Partial<StreamRequest> = {}): StreamRequest {
+function requestOn(transport: TransportCase | undefined, overrides: Partial<StreamRequest>): StreamRequest {
   return {
+    transport: transport?.choice,
     provider: "toy",
     request: { url: `${server.url}/chat`, headers: { "content-type": "application/json" }, body: { q: 1 } },
     format: "sse",
@@ -75,7 +77,8 @@ async function collect(req: StreamRequest): Promise<{ chunks: ChatChunk[]; error
 
 const ok = [sse({ t: "Hel" }), sse({ t: "lo" }), sse("[DONE]")];
 
-describe("streamChat", () => {
+describe.each(TRANSPORTS)("streamChat over $name", (transport) => {
+  const request = (overrides: Partial<StreamRequest> = {}) => requestOn(transport, overrides);
   it("streams deltas then the final chunk and sends the JSON body once serialised", async () => {
     server.queue({ frames: ok });
     const { chunks, error } = await collect(request());
@@ -202,21 +205,6 @@ describe("streamChat", () => {
     expect((error as Error).message).toMatch(/toy sent a stream chunk without a `t` string: \{"nope":1\}/);
   });
 
-  it("calls the injected fetch", async () => {
-    server.queue({ frames: ok });
-    const urls: string[] = [];
-    const { error } = await collect(
-      request({
-        fetch: (url, init) => {
-          urls.push(url);
-          return fetch(url, init);
-        },
-      }),
-    );
-    expect(error).toBeUndefined();
-    expect(urls).toEqual([`${server.url}/chat`]);
-  });
-
   it("reads NDJSON", async () => {
     server.queue({ frames: ['{"t":"a"}\n{"t"', ':"b"}\n', "[DONE]"] });
     const { chunks, error } = await collect(request({ format: "ndjson" }));
@@ -225,18 +213,36 @@ describe("streamChat", () => {
   });
 });
 
-describe("requestJson", () => {
+describe.each(TRANSPORTS)("requestJson over $name", (transport) => {
   it("returns the JSON body after retrying a 500", async () => {
     server.queue(
       { status: 500, headers: { "retry-after-ms": "1" }, frames: ["oops"] },
       { headers: { "content-type": "application/json" }, frames: ['{"ok":true}'] },
     );
     const body = await requestJson({
+      transport: transport.choice,
       provider: "toy",
       request: { url: `${server.url}/x`, headers: {}, body: {} },
     });
     expect(body).toEqual({ ok: true });
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("the fetch option", () => {
+  it("calls the injected fetch", async () => {
+    server.queue({ frames: ok });
+    const urls: string[] = [];
+    const { error } = await collect(
+      requestOn(undefined, {
+        fetch: (url, init) => {
+          urls.push(url);
+          return fetch(url, init);
+        },
+      }),
+    );
+    expect(error).toBeUndefined();
+    expect(urls).toEqual([`${server.url}/chat`]);
   });
 });
 

@@ -116,6 +116,7 @@ export abstract class BatchingEmbeddingModel<O extends EmbeddingModelOptions> im
       request,
       signal: opts.signal,
       credentialHint: this.credentialHint,
+      transport: this.options.transport,
       fetch: this.options.fetch,
       maxRetries: this.options.maxRetries,
       timeout: this.options.timeout,

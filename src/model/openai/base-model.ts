@@ -48,6 +48,7 @@ export abstract class OpenAIBaseModel implements ChatModel {
       createParser,
       signal: opts.signal,
       credentialHint: this.connection.credentialHint,
+      transport: options.transport,
       fetch: options.fetch,
       maxRetries: options.maxRetries,
       timeout: options.timeout,

@@ -6,7 +6,7 @@ import {
   errorFromResponse,
   timeoutError,
 } from "./errors.js";
-import type { FetchFunction, HttpRequest } from "./types.js";
+import type { BodyReader, HttpRequest, HttpResponse, HttpTransport } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 600_000;
 
@@ -51,22 +51,33 @@ export class Attempt {
   }
 
   /** Sends the request; resolves with a 2xx response or throws the mapped HTTP error. */
-  async send(fetchFn: FetchFunction, request: HttpRequest, body: string | undefined): Promise<Response> {
-    const response = await fetchFn(request.url, {
+  async send(
+    transport: HttpTransport,
+    request: HttpRequest,
+    body: string | undefined,
+  ): Promise<HttpResponse> {
+    const response = await transport(request.url, {
       method: request.method ?? "POST",
       headers: request.headers,
       body,
       signal: this.controller.signal,
     });
     this.touch();
-    if (response.ok) return response;
-    const text = await response.text().catch(() => "");
+    if (response.status >= 200 && response.status < 300) return response;
+    const text = await readText(response.body).catch(() => "");
     throw errorFromResponse(response.status, response.headers, text, this.ctx);
   }
 }
 
-export function defaultFetch(): FetchFunction {
-  return (input, init) => globalThis.fetch(input, init);
+/** The whole body as UTF-8 text. */
+export async function readText(body: BodyReader): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const { done, value } = await body.read();
+    if (done) return text + decoder.decode();
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 /** Headers every JSON request carries. */

@@ -1,4 +1,5 @@
 import { AgentScopeError, type ErrorInfo, type ErrorType } from "../../message/index.js";
+import type { HeaderLookup } from "./types.js";
 
 const TRANSIENT: ReadonlySet<ErrorType> = new Set(["rate_limit", "upstream", "connection", "timeout"]);
 
@@ -74,7 +75,7 @@ export function providerMessage(body: unknown): string | undefined {
 }
 
 /** Retry-After / retry-after-ms in milliseconds, when present and sane (≤ 60 s). */
-export function retryAfterMs(headers: Headers): number | undefined {
+export function retryAfterMs(headers: HeaderLookup): number | undefined {
   const ms = headers.get("retry-after-ms");
   if (ms !== null && Number.isFinite(Number(ms))) return clampRetryAfter(Number(ms));
   const value = headers.get("retry-after");
@@ -101,7 +102,7 @@ function parseBody(text: string): unknown {
 /** Maps a non-2xx response (status, headers, body text) to a ProviderError with advice. */
 export function errorFromResponse(
   status: number,
-  headers: Headers,
+  headers: HeaderLookup,
   bodyText: string,
   ctx: ErrorContext,
 ): ProviderError {

@@ -1,4 +1,5 @@
-import { Attempt, DEFAULT_TIMEOUT_MS, defaultFetch } from "./attempt.js";
+import { Attempt, DEFAULT_TIMEOUT_MS, readText } from "./attempt.js";
+import { chooseTransport } from "./choose-transport.js";
 import type { ErrorContext } from "./errors.js";
 import { DEFAULT_MAX_RETRIES, nextDelayOrThrow, sleep } from "./retry.js";
 import type { HttpRequest, TransportOptions } from "./types.js";
@@ -12,7 +13,7 @@ export interface JsonRequest extends TransportOptions {
 
 /** A non-streaming JSON call (token counting, model info) with the same timeouts, errors and retries. */
 export async function requestJson(req: JsonRequest): Promise<unknown> {
-  const fetchFn = req.fetch ?? defaultFetch();
+  const transport = await chooseTransport(req, req.provider);
   const maxRetries = req.maxRetries ?? DEFAULT_MAX_RETRIES;
   const ctx: ErrorContext = {
     provider: req.provider,
@@ -23,8 +24,8 @@ export async function requestJson(req: JsonRequest): Promise<unknown> {
   for (let attempt = 0; ; attempt++) {
     const run = new Attempt(ctx, req.timeout ?? DEFAULT_TIMEOUT_MS, req.signal);
     try {
-      const response = await run.send(fetchFn, req.request, body);
-      return await response.json();
+      const response = await run.send(transport, req.request, body);
+      return JSON.parse(await readText(response.body));
     } catch (error) {
       await sleep(nextDelayOrThrow(run.classify(error), attempt, maxRetries), req.signal, req.provider);
     } finally {

@@ -1,10 +1,11 @@
 import type { BatchedChatStream, ChatChunk } from "../types.js";
-import { Attempt, DEFAULT_TIMEOUT_MS, defaultFetch } from "./attempt.js";
+import { Attempt, DEFAULT_TIMEOUT_MS } from "./attempt.js";
+import { chooseTransport } from "./choose-transport.js";
 import type { ErrorContext } from "./errors.js";
 import { createNdjsonReader } from "./ndjson.js";
 import { DEFAULT_MAX_RETRIES, nextDelayOrThrow, sleep } from "./retry.js";
 import { createSseReader } from "./sse.js";
-import type { StreamRequest } from "./types.js";
+import type { BodyReader, StreamRequest } from "./types.js";
 
 /**
  * Sends a streaming request; iterate it for the parser's chunks (deltas, then one final chunk), or
@@ -36,7 +37,7 @@ class TransportStream implements BatchedChatStream {
  * reused, so read it before asking for the next batch. The last batch ends with the final chunk.
  */
 async function* streamChatBatches(req: StreamRequest): AsyncGenerator<readonly ChatChunk[], void, undefined> {
-  const fetchFn = req.fetch ?? defaultFetch();
+  const transport = await chooseTransport(req, req.provider);
   const maxRetries = req.maxRetries ?? DEFAULT_MAX_RETRIES;
   const ctx: ErrorContext = {
     provider: req.provider,
@@ -51,13 +52,11 @@ async function* streamChatBatches(req: StreamRequest): AsyncGenerator<readonly C
     const run = new Attempt(ctx, req.timeout ?? DEFAULT_TIMEOUT_MS, req.signal);
     const onEvent = (data: string, event: string | undefined) => parser.onEvent(data, event, out);
     const reader = req.format === "sse" ? createSseReader(onEvent) : createNdjsonReader(onEvent);
-    let bodyReader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+    let bodyReader: BodyReader | undefined;
     let emitted = false;
     let finished = false;
     try {
-      const response = await run.send(fetchFn, req.request, body);
-      if (response.body === null) throw new TypeError("the response has no body");
-      bodyReader = response.body.getReader();
+      bodyReader = (await run.send(transport, req.request, body)).body;
       const text = new TextDecoder();
       for (;;) {
         const { done, value } = await bodyReader.read();
