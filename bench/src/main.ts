@@ -120,7 +120,7 @@ if (parts.has("bundle")) {
 if (parts.has("service")) {
   const streams = Number(flag("streams", "1000"));
   log(`service: ${streams.toLocaleString("en")} concurrent SSE streams`);
-  results.service = await runServiceLoad(streams, 20, 100);
+  results.service = await runServiceLoad({ streams, deltas: 20, intervalMs: 100 });
 }
 if (parts.has("state")) {
   log("state stores");

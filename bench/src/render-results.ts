@@ -166,7 +166,7 @@ export function renderResults(results: Results): string {
     out.push(
       `## Service: ${s.streams} concurrent SSE reply streams (memory backend, ${s.deltasPerStream} deltas each, one per ${s.intervalMs} ms)`,
       "",
-      `Opened ${s.opened}, completed ${s.completed}, ${s.events} deltas received, errors ${s.errorCount}. Delay from the model emitting a delta to the client parsing it: p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, max ${ms(s.max)} ms. Wall ${ms(s.wallMs)} ms; server peak RSS ${s.serverRssMiB} MiB.`,
+      `Opened ${s.opened}, completed ${s.completed}, ${s.events} deltas received, errors ${s.errorCount}. Delay from the model emitting a delta to the client parsing it: p50 ${ms(s.p50)} ms, p99 ${ms(s.p99)} ms, max ${ms(s.max)} ms. Wall ${ms(s.wallMs)} ms; server peak RSS ${s.serverRssMiB} MiB (${s.rssPerStreamKiB} KiB per stream over idle), server CPU ${s.serverCpuMs} ms (${s.cpuPerDeltaUs} µs per delta); load ${s.load.map((l) => l.toFixed(1)).join(" → ")}.`,
       ...(s.errors.length ? ["", `First errors: ${s.errors.join("; ")}`] : []),
       "",
     );

@@ -1,27 +1,38 @@
 /**
- * Opens <streams> concurrent reply streams on the service (POST /v1/sessions, then POST
- * /v1/sessions/:id/replies with Accept: text/event-stream) and measures, for every TEXT_BLOCK_DELTA,
- * the delay from the time the model emitted it (its text) to the time this process parsed it.
- * argv: <baseURL> <streams> <deltasPerStream>. Prints one JSON line on stdout.
+ * One load client (the driver starts several): creates <streams> sessions, then opens a reply stream
+ * on each (POST /v1/sessions/:id/replies with Accept: text/event-stream), at most <openConcurrency>
+ * opening at once, and measures for every TEXT_BLOCK_DELTA the delay from the time the model emitted
+ * it (its text) to the time this process parsed it. Delays are also kept apart for deltas received
+ * once every stream of this client was open (the "held" phase, without the ramp's opening work).
+ * argv: <baseURL> <streams> <deltasPerStream> <openConcurrency>. Prints one JSON line on stdout.
  */
 import { Agent, request } from "node:http";
 
-const [baseURL = "", streamsText = "1000", deltasText = "20"] = process.argv.slice(2);
+const [baseURL = "", streamsText = "1000", deltasText = "20", concurrencyText = "200"] =
+  process.argv.slice(2);
 const streams = Number(streamsText);
 const deltas = Number(deltasText);
+const openConcurrency = Number(concurrencyText);
 const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 const now = () => performance.timeOrigin + performance.now();
 
-function post(path: string, body: unknown, accept: string, onData?: (text: string) => void): Promise<string> {
+function post(
+  path: string,
+  body: unknown,
+  accept: string,
+  onOpen?: () => void,
+  onData?: (text: string) => void,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${baseURL}${path}`,
       { method: "POST", agent, headers: { "content-type": "application/json", accept } },
       (res) => {
         res.setEncoding("utf8");
+        onOpen?.();
         let text = "";
         res.on("data", (chunk: string) => {
-          if (onData) onData(chunk);
+          if (onData && (res.statusCode ?? 0) < 300) onData(chunk);
           else text += chunk;
         });
         res.on("end", () =>
@@ -38,55 +49,104 @@ function post(path: string, body: unknown, accept: string, onData?: (text: strin
 }
 
 const delays: number[] = [];
+const heldDelays: number[] = [];
 let opened = 0;
+let open = 0;
+let peakOpen = 0;
 let completed = 0;
+let allOpen = false;
 const errors: string[] = [];
 
-async function oneStream(): Promise<void> {
-  const { sessionId } = JSON.parse(await post("/v1/sessions", {}, "application/json")) as {
-    sessionId: string;
-  };
+async function oneStream(sessionId: string, onOpen: () => void): Promise<void> {
   let buffer = "";
   let seen = 0;
-  let first = true;
-  await post(`/v1/sessions/${sessionId}/replies`, { text: "go" }, "text/event-stream", (chunk) => {
-    if (first) {
-      first = false;
+  await post(
+    `/v1/sessions/${sessionId}/replies`,
+    { text: "go" },
+    "text/event-stream",
+    () => {
       opened += 1;
-    }
-    buffer += chunk;
-    let end = buffer.indexOf("\n\n");
-    while (end !== -1) {
-      const frame = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf("\n\n");
-      if (!frame.includes("event: TEXT_BLOCK_DELTA")) continue;
-      const data = frame.slice(frame.indexOf("data: ") + 6);
-      const emitted = Number.parseFloat((JSON.parse(data) as { delta: string }).delta);
-      delays.push(now() - emitted);
-      seen += 1;
-    }
+      open += 1;
+      peakOpen = Math.max(peakOpen, open);
+      onOpen();
+    },
+    (chunk) => {
+      buffer += chunk;
+      let end = buffer.indexOf("\n\n");
+      while (end !== -1) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        end = buffer.indexOf("\n\n");
+        if (!frame.includes("event: TEXT_BLOCK_DELTA")) continue;
+        const data = frame.slice(frame.indexOf("data: ") + 6);
+        const emitted = Number.parseFloat((JSON.parse(data) as { delta: string }).delta);
+        const delay = now() - emitted;
+        delays.push(delay);
+        if (allOpen) heldDelays.push(delay);
+        seen += 1;
+      }
+    },
+  ).finally(() => {
+    if (opened > 0) open -= 1;
   });
   if (seen !== deltas) throw new Error(`a stream ended after ${seen} of ${deltas} deltas`);
   completed += 1;
 }
 
+/** Runs `work` over `items` with at most `limit` started-but-not-yet-released at once. */
+async function limited<T>(items: T[], limit: number, work: (item: T, release: () => void) => Promise<void>) {
+  const all: Promise<void>[] = [];
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  for (const item of items) {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      active -= 1;
+      waiting.shift()?.();
+    };
+    all.push(work(item, release).finally(release));
+  }
+  return Promise.allSettled(all);
+}
+
 const started = now();
-const results = await Promise.allSettled(Array.from({ length: streams }, oneStream));
+const sessions: string[] = [];
+const created = await limited(Array.from({ length: streams }), openConcurrency, async () => {
+  const { sessionId } = JSON.parse(await post("/v1/sessions", {}, "application/json")) as {
+    sessionId: string;
+  };
+  sessions.push(sessionId);
+});
+for (const result of created) if (result.status === "rejected") errors.push(String(result.reason));
+const sessionsMs = now() - started;
+const streamsStarted = now();
+let openedAllMs = 0;
+const results = await limited(sessions, openConcurrency, (sessionId, release) =>
+  oneStream(sessionId, () => {
+    release();
+    if (opened === sessions.length) {
+      allOpen = true;
+      openedAllMs = now() - streamsStarted;
+      process.stdout.write("all open\n");
+    }
+  }),
+);
 for (const result of results) if (result.status === "rejected") errors.push(String(result.reason));
-delays.sort((a, b) => a - b);
-const pick = (p: number) =>
-  delays[Math.min(delays.length - 1, Math.max(0, Math.ceil((p / 100) * delays.length) - 1))];
 process.stdout.write(
   `${JSON.stringify({
     streams,
     opened,
     completed,
-    events: delays.length,
-    p50: pick(50),
-    p99: pick(99),
-    max: delays.at(-1),
+    peakOpen,
+    sessionsMs,
+    openedAllMs,
     wallMs: now() - started,
+    delays: delays.map((d) => Math.round(d * 100) / 100),
+    heldDelays: heldDelays.map((d) => Math.round(d * 100) / 100),
     errors: errors.slice(0, 3),
     errorCount: errors.length,
   })}\n`,

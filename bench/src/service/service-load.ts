@@ -1,56 +1,207 @@
-/** The service holding N concurrent SSE streams: server and load client in two processes. */
+/**
+ * The service holding N concurrent SSE reply streams: the server in one process, the load split over
+ * several client processes (so parsing never competes with the server's event loop). Reports the
+ * delivery delay (client parse time − model emit time) per delta over the whole run and over the
+ * "held" phase (every stream open), errors, peak open sockets, the server's peak RSS, its RSS per
+ * stream over the idle baseline, its CPU time, and the load average.
+ */
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import { spawnTsx, waitForLine } from "../mock-process.js";
+
+export interface ServiceLoadOptions {
+  streams?: number;
+  deltas?: number;
+  intervalMs?: number;
+  /** `memory:` (default), `sqlite` (a fresh file under /tmp) or a `redis://` URL. */
+  store?: string;
+  /** Client processes (default: one per 2,500 streams, at least 1). */
+  clients?: number;
+  /** Streams being opened at once, per client (default 200). */
+  openConcurrency?: number;
+  /** Extra node flags for the server (`--cpu-prof`, `--heapsnapshot-signal=SIGUSR2`). */
+  serverNodeArgs?: string[];
+  /**
+   * Open every stream first (each reply waits, its stream idle), then release them all; each starts
+   * at a random point of its first interval. Measures delivery with all N streams open.
+   */
+  hold?: boolean;
+}
 
 export interface ServiceLoadResult {
   streams: number;
+  store: string;
   deltasPerStream: number;
   intervalMs: number;
+  clients: number;
   opened: number;
   completed: number;
   events: number;
   p50: number;
   p99: number;
   max: number;
+  /** The same over deltas received once all of a client's streams were open. */
+  held: { events: number; p50: number; p99: number; max: number };
+  /** Most sockets open on the server at once (sampled every 250 ms). */
+  peakSockets: number;
+  /** Slowest client's time to create its sessions, then to have every stream open. */
+  sessionsMs: number;
+  openedAllMs: number;
   wallMs: number;
   errorCount: number;
   errors: string[];
-  /** Peak resident memory of the server process (MiB). */
-  serverRssMiB?: number;
+  /** Server resident memory (MiB): idle before the load, peak (VmHWM), per stream over idle (KiB). */
+  serverIdleRssMiB: number;
+  serverRssMiB: number;
+  rssPerStreamKiB: number;
+  /** Server CPU time during the load (ms) and per delivered delta (µs). */
+  serverCpuMs: number;
+  cpuPerDeltaUs: number;
+  hold: boolean;
+  /** Server RSS (MiB) with every stream open and idle (hold only), and per stream over idle (KiB). */
+  heldRssMiB?: number;
+  heldRssPerStreamKiB?: number;
+  /** Hold only: server CPU (ms) to create the sessions and open the streams, then per delta delivered after release (µs). */
+  rampCpuMs?: number;
+  deliveryCpuPerDeltaUs?: number;
+  /** 1-minute load average at the start and at the end. */
+  load: [number, number];
 }
 
-export async function runServiceLoad(
-  streams = 1000,
-  deltas = 20,
-  intervalMs = 100,
-): Promise<ServiceLoadResult> {
-  const server = spawnTsx(new URL("./service-server.ts", import.meta.url).href, [
-    String(deltas),
-    String(intervalMs),
-    String(streams * 2),
-  ]);
+interface ClientLine {
+  opened: number;
+  completed: number;
+  peakOpen: number;
+  sessionsMs: number;
+  openedAllMs: number;
+  wallMs: number;
+  delays: number[];
+  heldDelays: number[];
+  errors: string[];
+  errorCount: number;
+}
+
+interface Stat {
+  rss: number;
+  heapUsed: number;
+  sockets: number;
+  cpuMs: number;
+}
+
+function percentiles(values: number[]) {
+  const sorted = Float64Array.from(values).sort();
+  const pick = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? 0;
+  return { events: sorted.length, p50: pick(0.5), p99: pick(0.99), max: sorted.at(-1) ?? 0 };
+}
+
+export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<ServiceLoadResult> {
+  const streams = options.streams ?? 1000;
+  const deltas = options.deltas ?? 20;
+  const intervalMs = options.intervalMs ?? 100;
+  const clients = options.clients ?? Math.max(1, Math.ceil(streams / 2500));
+  const sqliteFile = `/tmp/agentscope-bench-service-${process.pid}.db`;
+  const store = options.store === "sqlite" ? `sqlite:${sqliteFile}` : (options.store ?? "memory:");
+  const load0 = loadavg()[0]!;
+  const server = spawnTsx(
+    new URL("./service-server.ts", import.meta.url).href,
+    [String(deltas), String(intervalMs), String(streams * 2), store, "15000", options.hold ? "hold" : ""],
+    options.serverNodeArgs ?? [],
+  );
+  let last: Stat | undefined;
+  let peakSockets = 0;
+  server.stdout!.on("data", (data: Buffer) => {
+    for (const line of data.toString().split("\n")) {
+      if (!line.startsWith("stat ")) continue;
+      last = JSON.parse(line.slice(5)) as Stat;
+      peakSockets = Math.max(peakSockets, last.sockets);
+    }
+  });
   try {
     const port = await waitForLine(server, /listening (\d+)/, "the agentscope service");
-    const client = spawnTsx(new URL("./service-client.ts", import.meta.url).href, [
-      `http://127.0.0.1:${port}`,
-      String(streams),
-      String(deltas),
-    ]);
-    const line = await waitForLine(client, /^(\{.*\})$/m, "the load client");
-    const rss = await peakRss(server.pid);
-    return { deltasPerStream: deltas, intervalMs, ...JSON.parse(line), serverRssMiB: rss };
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const idle = last ?? { rss: 0, heapUsed: 0, sockets: 0, cpuMs: 0 };
+    const share = (k: number) => Math.floor(streams / clients) + (k < streams % clients ? 1 : 0);
+    const children = Array.from({ length: clients }, (_, k) =>
+      spawnTsx(new URL("./service-client.ts", import.meta.url).href, [
+        `http://127.0.0.1:${port}`,
+        String(share(k)),
+        String(deltas),
+        String(options.openConcurrency ?? 200),
+      ]),
+    );
+    const finished = children.map((child) => waitForLine(child, /^(\{.*\})$/m, "a load client"));
+    let held: Stat | undefined;
+    if (options.hold) {
+      await Promise.all(children.map((child) => waitForLine(child, /^(all open)$/m, "a load client")));
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      held = last;
+      server.kill("SIGUSR1");
+    }
+    const lines = (await Promise.all(finished)).map((line) => JSON.parse(line) as ClientLine);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const end = last ?? idle;
+    const peak = peakRss(server.pid);
+    const all = percentiles(lines.flatMap((l) => l.delays));
+    const sum = (f: (l: ClientLine) => number) => lines.reduce((total, l) => total + f(l), 0);
+    return {
+      streams,
+      store: options.store ?? "memory:",
+      deltasPerStream: deltas,
+      intervalMs,
+      clients,
+      opened: sum((l) => l.opened),
+      completed: sum((l) => l.completed),
+      ...all,
+      held: percentiles(lines.flatMap((l) => l.heldDelays)),
+      peakSockets,
+      sessionsMs: Math.max(...lines.map((l) => l.sessionsMs)),
+      openedAllMs: Math.max(...lines.map((l) => l.openedAllMs)),
+      wallMs: Math.max(...lines.map((l) => l.wallMs)),
+      errorCount: sum((l) => l.errorCount),
+      errors: lines.flatMap((l) => l.errors).slice(0, 3),
+      serverIdleRssMiB: Math.round(idle.rss / 2 ** 20),
+      serverRssMiB: peak,
+      rssPerStreamKiB: Math.round(((peak - idle.rss / 2 ** 20) * 1024) / streams),
+      serverCpuMs: Math.round(end.cpuMs - idle.cpuMs),
+      cpuPerDeltaUs: Math.round(((end.cpuMs - idle.cpuMs) * 1000) / Math.max(1, all.events)),
+      hold: options.hold ?? false,
+      ...(held
+        ? {
+            heldRssMiB: Math.round(held.rss / 2 ** 20),
+            heldRssPerStreamKiB: Math.round((held.rss - idle.rss) / 1024 / streams),
+            rampCpuMs: Math.round(held.cpuMs - idle.cpuMs),
+            deliveryCpuPerDeltaUs: Math.round(((end.cpuMs - held.cpuMs) * 1000) / Math.max(1, all.events)),
+          }
+        : {}),
+      load: [load0, loadavg()[0]!],
+    };
   } finally {
+    const pid = server.pid;
     server.kill();
+    await new Promise((resolve) => server.once("exit", resolve));
+    if (store.startsWith("sqlite:"))
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${sqliteFile}${suffix}`, { force: true });
+    if (store.startsWith("redis")) dropRedisKeys(store, `bench${pid}:*`);
   }
 }
 
-async function peakRss(pid: number | undefined): Promise<number | undefined> {
-  if (!pid) return undefined;
+function peakRss(pid: number | undefined): number {
   try {
-    const { readFile } = await import("node:fs/promises");
-    const status = await readFile(`/proc/${pid}/status`, "utf8");
-    const kb = /VmHWM:\s+(\d+)/.exec(status)?.[1];
-    return kb ? Math.round(Number(kb) / 1024) : undefined;
+    const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : 0;
   } catch {
-    return undefined;
+    return 0;
+  }
+}
+
+/** Removes the keys one run left in Redis (its own prefix only). */
+function dropRedisKeys(url: string, pattern: string): void {
+  try {
+    const script = `for _,k in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', k) end return 1`;
+    execFileSync("redis-cli", ["-u", url, "EVAL", script, "0", pattern], { stdio: "ignore" });
+  } catch {
+    // redis-cli missing: the keys stay (prefixed by the server's pid)
   }
 }

@@ -1,12 +1,15 @@
 /**
- * The agentscope service (createApp + ServiceRuntime, memory backend) in its own process, with an
- * agent whose model streams DELTAS text deltas, one every INTERVAL ms; each delta is the wall-clock
- * time (ms, µs precision) at which the model emitted it. Prints `listening <port>`.
- * argv: <deltas> <intervalMs> <maxRuns>
+ * The agentscope service (createApp + ServiceRuntime) in its own process, on the store STORE
+ * (`memory:`, `sqlite:/path.db`, `redis://…`), with an agent whose model streams DELTAS text deltas,
+ * one every INTERVAL ms; each delta is the wall-clock time (ms, µs precision) at which the model
+ * emitted it. Prints `listening <port>`, then every 250 ms a `stat {...}` line (RSS, heap, open
+ * sockets, CPU ms) for the load driver.
+ * argv: <deltas> <intervalMs> <maxRuns> [store] [heartbeatMs] [hold]
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import v8 from "node:v8";
 import type { ChatChunk, ChatModel } from "../../../src/model/index.js";
 import { distDir, distUrl } from "../agentscope-dist.js";
 
@@ -16,7 +19,19 @@ const { ServiceRuntime } = app;
 const honoServerPath = createRequire(join(distDir, "index.js")).resolve("@hono/node-server");
 const { serve } = (await import(pathToFileURL(honoServerPath).href)) as typeof import("@hono/node-server");
 
-const [deltas = 20, intervalMs = 100, maxRuns = 2000] = process.argv.slice(2).map(Number);
+const args = process.argv.slice(2);
+const [deltas = 20, intervalMs = 100, maxRuns = 2000] = args.slice(0, 3).map(Number);
+const store = args[3] ?? "memory:";
+const heartbeatMs = Number(args[4] ?? 15_000);
+// "hold": every reply waits (its stream open, idle but for heartbeats) until SIGUSR1, then starts at
+// a random point of its first interval, so 10,000 streams are all open before any delta flows and the
+// deltas then arrive spread evenly, not in lockstep.
+const hold = args[5] === "hold";
+let release: () => void = () => {};
+const released = new Promise<void>((resolve) => {
+  release = resolve;
+});
+process.on("SIGUSR1", () => release());
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,7 +42,17 @@ const timestampModel: ChatModel = {
   countTokens: () => 10,
   async *stream(): AsyncGenerator<ChatChunk> {
     let text = "";
+    if (hold) {
+      await released;
+      await sleep(Math.random() * intervalMs);
+    }
     for (let k = 0; k < deltas; k++) {
+      if (hold && k === 0) {
+        const delta = `${now().toFixed(3)} `;
+        text += delta;
+        yield { type: "text", blockId: "b1", delta };
+        continue;
+      }
       await sleep(intervalMs);
       const delta = `${now().toFixed(3)} `;
       text += delta;
@@ -43,15 +68,42 @@ const timestampModel: ChatModel = {
 };
 
 const runtime = new ServiceRuntime({
-  backend: app.memoryBackend(),
+  backend: await app.createBackend(store, {
+    prefix: store.startsWith("redis") ? `bench${process.pid}:` : `bench${process.pid}_`,
+  }),
   agents: [{ name: "bench", model: timestampModel }],
   maxConcurrentRuns: maxRuns,
+  heartbeatMs,
   // Every load stream is the same (anonymous) user: without this the per-user default (a quarter of
   // maxConcurrentRuns) answers 429 above maxRuns / 4 streams.
   limits: { maxRunsPerUser: maxRuns },
 });
 const server = serve({ fetch: app.createApp(runtime).fetch, port: 0, hostname: "127.0.0.1" }, (info) =>
   process.stdout.write(`listening ${info.port}\n`),
-);
-(server as import("node:http").Server).maxConnections = 100_000;
-process.on("SIGTERM", () => process.exit(0));
+) as import("node:http").Server;
+server.maxConnections = 100_000;
+// Far more connections arrive at once than the default backlog (511) holds.
+server.keepAliveTimeout = 60_000;
+
+// AGENTSCOPE_BENCH_SNAPSHOT_AT=N: write one heap snapshot (into the working directory) once N sockets are open.
+let snapshotAt = Number(process.env.AGENTSCOPE_BENCH_SNAPSHOT_AT ?? 0);
+setInterval(() => {
+  server.getConnections((_error, sockets) => {
+    if (snapshotAt > 0 && sockets >= snapshotAt) {
+      snapshotAt = 0;
+      process.stderr.write(`heap snapshot ${v8.writeHeapSnapshot()}\n`);
+    }
+    const { rss, heapUsed } = process.memoryUsage();
+    const cpu = process.cpuUsage();
+    process.stdout.write(
+      `stat ${JSON.stringify({ rss, heapUsed, sockets, cpuMs: (cpu.user + cpu.system) / 1000 })}\n`,
+    );
+  });
+}, 250).unref();
+
+const stop = async () => {
+  server.close();
+  await runtime.close().catch(() => {});
+  process.exit(0);
+};
+process.on("SIGTERM", () => void stop());
