@@ -4,6 +4,9 @@ import type { ClientFactory } from "./client.js";
 export const CLIENT_MODULES: Record<string, () => Promise<ClientFactory>> = {
   raw: async () => (await import("./raw-fetch.js")).rawFetchClient,
   agentscope: async () => (await import("./agentscope.js")).agentscopeClient,
+  "agentscope-node": async () => (await import("./agentscope-node.js")).agentscopeNodeClient,
+  "agentscope-fetch": async () => (await import("./agentscope-node.js")).agentscopeFetchClient,
+  "raw-http": async () => (await import("./raw-node-http.js")).rawNodeHttpClient,
   openai: async () => (await import("./openai-sdk.js")).openaiSdkClient,
   "ai-sdk": async () => (await import("./ai-sdk.js")).aiSdkClient,
   agents: async () => (await import("./openai-agents.js")).openaiAgentsClient,
