@@ -190,6 +190,7 @@ const PHASE_CASSETTE = "openai-responses/test_openai_responses_phase_streamed_on
 // vercel/ai fixtures: payload lists recorded from live runs (see SOURCES.md for the framing).
 const ENCRYPTED_RUN = "openai-responses/openai-reasoning-encrypted-content.1.chunks.txt";
 const QUOTA_ERROR = "openai-responses/openai-error.1.chunks.txt";
+const FILE_SEARCH = "openai-responses/openai-file-search-tool.1.chunks.txt";
 
 const capitalTool = functionTool({
   name: "get_capital",
@@ -321,6 +322,41 @@ describe.each(REPLAY_MODES)("OpenAI Responses, recorded, replayed %s", (mode) =>
     expect(sent(2).input.slice(2)).toEqual([reasoning, ...first, ...second]);
     expect(sent(3).input.slice(2)).toEqual([reasoning, ...first, ...second, ...third]);
     expect(sent(3).store).toBe(false);
+  });
+
+  it("stored reasoning items with neither summary nor encrypted content go back with their ids, the last one right before its message", async () => {
+    serve(mode, [
+      ...responsesBodies(chunkPayloads(FILE_SEARCH)),
+      ...responsesBodies(chunkPayloads(FILE_SEARCH)),
+    ]);
+    const model = new OpenAIResponsesModel({
+      model: "gpt-5-mini",
+      baseURL: `${wire.url}/v1`,
+      apiKey: "k",
+      builtinTools: [{ type: "file_search", vectorStoreIds: ["vs_68caad8bd5d88191ab766cf043d89a18"] }],
+    });
+    const agent = agentOn(model);
+    const { msg } = await reply(agent, "What is an embedding model according to this document?");
+    const first = "rs_0459517ad68504ad0068cabfba951881929654a05214361b35";
+    const second = "rs_0459517ad68504ad0068cabfbf337881929cf5266be7a008a9";
+    const message = "msg_0459517ad68504ad0068cabfc6b5c48192a15ac773668537f1";
+    const thinking = msg.content.filter((b) => b.type === "thinking");
+    expect(thinking).toMatchObject([
+      { thinking: "", itemId: first },
+      { thinking: "", itemId: second },
+    ]);
+    expect(thinking.some((b) => "signature" in b)).toBe(false);
+    expect(msg.content.at(-1)).toMatchObject({ type: "text", itemId: message, itemStatus: "completed" });
+    expect(msg.stopReason).toBe("stop");
+    await reply(agent, "Thanks");
+    const input = sent(1).input as Array<{ type?: string; id?: string }>;
+    const at = input.findIndex((item) => item.id === message);
+    expect(input[at]).toMatchObject({ type: "message", role: "assistant", id: message, status: "completed" });
+    expect(input[at - 1]).toEqual({ type: "reasoning", id: second, summary: [] });
+    const firstAt = input.findIndex((item) => item.id === first);
+    expect(input[firstAt]).toEqual({ type: "reasoning", id: first, summary: [] });
+    expect(firstAt).toBeGreaterThan(0);
+    expect(firstAt).toBeLessThan(at - 1);
   });
 
   it("an in-stream `error` event with insufficient_quota is a rate_limit that is not retried", async () => {
