@@ -1,16 +1,19 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { Agent, ReplyStateError } from "../../src/agent/index.js";
+import { userConfirmResult } from "../../src/event/index.js";
 import { blocksOf, userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
 import { OllamaModel } from "../../src/model/ollama/ollama-model.js";
 import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
 import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
+import { parseAgentState } from "../../src/state/index.js";
 import { functionTool } from "../../src/tool/index.js";
 import { chatCompletionFrames, responsesFrames, type TextWire } from "../model/helpers/openai-wire.js";
 import { geminiFrames, ollamaFrames } from "../model/helpers/provider-wire.js";
 import { type ScriptedResponse, sse, wireServerForFile } from "../model/helpers/wire-server.js";
+import { collect } from "./helpers.js";
 
 /** The agent's structured output in native mode, through real model adapters against a local server. */
 
@@ -36,8 +39,8 @@ const weatherTool = () =>
     execute: ({ city }) => `sunny, 21°C in ${city}`,
   });
 
-/** An OpenAI Chat stream that calls get_weather. */
-function chatToolCall(): ScriptedResponse {
+/** An OpenAI Chat stream that calls one tool. */
+function chatToolCall(name = "get_weather", args = '{"city":"Paris"}'): ScriptedResponse {
   const chunk = (delta: unknown, finish: string | null) =>
     sse({
       id: "chatcmpl-t",
@@ -56,7 +59,7 @@ function chatToolCall(): ScriptedResponse {
               index: 0,
               id: "call_w1",
               type: "function",
-              function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+              function: { name, arguments: args },
             },
           ],
         },
@@ -217,6 +220,48 @@ describe("native structured output through the agent", () => {
     });
     expect(r2.structuredOutput).toEqual({ city: "Paris", celsius: 21 });
     expect(bodies()[1]!.format).toMatchObject({ type: "object", required: ["city", "celsius"] });
+  });
+});
+
+describe("a paused native reply", () => {
+  it("resumes in native mode in another agent that loaded the state", async () => {
+    const log: string[] = [];
+    const note = functionTool({
+      name: "write_note",
+      description: "Writes a note",
+      input: z.object({ text: z.string() }),
+      execute: ({ text }) => {
+        log.push(text);
+        return "written";
+      },
+    });
+    wire.queue(chatToolCall("write_note", '{"text":"Paris 21"}'));
+    const first = new Agent({ name: "a", model: openai(), toolkit: [note] });
+    const events = await collect(
+      first.replyStream(userMsg("note the weather"), {
+        structuredOutput: Weather,
+        structuredOutputMode: "native",
+      }),
+    );
+    const ask = events.find((e) => e.type === "REQUIRE_USER_CONFIRM");
+    if (ask?.type !== "REQUIRE_USER_CONFIRM") throw new Error("no confirmation asked");
+    expect(first.state.replyContext?.structuredOutputMode).toBe("native");
+
+    const state = parseAgentState(JSON.parse(JSON.stringify(first.state)));
+    wire.queue(text(chatCompletionFrames(ANSWER, usage)));
+    const second = new Agent({ name: "a", model: openai(), toolkit: [note], state });
+    const reply = await second.reply(
+      userConfirmResult({
+        replyId: ask.replyId,
+        confirmResults: [{ confirmed: true, toolCall: ask.toolCalls[0]! }],
+      }),
+      { structuredOutput: Weather },
+    );
+    expect(log).toEqual(["Paris 21"]);
+    expect(reply.structuredOutput).toEqual({ city: "Paris", celsius: 21 });
+    const resumed = bodies()[1]!;
+    expect(resumed.response_format).toBeDefined();
+    expect(toolNames(resumed)).toEqual(["write_note"]);
   });
 });
 
