@@ -88,6 +88,9 @@ function toolCard(call: ToolCallBlock, result: ToolResultBlock | undefined, subR
       "div",
       { class: "tool-head" },
       h("span", { class: "tool-name" }, call.name),
+      ...(call.executedBy === "provider"
+        ? [h("span", { class: "tool-by" }, `run by ${call.provider ?? "the provider"}`)]
+        : []),
       h("span", { class: "badge" }, label),
     ),
     collapsible(
