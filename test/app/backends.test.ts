@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createBackend } from "../../src/app/server/backend/create-backend.js";
 import { ownerIsGone } from "../../src/app/server/backend/lease-owner.js";
 import type { BackendOptions, ServiceBackend } from "../../src/app/server/backend/types.js";
@@ -76,6 +76,20 @@ for (const kind of kinds) {
         items.push(item.kind === "event" ? item.seq : item.kind);
       expect(items).toEqual(["gap", 4, 5, 6, 7, 8]);
     });
+
+    if (kind.name === "Redis" || kind.name === "PostgreSQL")
+      it("delivers a replica's own bus message once (the broker's echo is skipped) and the others' too", async () => {
+        const [a, b] = [await open(), await open()];
+        const s = runName("s");
+        const heard: string[] = [];
+        const stop = a.bus.subscribe(s, (m) => heard.push(m.kind === "interrupt" ? m.reason : m.kind));
+        await a.bus.publish({ sessionId: s, kind: "events" });
+        await b.bus.publish({ sessionId: s, kind: "interrupt", reason: "from b" });
+        // b's message comes after a's echo would have, on the same channel
+        await vi.waitFor(() => expect(heard).toContain("from b"));
+        stop();
+        expect(heard).toEqual(["events", "from b"]);
+      });
 
     it("lets one run hold a session at a time, across backend instances", async () => {
       const [one, two] = kind.shared ? [await open(), await open()] : [await open(), undefined];

@@ -29,11 +29,23 @@ export class LocalBus implements ServiceBus {
   }
 }
 
-/** Parses a bus message received from another replica; undefined when it is not one. */
-export function decodeBusMessage(text: string): BusMessage | undefined {
+/**
+ * A bus message as sent to the other replicas, tagged with the sender (`from`), so the sender can
+ * skip its own copy when the broker echoes it back (it delivered it locally already).
+ */
+export function encodeBusMessage(message: BusMessage, from: string): string {
+  return JSON.stringify({ ...message, from });
+}
+
+/**
+ * Parses a bus message received from another replica; undefined when it is not one, or when it is
+ * this replica's own (`self`, the `from` it sends with).
+ */
+export function decodeBusMessage(text: string, self?: string): BusMessage | undefined {
   try {
-    const value = JSON.parse(text) as Partial<BusMessage>;
+    const value = JSON.parse(text) as Partial<BusMessage> & { from?: unknown };
     if (typeof value.sessionId !== "string") return undefined;
+    if (self !== undefined && value.from === self) return undefined;
     if (value.kind === "events") return { sessionId: value.sessionId, kind: "events" };
     if (value.kind === "interrupt")
       return { sessionId: value.sessionId, kind: "interrupt", reason: String(value.reason ?? "interrupted") };

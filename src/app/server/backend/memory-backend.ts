@@ -24,16 +24,23 @@ class MemoryEventLog implements EventLog {
       log = { next: 1, events: [] };
       this.#logs.set(sessionId, log);
     }
-    const added = events.map((event) => ({ seq: log.next++, event: structuredClone(event) }));
-    log.events.push(...added);
+    // The log keeps its own copy (what a persistent log would give back), and its JSON, which is
+    // what every follower sends: one serialisation per event, not one per follower.
+    const added = events.map((event): LoggedEvent => {
+      const json = JSON.stringify(event);
+      return { seq: log.next++, event: JSON.parse(json) as AgentEvent, json };
+    });
+    for (const logged of added) log.events.push(logged);
     if (log.events.length > this.max) log.events.splice(0, log.events.length - this.max);
     return added;
   }
 
   async read(sessionId: string, after: number, limit: number): Promise<LoggedEvent[]> {
-    const events = this.#logs.get(sessionId)?.events ?? [];
-    const start = events.findIndex((e) => e.seq > after);
-    return start < 0 ? [] : events.slice(start, start + limit);
+    const events = this.#logs.get(sessionId)?.events;
+    if (!events || events.length === 0) return [];
+    // seqs are consecutive: the first one after `after` is found by arithmetic, not by a scan
+    const start = Math.max(0, after + 1 - events[0]!.seq);
+    return events.slice(start, start + limit);
   }
 
   async lastSeq(sessionId: string): Promise<number> {

@@ -1,9 +1,10 @@
 import type { Client, Pool } from "pg";
+import { newId } from "../../../message/index.js";
 import { PostgresStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
 import { redactUrl } from "../../../state/redact-url.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
-import { decodeBusMessage, LocalBus } from "./local-bus.js";
+import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { pageRecords } from "./page-records.js";
 import {
   type BackendOptions,
@@ -61,13 +62,15 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
   await store.init();
   const channel = `${p}bus`;
   const local = new LocalBus();
+  // This replica's name on the bus: its own notifications come back from PostgreSQL and are skipped.
+  const replica = newId("replica");
   let listener: Client | undefined;
   let closed = false;
   const listen = async (): Promise<void> => {
     const client = new pg.default.Client({ connectionString: url });
     client.on("error", () => {});
     client.on("notification", (n) => {
-      const message = n.payload ? decodeBusMessage(n.payload) : undefined;
+      const message = n.payload ? decodeBusMessage(n.payload, replica) : undefined;
       if (message) local.deliver(message);
     });
     client.on("end", () => {
@@ -96,7 +99,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     bus: {
       async publish(message) {
         local.deliver(message);
-        await pool.query("SELECT pg_notify($1, $2)", [channel, JSON.stringify(message)]);
+        await pool.query("SELECT pg_notify($1, $2)", [channel, encodeBusMessage(message, replica)]);
       },
       subscribe: (sessionId, fn) => local.subscribe(sessionId, fn),
     },
@@ -124,7 +127,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
           `SELECT seq, event FROM ${p}events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           [sessionId, after, limit],
         );
-        return rows.map((row) => ({ seq: Number(row.seq), event: JSON.parse(row.event) }));
+        return rows.map((row) => ({ seq: Number(row.seq), event: JSON.parse(row.event), json: row.event }));
       },
       async lastSeq(sessionId) {
         const { rows } = await pool.query(`SELECT MAX(seq) AS seq FROM ${p}events WHERE session_id = $1`, [

@@ -1,9 +1,10 @@
 import type { Redis } from "ioredis";
 import type { AgentEvent } from "../../../event/index.js";
+import { newId } from "../../../message/index.js";
 import { RedisStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
-import { decodeBusMessage, LocalBus } from "./local-bus.js";
+import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { pageRecords } from "./page-records.js";
 import {
   type BackendOptions,
@@ -90,8 +91,10 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   const store = new RedisStateStore({ client: redis, prefix: `${p}state:` });
   const channel = `${p}bus`;
   const local = new LocalBus();
+  // This replica's name on the bus: its own messages come back from Redis and are skipped.
+  const replica = newId("replica");
   subscriber.on("message", (_channel: string, text: string) => {
-    const message = decodeBusMessage(text);
+    const message = decodeBusMessage(text, replica);
     if (message) local.deliver(message);
   });
   await subscriber.subscribe(channel);
@@ -116,7 +119,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     bus: {
       async publish(message) {
         local.deliver(message);
-        await redis.publish(channel, JSON.stringify(message));
+        await redis.publish(channel, encodeBusMessage(message, replica));
       },
       subscribe: (sessionId, listener) => local.subscribe(sessionId, listener),
     },
@@ -129,7 +132,10 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       },
       async read(sessionId, after, limit) {
         const entries = await redis.xrange(streamKey(sessionId), `0-${after + 1}`, "+", "COUNT", limit);
-        return entries.map(([id, fields]) => ({ seq: seqOf(id), event: JSON.parse(fields[1] ?? "null") }));
+        return entries.map(([id, fields]) => {
+          const json = fields[1] ?? "null";
+          return { seq: seqOf(id), event: JSON.parse(json), json };
+        });
       },
       async lastSeq(sessionId) {
         const [entry] = await redis.xrevrange(streamKey(sessionId), "+", "-", "COUNT", 1);

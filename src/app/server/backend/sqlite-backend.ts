@@ -136,7 +136,9 @@ export async function sqliteBackend(
     events: {
       append: async (sessionId, events) => append.immediate(sessionId, events),
       read: async (sessionId, after, limit) =>
-        q.read.all(sessionId, after, limit).map((row) => ({ seq: row.seq, event: JSON.parse(row.event) })),
+        q.read
+          .all(sessionId, after, limit)
+          .map((row) => ({ seq: row.seq, event: JSON.parse(row.event), json: row.event })),
       lastSeq: async (sessionId) => q.last.get(sessionId)?.seq ?? 0,
       firstSeq: async (sessionId) => q.first.get(sessionId)?.seq ?? 0,
       delete: async (sessionId) => void q.deleteEvents.run(sessionId),

@@ -5,6 +5,11 @@ import type { AgentStateStore } from "../../../state/index.js";
 export interface LoggedEvent {
   seq: number;
   event: AgentEvent;
+  /**
+   * `JSON.stringify(event)`, when the log has it at hand (the text a SQL row or Redis entry holds,
+   * or the memory log's copy): followers send it as is instead of serialising the event again.
+   */
+  json?: string;
 }
 
 /**
