@@ -1,17 +1,36 @@
 import type { FollowItem } from "../runtime/follow-events.js";
 
 const encoder = new TextEncoder();
+const CONNECTED = encoder.encode(": connected\n\n");
+const HEARTBEAT = encoder.encode(": keep-alive\n\n");
 
 /** One SSE frame per item: `id:` (the event's seq), `event:` (its type), `data:` (JSON), then a blank line. */
 export function sseFrame(item: FollowItem): string {
   switch (item.kind) {
     case "event":
-      return `id: ${item.seq}\nevent: ${item.event.type}\ndata: ${JSON.stringify(item.event)}\n\n`;
+      return `id: ${item.seq}\nevent: ${item.event.type}\ndata: ${item.json ?? JSON.stringify(item.event)}\n\n`;
     case "heartbeat":
       return ": keep-alive\n\n";
     case "gap":
       return `event: gap\ndata: ${JSON.stringify({ firstEventId: item.firstSeq, message: "older events were dropped by the log's retention bound" })}\n\n`;
   }
+}
+
+/**
+ * The encoded frames of event items. The followers of one session in this process yield the same
+ * item object per event (SessionFeeds), so the frame is serialised and encoded once and its bytes go
+ * to every follower (the bytes are never written to, only handed to the socket).
+ */
+const frames = new WeakMap<FollowItem, Uint8Array>();
+
+function frameBytes(item: FollowItem): Uint8Array {
+  if (item.kind === "heartbeat") return HEARTBEAT;
+  let bytes = frames.get(item);
+  if (!bytes) {
+    bytes = encoder.encode(sseFrame(item));
+    if (item.kind === "event") frames.set(item, bytes);
+  }
+  return bytes;
 }
 
 /**
@@ -27,14 +46,14 @@ export function sseResponse(
   let items: AsyncGenerator<FollowItem> | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(stream) {
-      stream.enqueue(encoder.encode(": connected\n\n"));
+      stream.enqueue(CONNECTED);
     },
     async pull(stream) {
       try {
         items ??= await open(controller.signal);
         const next = await items.next();
         if (next.done) stream.close();
-        else stream.enqueue(encoder.encode(sseFrame(next.value)));
+        else stream.enqueue(frameBytes(next.value));
       } catch {
         // the follower failed (e.g. the log went away): end the stream; the client reconnects
         stream.close();

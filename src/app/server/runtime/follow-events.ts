@@ -1,10 +1,9 @@
 import type { LoggedEvent, ServiceBackend } from "../backend/types.js";
+import { type ClockWaiter, FollowClock, tickFor } from "./follow-clock.js";
+import { type EventItem, type FeedListener, SessionFeeds } from "./session-feed.js";
 
 /** What a follower yields: logged events, a keep-alive when nothing happened, or a gap after trimming. */
-export type FollowItem =
-  | ({ kind: "event" } & LoggedEvent)
-  | { kind: "heartbeat" }
-  | { kind: "gap"; firstSeq: number };
+export type FollowItem = EventItem | { kind: "heartbeat" } | { kind: "gap"; firstSeq: number };
 
 export interface FollowOptions {
   /** Yield events with seq greater than this. */
@@ -19,6 +18,15 @@ export interface FollowOptions {
    * still holds the session; "idle" stops the checks until a new reply starts.
    */
   watch?: { everyMs: number; check: () => Promise<"running" | "closed" | "idle"> };
+  /**
+   * Re-read the log every `pollMs` of quiet (default the backend's `pollMs`: writers in other
+   * processes it cannot hear from). Infinity when every append reaches this process's bus (the run
+   * is local).
+   */
+  pollMs?: number;
+  /** The process's shared feeds and clock (a ServiceRuntime passes its own; default: this follower's). */
+  feeds?: SessionFeeds;
+  clock?: FollowClock;
 }
 
 /** Whether an event leaves the top-level reply in flight (true), ends or pauses it (false), or neither. */
@@ -30,11 +38,46 @@ function inFlightAfter(event: LoggedEvent["event"]): boolean | undefined {
 }
 
 const PAGE = 500;
+const HEARTBEAT: FollowItem = Object.freeze({ kind: "heartbeat" });
+
+/**
+ * One follower's waiting state, one object per stream: the bus (through its session feed), the
+ * shared clock, the abort signal and `until` all wake it through `fire`, with no closure per wait.
+ */
+class Waiter implements ClockWaiter, FeedListener {
+  due = 0;
+  woken = false;
+  finished = false;
+  #resolve: (() => void) | undefined;
+
+  sleep(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.#resolve = resolve;
+    });
+  }
+
+  readonly fire = (): void => {
+    const resolve = this.#resolve;
+    this.#resolve = undefined;
+    resolve?.();
+  };
+
+  notify(): void {
+    this.woken = true;
+    this.fire();
+  }
+
+  readonly finish = (): void => {
+    this.finished = true;
+    this.fire();
+  };
+}
 
 /**
  * Streams a session's event log from `after`: the events already logged, then live ones as they are
  * appended (woken by the bus; re-reading every `pollMs` or heartbeat as a safety net), in seq order,
- * each exactly once.
+ * each exactly once. Followers of one session share reads and event items (SessionFeeds), and all
+ * waiting followers share one timer (FollowClock).
  */
 export async function* followEvents(
   backend: ServiceBackend,
@@ -42,30 +85,16 @@ export async function* followEvents(
   options: FollowOptions,
 ): AsyncGenerator<FollowItem> {
   const { signal, heartbeatMs, watch } = options;
+  const pollMs = options.pollMs ?? backend.pollMs ?? Number.POSITIVE_INFINITY;
+  const clock = options.clock ?? new FollowClock(tickFor(heartbeatMs, pollMs, watch?.everyMs));
+  const waiter = new Waiter();
+  const feed = (options.feeds ?? new SessionFeeds(backend)).join(sessionId, waiter);
   let cursor = options.after;
   // Unknown at first: the first quiet moment checks.
   let inFlight = watch !== undefined;
   let checkedAt = 0;
-  let woken = false;
-  let finished = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = backend.bus.subscribe(sessionId, (message) => {
-    if (message.kind !== "events") return;
-    woken = true;
-    wake?.();
-  });
-  void options.until?.then(
-    () => {
-      finished = true;
-      wake?.();
-    },
-    () => {
-      finished = true;
-      wake?.();
-    },
-  );
-  const onAbort = () => wake?.();
-  signal.addEventListener("abort", onAbort);
+  void options.until?.then(waiter.finish, waiter.finish);
+  signal.addEventListener("abort", waiter.fire);
   try {
     const first = await backend.events.firstSeq(sessionId);
     if (first > cursor + 1) {
@@ -74,46 +103,43 @@ export async function* followEvents(
     }
     let quietSince = Date.now();
     while (!signal.aborted) {
-      const wasFinished = finished;
-      woken = false;
-      const batch = await backend.events.read(sessionId, cursor, PAGE);
-      for (const logged of batch) {
+      const wasFinished = waiter.finished;
+      waiter.woken = false;
+      const batch = await feed.read(cursor, PAGE);
+      for (const item of batch) {
         if (signal.aborted) return;
-        yield { kind: "event", ...logged };
-        cursor = logged.seq;
-        if (watch) inFlight = inFlightAfter(logged.event) ?? inFlight;
+        yield item;
+        cursor = item.seq;
+        if (watch) inFlight = inFlightAfter(item.event) ?? inFlight;
       }
       if (batch.length > 0) {
         quietSince = Date.now();
         continue;
       }
       if (wasFinished) return;
-      if (woken || finished) continue;
+      if (waiter.woken || waiter.finished) continue;
       if (watch && inFlight && Date.now() - checkedAt >= watch.everyMs) {
         checkedAt = Date.now();
         const outcome = await watch.check().catch(() => "running" as const);
         if (outcome === "idle") inFlight = false;
         continue; // re-read: the check took time, and events (or a wake-up) may have come meanwhile
       }
-      const due = quietSince + heartbeatMs - Date.now();
-      const watchDue = watch && inFlight ? checkedAt + watch.everyMs - Date.now() : due;
-      const wait = Math.max(1, Math.min(due, watchDue, backend.pollMs ?? due));
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, wait);
-        function done() {
-          clearTimeout(timer);
-          wake = undefined;
-          resolve();
-        }
-        wake = done;
-      });
+      if (signal.aborted) return;
+      const heartbeatDue = quietSince + heartbeatMs;
+      const watchDue = watch && inFlight ? checkedAt + watch.everyMs : heartbeatDue;
+      waiter.due = Math.min(heartbeatDue, watchDue, Date.now() + pollMs);
+      const slept = waiter.sleep();
+      clock.add(waiter);
+      await slept;
+      clock.delete(waiter);
       if (!signal.aborted && Date.now() - quietSince >= heartbeatMs) {
-        yield { kind: "heartbeat" };
+        yield HEARTBEAT;
         quietSince = Date.now();
       }
     }
   } finally {
-    unsubscribe();
-    signal.removeEventListener("abort", onAbort);
+    clock.delete(waiter);
+    feed.leave(waiter);
+    signal.removeEventListener("abort", waiter.fire);
   }
 }

@@ -95,12 +95,16 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   const stopInterrupts = backend.bus.subscribe(sessionId, (message) => {
     if (message.kind === "interrupt") controller.abort(message.reason);
   });
-  const renewal = setInterval(() => {
-    lease.renew().then(
-      (ok) => ok || controller.abort("the run lost its session lock"),
-      () => controller.abort("the run could not renew its session lock"),
-    );
-  }, ctx.renewEveryMs);
+  // In-process locks (no TTL) never expire: nothing to renew, so no timer per run.
+  const renewal =
+    backend.lockTtlMs === undefined
+      ? undefined
+      : setInterval(() => {
+          lease.renew().then(
+            (ok) => ok || controller.abort("the run lost its session lock"),
+            () => controller.abort("the run could not renew its session lock"),
+          );
+        }, ctx.renewEveryMs);
 
   const pump = async () => {
     // The last event, if it may end the run, waits for the final save; anything after it releases it.
@@ -132,7 +136,7 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     } catch {
       // The log is unreachable: the state is saved; a follower will see the events the log kept.
     } finally {
-      clearInterval(renewal);
+      if (renewal) clearInterval(renewal);
       stopInterrupts();
       if (state) ctx.hooks.delete(state);
       await lease.release().catch(() => {});

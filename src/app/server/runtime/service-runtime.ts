@@ -10,10 +10,12 @@ import { type Msg, newId, type ToolResultBlock } from "../../../message/index.js
 import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { HttpError, notFound } from "../http-error.js";
+import { FollowClock, tickFor } from "./follow-clock.js";
 import { type FollowItem, followEvents } from "./follow-events.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
 import { type RunLimits, RunSlots } from "./run-slots.js";
+import { SessionFeeds } from "./session-feed.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
 
 /** An agent the service offers: Agent options without `checkpoint` (the service saves the state). */
@@ -88,6 +90,9 @@ export class ServiceRuntime {
   readonly #recoverCheckMs: number;
   readonly #resumeOnRecovery: boolean;
   readonly #onSessionDeleted: ServiceRuntimeOptions["onSessionDeleted"];
+  /** Followers in this process share reads and event items per session, and one timer. */
+  readonly #feeds: SessionFeeds;
+  readonly #clock: FollowClock;
 
   constructor(options: ServiceRuntimeOptions) {
     if (options.agents.length === 0) throw new TypeError("ServiceRuntime needs at least one agent");
@@ -109,6 +114,8 @@ export class ServiceRuntime {
     this.#recoverCheckMs = options.recoverCheckMs ?? 5_000;
     this.#resumeOnRecovery = options.resumeOnRecovery ?? false;
     this.#onSessionDeleted = options.onSessionDeleted;
+    this.#feeds = new SessionFeeds(options.backend);
+    this.#clock = new FollowClock(tickFor(this.#heartbeatMs, this.#recoverCheckMs, options.backend.pollMs));
   }
 
   /** Names of the agents offered; the first is the default. */
@@ -197,6 +204,7 @@ export class ServiceRuntime {
       );
     await this.backend.store.delete(sessionId);
     await this.backend.events.delete(sessionId);
+    this.#feeds.forget(sessionId);
     await this.backend.sessions.delete(sessionId);
     await this.#onSessionDeleted?.(record);
   }
@@ -338,8 +346,14 @@ export class ServiceRuntime {
       signal: options.signal,
       heartbeatMs: this.#heartbeatMs,
       watch: { everyMs: this.#recoverCheckMs, check: () => this.recover(sessionId) },
+      feeds: this.#feeds,
+      clock: this.#clock,
     };
-    if (options.until) follow.until = options.until;
+    if (options.until) {
+      follow.until = options.until;
+      // A follower of this replica's own run hears every append on the in-process bus: no polling.
+      if (this.#runs.has(sessionId)) follow.pollMs = Number.POSITIVE_INFINITY;
+    }
     return followEvents(this.backend, sessionId, follow);
   }
 

@@ -1,0 +1,136 @@
+import type { BusMessage, LoggedEvent, ServiceBackend } from "../backend/types.js";
+
+/** A logged event as a follower yields it: one object per event, shared by every follower in this process. */
+export type EventItem = { kind: "event" } & LoggedEvent;
+
+/** A follower of a session: told when the session's log may have grown. */
+export interface FeedListener {
+  notify(): void;
+}
+
+
+function toItem(logged: LoggedEvent): EventItem {
+  return logged.json === undefined
+    ? { kind: "event", seq: logged.seq, event: logged.event }
+    : { kind: "event", seq: logged.seq, event: logged.event, json: logged.json };
+}
+
+/**
+ * The sessions followed in this process. All followers of one session share one bus subscription,
+ * one read of the log per change and one item per event (so an event is serialised once, however
+ * many follow it): see SessionFeed.
+ */
+export class SessionFeeds {
+  readonly #feeds = new Map<string, SessionFeed>();
+
+  constructor(private readonly backend: ServiceBackend) {}
+
+  /** Registers a follower of the session; `feed.leave(listener)` when it stops. */
+  join(sessionId: string, listener: FeedListener): SessionFeed {
+    let feed = this.#feeds.get(sessionId);
+    if (!feed) {
+      const created = new SessionFeed(this.backend, sessionId, () => {
+        if (this.#feeds.get(sessionId) === created) this.#feeds.delete(sessionId);
+      });
+      feed = created;
+      this.#feeds.set(sessionId, feed);
+    }
+    feed.add(listener);
+    return feed;
+  }
+
+  /** Drops what was read of a deleted session (a new session may take its id and restart at seq 1). */
+  forget(sessionId: string): void {
+    this.#feeds.get(sessionId)?.reset();
+  }
+
+  /** Sessions followed now (for tests and diagnostics). */
+  get size(): number {
+    return this.#feeds.size;
+  }
+}
+
+/**
+ * One followed session: the events the newest read of the log's tail returned, and at most one such
+ * read at a time. The followers at the tail (woken by the same append) get those shared items; one
+ * that is behind them (catching up, or slow) reads the log itself, so it never loses an event and
+ * never holds the others back. Only the newest batch is kept, so a session followed by one stream
+ * holds no more than that stream would.
+ */
+export class SessionFeed {
+  readonly #listeners = new Set<FeedListener>();
+  #items: EventItem[] = [];
+  /** Bus notifications so far: a read joins an in-flight one only if nothing was appended since it began. */
+  #notified = 0;
+  #fetch: { after: number; notified: number; done: Promise<EventItem[]> } | undefined;
+  readonly #unsubscribe: () => void;
+
+  constructor(
+    private readonly backend: ServiceBackend,
+    private readonly sessionId: string,
+    private readonly onEmpty: () => void,
+  ) {
+    this.#unsubscribe = backend.bus.subscribe(sessionId, this.#onMessage);
+  }
+
+  readonly #onMessage = (message: BusMessage): void => {
+    if (message.kind !== "events") return;
+    this.#notified += 1;
+    for (const listener of this.#listeners) listener.notify();
+  };
+
+  add(listener: FeedListener): void {
+    this.#listeners.add(listener);
+  }
+
+  leave(listener: FeedListener): void {
+    if (!this.#listeners.delete(listener) || this.#listeners.size > 0) return;
+    this.#unsubscribe();
+    this.onEmpty();
+  }
+
+  reset(): void {
+    this.#items = [];
+    this.#fetch = undefined;
+  }
+
+  /** Up to `limit` events with seq > `after`, in order (the log's `read`, shared where it can be). */
+  async read(after: number, limit: number): Promise<EventItem[]> {
+    const cached = this.#cached(after, limit);
+    if (cached) return cached;
+    const tail = this.#items.at(-1)?.seq;
+    if (tail !== undefined && after < tail) {
+      // Behind the window: read on its own, without disturbing the shared tail.
+      const logged = await this.backend.events.read(this.sessionId, after, limit);
+      return logged.map(toItem);
+    }
+    const fetch = this.#fetch;
+    if (fetch && fetch.after === after && fetch.notified === this.#notified) {
+      await fetch.done;
+      return this.#cached(after, limit) ?? [];
+    }
+    const done = this.backend.events.read(this.sessionId, after, limit).then((logged) => this.#keep(logged));
+    this.#fetch = { after, notified: this.#notified, done };
+    try {
+      return await done;
+    } finally {
+      if (this.#fetch?.done === done) this.#fetch = undefined;
+    }
+  }
+
+  #cached(after: number, limit: number): EventItem[] | undefined {
+    const items = this.#items;
+    if (items.length === 0) return undefined;
+    const index = after + 1 - items[0]!.seq;
+    if (index < 0 || index >= items.length) return undefined;
+    return items.slice(index, index + limit);
+  }
+
+  /** Keeps what a tail read returned (when it is newer than what is kept) for the other followers. */
+  #keep(logged: LoggedEvent[]): EventItem[] {
+    const added = logged.map(toItem);
+    const tail = this.#items.at(-1)?.seq ?? 0;
+    if (added.length > 0 && added.at(-1)!.seq > tail) this.#items = added;
+    return added;
+  }
+}
