@@ -156,6 +156,25 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     expect(await page.locator(".msg.assistant").count()).toBe(1);
   });
 
+  it("a built-in tool run of the provider is a tool card marked with who ran it, never an approval", async () => {
+    await open();
+    await sendText("look up oat milk");
+    await page.waitForSelector("body[data-phase='idle']");
+    const card = page.locator('.tool[data-call="srvtoolu_look"]');
+    expect(await card.locator(".tool-name").textContent()).toBe("web_search");
+    expect(await card.locator(".tool-by").textContent()).toBe("run by anthropic");
+    expect(await card.locator(".tool-output").textContent()).toBe(
+      "- Oat milk guide — https://example.com/oat",
+    );
+    expect(await page.locator(".approval").count()).toBe(0);
+    // The run sits before the answer, where the provider put it.
+    const order = await page
+      .locator(".msg.assistant")
+      .last()
+      .evaluate((node) => [...node.querySelectorAll(".tool, .markdown")].map((el) => el.className));
+    expect(order[0]).toContain("tool");
+  });
+
   it("attaches an image as a data block: shown in the message and stored with the user's text", async () => {
     await open();
     // A 1×1 PNG.

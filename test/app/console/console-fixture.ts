@@ -9,7 +9,8 @@ import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js
 import { memoryRoutes } from "../../../src/app/server/http/memory-routes.js";
 import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
 import type { Msg } from "../../../src/message/index.js";
-import type { ChatModel } from "../../../src/model/core.js";
+import type { ChatChunk, ChatModel } from "../../../src/model/core.js";
+import { providerCall, providerResult } from "../../../src/model/provider-kit/provider-runs.js";
 import { subAgentTool } from "../../../src/multiagent/index.js";
 import { ScriptedModel, type ScriptedTurn } from "../../../src/testing/index.js";
 import { functionTool, type Tool } from "../../../src/tool/index.js";
@@ -37,6 +38,39 @@ const lastUserText = (messages: Msg[]) => {
   const user = messages.findLast((m) => m.role === "user");
   return (user?.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join(" ");
 };
+
+/** A reply with a web search the provider ran itself ("look up"), then its answer. */
+async function* providerSearch(): AsyncIterable<ChatChunk> {
+  const answer = { type: "text" as const, id: "look-up-answer", text: "Oat milk keeps 7 days." };
+  yield { type: "text", blockId: answer.id, delta: answer.text };
+  const data = {
+    type: "server_tool_use",
+    id: "srvtoolu_look",
+    name: "web_search",
+    input: { query: "oat milk" },
+  };
+  yield {
+    type: "final",
+    content: [
+      providerCall("anthropic", "srvtoolu_look", "web_search", '{"query":"oat milk"}', data),
+      providerResult(
+        "anthropic",
+        "srvtoolu_look",
+        "web_search",
+        "- Oat milk guide — https://example.com/oat",
+        false,
+        {
+          type: "web_search_tool_result",
+          tool_use_id: "srvtoolu_look",
+          content: [],
+        },
+      ),
+      answer,
+    ],
+    usage: { inputTokens: 10, outputTokens: 5 },
+    stopReason: "stop",
+  };
+}
 
 /**
  * A model that answers by keyword of the last user message: "edit" → edit_file, "write" →
@@ -79,7 +113,10 @@ function keywordModel(): ChatModel {
     provider: "scripted",
     contextSize: base.contextSize,
     countTokens: (messages, tools) => base.countTokens(messages, tools),
-    stream: (messages, opts) => new ScriptedModel([turn(messages)], { chunkSize: 4 }).stream(messages, opts),
+    stream: (messages, opts) =>
+      lastUserText(messages).includes("look up") && !messages.at(-1)?.content.some((b) => b.type === "text")
+        ? providerSearch()
+        : new ScriptedModel([turn(messages)], { chunkSize: 4 }).stream(messages, opts),
   };
 }
 
