@@ -2,10 +2,11 @@ import type { BatchedChatStream, ChatChunk } from "../types.js";
 import { Attempt, DEFAULT_TIMEOUT_MS } from "./attempt.js";
 import { chooseTransport } from "./choose-transport.js";
 import type { ErrorContext } from "./errors.js";
-import { createNdjsonReader } from "./ndjson.js";
+import { NdjsonSplitter } from "./ndjson.js";
 import { DEFAULT_MAX_RETRIES, nextDelayOrThrow, sleep } from "./retry.js";
-import { createSseReader } from "./sse.js";
+import { SseSplitter } from "./sse.js";
 import type { BodyReader, StreamRequest } from "./types.js";
+import { Utf8Reads } from "./utf8-reads.js";
 
 /**
  * Sends a streaming request; iterate it for the parser's chunks (deltas, then one final chunk), or
@@ -50,19 +51,18 @@ async function* streamChatBatches(req: StreamRequest): AsyncGenerator<readonly C
   for (let attempt = 0; ; attempt++) {
     const parser = req.createParser();
     const run = new Attempt(ctx, req.timeout ?? DEFAULT_TIMEOUT_MS, req.signal);
-    const onEvent = (data: string, event: string | undefined) => parser.onEvent(data, event, out);
-    const reader = req.format === "sse" ? createSseReader(onEvent) : createNdjsonReader(onEvent);
+    const reader = req.format === "sse" ? new SseSplitter(parser, out) : new NdjsonSplitter(parser, out);
     let bodyReader: BodyReader | undefined;
     let emitted = false;
     let finished = false;
     try {
       bodyReader = (await run.send(transport, req.request, body)).body;
-      const text = new TextDecoder();
+      const text = new Utf8Reads();
       for (;;) {
         const { done, value } = await bodyReader.read();
         if (done) break;
         run.touch();
-        reader.feed(text.decode(value, { stream: true }));
+        reader.feed(text.decode(value));
         if (out.length > 0) {
           emitted = true;
           yield out;
