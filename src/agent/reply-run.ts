@@ -4,6 +4,8 @@ import {
   type EventInit,
   type InputEvent,
   type TextBlockDeltaEvent,
+  type ThinkingBlockDeltaEvent,
+  type ToolCallDeltaEvent,
 } from "../event/index.js";
 import {
   type Msg,
@@ -38,8 +40,8 @@ import {
 } from "./native-structured-output.js";
 import { openCalls } from "./open-calls.js";
 import { checkAnswers, isInputEvent, pausedReply } from "./resume.js";
-import { countForTrigger } from "./token-count.js";
 import { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL } from "./structured-output.js";
+import { countForTrigger } from "./token-count.js";
 import { valueToParts } from "./tool-output.js";
 import type { ReplyInput } from "./types.js";
 
@@ -141,10 +143,11 @@ export class ReplyRun extends ActingRun {
             if (isBatchedStream(stream)) {
               // One await per network read: the deltas of a read are folded, then their events yielded.
               for await (const batch of stream.batches()) {
+                const readAt = nowIso(); // one timestamp for the events of one network read
                 for (let c = 0; c < batch.length; c++) {
                   const chunk = batch[c]!;
                   if (chunk.type === "final") final = chunk;
-                  else this.onDelta(chunk, blocks);
+                  else this.onDelta(chunk, blocks, readAt);
                 }
                 const out = this.out;
                 for (let i = 0; i < out.length; i++) yield out[i]!;
@@ -222,9 +225,9 @@ export class ReplyRun extends ActingRun {
 
         if (!final.content.some((block) => block.type === "tool_call" && block.executedBy !== "provider")) {
           if (this.nativeSchema && !this.structuredDone) {
-            this.takeNativeAnswer(final, withFormat);
+            const retry = this.takeNativeAnswer(final, withFormat);
             yield* this.drain();
-            if (!this.structuredDone) continue;
+            if (retry) continue;
           }
           if (this.structuredTool && !this.structuredDone) {
             this.emit("HINT_BLOCK", { blockId: newId("blk"), text: STRUCTURED_OUTPUT_HINT });
@@ -399,35 +402,47 @@ export class ReplyRun extends ActingRun {
   }
 
   /**
-   * Native mode, after a call that answered without tool calls. An answer to a call that carried the
-   * format is parsed and validated: it becomes the structured output, or a hint naming the bad field
-   * and another try (as a schema violation is an error result in tool mode). An answer to a call
-   * without the format (tools the model cannot combine with it) is followed by a call that has it.
+   * Native mode, after a call that answered without tool calls; returns true when the model is asked
+   * again. An answer to a call that carried the format is parsed and validated: it becomes the
+   * structured output, or a hint naming the bad field and another try (as a schema violation is an
+   * error result in tool mode). An answer to a call without the format (tools the model cannot
+   * combine with it) is followed by a call that has it. A refusal or a content filter ends the reply
+   * without an output (the agent never retries on those stop reasons; `stopReason` says why).
    */
-  protected takeNativeAnswer(final: ChatFinal, withFormat: boolean): void {
+  protected takeNativeAnswer(final: ChatFinal, withFormat: boolean): boolean {
+    if (final.stopReason === "refusal" || final.stopReason === "content_filter") return false;
     if (!withFormat) {
       this.nativeFinal = true;
       this.emit("HINT_BLOCK", { blockId: newId("blk"), text: NATIVE_FINAL_HINT });
-      return;
+      return true;
     }
     const answer = parseNativeAnswer(this.nativeSchema!, final.content);
     if (answer.ok) {
       this.structuredValue = answer.value;
       this.structuredDone = true;
-      return;
+      return false;
     }
-    this.emit("HINT_BLOCK", { blockId: newId("blk"), text: nativeRetryHint(answer.error) });
+    const error =
+      final.stopReason === "length"
+        ? `it was cut off at the output token limit (${answer.error})`
+        : answer.error;
+    this.emit("HINT_BLOCK", { blockId: newId("blk"), text: nativeRetryHint(error) });
+    return true;
   }
 
-  protected onDelta(chunk: Exclude<ChatChunk, ChatFinal>, blocks: BlockTracker): void {
+  /**
+   * One streamed delta as its event. The hot path: one event literal per delta type (one shape each),
+   * `createdAt` taken once per network read by the caller.
+   */
+  protected onDelta(chunk: Exclude<ChatChunk, ChatFinal>, blocks: BlockTracker, createdAt = nowIso()): void {
     const open = blocks.find(chunk.blockId) ?? this.openBlock(chunk, blocks);
     if (chunk.delta === "") return;
     const id = open.id;
     if (open.text !== undefined) {
-      // The hot path: one event literal, folded by appending to the block it started (what the reducer does).
+      // Folded by appending to the block it started (what the reducer does).
       const event: TextBlockDeltaEvent = {
         id: newId("evt"),
-        createdAt: nowIso(),
+        createdAt,
         type: "TEXT_BLOCK_DELTA",
         replyId: this.msg.id,
         blockId: id,
@@ -436,10 +451,27 @@ export class ReplyRun extends ActingRun {
       if (this.mw.watchesEvents) this.mw.onEvent(event);
       open.text.text += chunk.delta;
       this.out.push(event);
-    } else if (chunk.type === "thinking")
-      this.emit("THINKING_BLOCK_DELTA", { blockId: id, delta: chunk.delta });
-    else if (chunk.type === "data") this.emit("DATA_BLOCK_DELTA", { blockId: id, data: chunk.delta });
-    else this.emit("TOOL_CALL_DELTA", { toolCallId: id, delta: chunk.delta });
+    } else if (chunk.type === "thinking") {
+      const event: ThinkingBlockDeltaEvent = {
+        id: newId("evt"),
+        createdAt,
+        type: "THINKING_BLOCK_DELTA",
+        replyId: this.msg.id,
+        blockId: id,
+        delta: chunk.delta,
+      };
+      this.push(event);
+    } else if (chunk.type === "tool_call") {
+      const event: ToolCallDeltaEvent = {
+        id: newId("evt"),
+        createdAt,
+        type: "TOOL_CALL_DELTA",
+        replyId: this.msg.id,
+        toolCallId: id,
+        delta: chunk.delta,
+      };
+      this.push(event);
+    } else this.emit("DATA_BLOCK_DELTA", { blockId: id, data: chunk.delta });
   }
 
   /**
