@@ -165,6 +165,45 @@ describe("native structured output through the agent", () => {
     ]);
   });
 
+  it("a refusal ends the reply without an output and without another call; a cut-off answer is retried", async () => {
+    const chunk = (delta: unknown, finish: string | null) =>
+      sse({
+        id: "chatcmpl-r",
+        object: "chat.completion.chunk",
+        created: 1,
+        model: "gpt-4o",
+        choices: [{ index: 0, delta, finish_reason: finish }],
+      });
+    wire.queue({
+      frames: [
+        chunk({ role: "assistant", content: null, refusal: "" }, null),
+        chunk({ refusal: "I can't help with that." }, null),
+        chunk({}, "stop"),
+        sse("[DONE]"),
+      ],
+    });
+    const refused = await new Agent({ name: "a", model: openai() }).reply(userMsg("weather?"), {
+      structuredOutput: Weather,
+      structuredOutputMode: "native",
+    });
+    expect(wire.requests).toHaveLength(1);
+    expect(refused).toMatchObject({ finishedReason: "completed", stopReason: "refusal" });
+    expect(refused.structuredOutput).toBeUndefined();
+    expect(blocksOf(refused, "hint")).toEqual([]);
+
+    wire.requests.length = 0;
+    const cut = chatCompletionFrames(['{"city":"Par'], usage);
+    cut.close[0] = chunk({}, "length");
+    wire.queue(text(cut), text(chatCompletionFrames(ANSWER, usage)));
+    const retried = await new Agent({ name: "a", model: openai() }).reply(userMsg("weather?"), {
+      structuredOutput: Weather,
+      structuredOutputMode: "native",
+    });
+    expect(wire.requests).toHaveLength(2);
+    expect(blocksOf(retried, "hint")[0]!.text).toContain("cut off at the output token limit");
+    expect(retried.structuredOutput).toEqual({ city: "Paris", celsius: 21 });
+  });
+
   it("Gemini 2.5 (no schema beside tools): tools first, then one call with responseSchema and no tools", async () => {
     wire.queue(
       geminiToolCall(),
