@@ -223,6 +223,8 @@ export class ReplyRun extends ActingRun {
           }
         }
 
+        // The provider paused its own turn (a long server tool run): sending the reply back resumes it.
+        if (final.continueTurn) continue;
         if (!final.content.some((block) => block.type === "tool_call" && block.executedBy !== "provider")) {
           if (this.nativeSchema && !this.structuredDone) {
             const retry = this.takeNativeAnswer(final, withFormat);

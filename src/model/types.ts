@@ -117,6 +117,11 @@ export interface ChatFinal {
   model?: string;
   /** The provider's id of this response (OpenAI Responses `resp_...`), for server-side conversation state. */
   responseId?: string;
+  /**
+   * The provider paused its own turn (Anthropic `pause_turn`: a long server tool run): the agent
+   * sends the reply back as it is, and the model goes on with it.
+   */
+  continueTurn?: boolean;
 }
 
 export type ChatChunk = ChatDelta | ChatFinal;

@@ -256,6 +256,75 @@ describe("Anthropic server tools", () => {
       }),
     ]);
   });
+  it("pause_turn: the paused reply goes back as it is and the model's next response continues it", async () => {
+    const use = { type: "server_tool_use", id: "srvtoolu_p", name: "web_search", input: { query: "summit" } };
+    const paused = [
+      event({
+        type: "message_start",
+        message: {
+          id: "msg_p1",
+          type: "message",
+          role: "assistant",
+          content: [],
+          usage: { input_tokens: 5, output_tokens: 1 },
+        },
+      }),
+      event({ type: "content_block_start", index: 0, content_block: { ...use, input: {} } }),
+      event({
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: '{"query":"summit"}' },
+      }),
+      event({ type: "content_block_stop", index: 0 }),
+      event({
+        type: "message_delta",
+        delta: { stop_reason: "pause_turn", stop_sequence: null },
+        usage: { output_tokens: 9 },
+      }),
+      event({ type: "message_stop" }),
+    ];
+    const result = { type: "web_search_tool_result", tool_use_id: "srvtoolu_p", content: [] };
+    const resumed = [
+      event({
+        type: "message_start",
+        message: {
+          id: "msg_p2",
+          type: "message",
+          role: "assistant",
+          content: [],
+          usage: { input_tokens: 9, output_tokens: 1 },
+        },
+      }),
+      event({ type: "content_block_start", index: 0, content_block: result }),
+      event({ type: "content_block_stop", index: 0 }),
+      event({ type: "content_block_start", index: 1, content_block: { type: "text", text: "" } }),
+      event({ type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Nothing found." } }),
+      event({ type: "content_block_stop", index: 1 }),
+      event({
+        type: "message_delta",
+        delta: { stop_reason: "end_turn", stop_sequence: null },
+        usage: { output_tokens: 4 },
+      }),
+      event({ type: "message_stop" }),
+    ];
+    wire.queue({ frames: paused }, { frames: resumed });
+    const model = new AnthropicModel({
+      model: "claude-sonnet-4-5",
+      baseURL: wire.url,
+      apiKey: "k",
+      cache: false,
+    });
+    const reply = await agentReply(model);
+    expect(wire.requests).toHaveLength(2);
+    const second = wire.requests[1]?.body as { messages: Array<{ role: string; content: unknown[] }> };
+    expect(second.messages.at(-1)).toEqual({ role: "assistant", content: [use] });
+    expect(reply.content).toMatchObject([
+      { type: "tool_call", id: "srvtoolu_p", executedBy: "provider" },
+      { type: "tool_result", id: "srvtoolu_p", executedBy: "provider", providerData: result },
+      { type: "text", text: "Nothing found." },
+    ]);
+    expect(reply).toMatchObject({ finishedReason: "completed", stopReason: "stop" });
+  });
 });
 
 describe("Gemini grounding", () => {

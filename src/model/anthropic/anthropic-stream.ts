@@ -103,6 +103,8 @@ export class AnthropicStreamParser implements WireParser {
   private stopReason: ModelStopReason = "other";
   private model: string | undefined;
   private done = false;
+  /** `pause_turn`: the server paused a long tool run; the turn goes on when it is sent back. */
+  private paused = false;
 
   onEvent(data: string, _event: string | undefined, out: ChatChunk[]): void {
     let chunk: WireEvent | null;
@@ -126,7 +128,10 @@ export class AnthropicStreamParser implements WireParser {
         this.addUsage(chunk.message?.usage);
         return;
       case "message_delta":
-        if (chunk.delta?.stop_reason) this.stopReason = anthropicStopReason(chunk.delta.stop_reason);
+        if (chunk.delta?.stop_reason) {
+          this.stopReason = anthropicStopReason(chunk.delta.stop_reason);
+          this.paused = chunk.delta.stop_reason === "pause_turn";
+        }
         this.addUsage(chunk.usage);
         return;
       case "message_stop":
@@ -262,6 +267,8 @@ export class AnthropicStreamParser implements WireParser {
       call.providerData = serverCallData(start, call.input);
       if (call.input === "") call.input = JSON.stringify(start.input ?? {});
     }
-    return this.assembler.final(usage, this.stopReason, this.model);
+    const final = this.assembler.final(usage, this.stopReason, this.model);
+    if (this.paused) final.continueTurn = true;
+    return final;
   }
 }
