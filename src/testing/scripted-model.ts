@@ -6,6 +6,7 @@ import type {
   ChatModel,
   ChatOptions,
   ModelStopReason,
+  NativeStructuredOutput,
   ToolSchema,
 } from "../model/core.js";
 import { estimateTokens } from "../model/core.js";
@@ -40,6 +41,10 @@ export interface ScriptedModelOptions {
   contextSize?: number;
   /** Characters per streamed text/thinking fragment (default 4); tool arguments use the same size. */
   chunkSize?: number;
+  /** What the model says it does with `responseFormat` (the agent's structured-output mode "auto" reads it). */
+  nativeStructuredOutput?: NativeStructuredOutput;
+  /** Play a provider token-count endpoint: the model then has `countInputTokens`, answering with this. */
+  countInputTokens?: (messages: Msg[], tools: ToolSchema[]) => number | Promise<number>;
 }
 
 /** Everything one call received. */
@@ -58,6 +63,10 @@ export class ScriptedModel implements ChatModel {
   readonly provider = "scripted";
   readonly contextSize: number;
   readonly calls: ScriptedCall[] = [];
+  readonly nativeStructuredOutput: NativeStructuredOutput | undefined;
+  /** Present when the options script a provider count; every count asked is recorded in `counts`. */
+  readonly countInputTokens?: (messages: Msg[], tools?: ToolSchema[]) => Promise<number>;
+  readonly counts: Array<{ messages: Msg[]; tools: ToolSchema[] }> = [];
   private readonly steps: ScriptedStep[];
   private readonly chunkSize: number;
   private next = 0;
@@ -67,6 +76,14 @@ export class ScriptedModel implements ChatModel {
     this.name = options.name ?? "scripted";
     this.contextSize = options.contextSize ?? 128_000;
     this.chunkSize = Math.max(1, options.chunkSize ?? 4);
+    this.nativeStructuredOutput = options.nativeStructuredOutput;
+    const count = options.countInputTokens;
+    if (count) {
+      this.countInputTokens = async (messages, tools = []) => {
+        this.counts.push({ messages: structuredClone(messages), tools });
+        return count(messages, tools);
+      };
+    }
   }
 
   /** Turns not yet played. */

@@ -4,6 +4,7 @@ import type { AgentEvent } from "../../src/event/index.js";
 import { userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
+import { ScriptedModel } from "../../src/testing/index.js";
 import { anthropicFrames, geminiFrames } from "../model/helpers/provider-wire.js";
 import { type ScriptedResponse, wireServerForFile } from "../model/helpers/wire-server.js";
 import { collect } from "./helpers.js";
@@ -135,6 +136,19 @@ describe("compression trigger from the provider's count", () => {
     expect(paths()).toEqual(["/v1/messages/count_tokens", "/v1/messages"]);
     expect(compressed(events)).toEqual([]); // the estimate (~610) is under 800
     expect(events.at(-1)).toMatchObject({ type: "REPLY_END", finishedReason: "completed" });
+  });
+
+  it("offline: a ScriptedModel scripting a provider count drives the trigger the same way", async () => {
+    const model = new ScriptedModel([{ text: "## Task overview\nlorem" }, { text: "Done." }], {
+      contextSize: 1000,
+      countInputTokens: () => 950,
+    });
+    const agent = new Agent({ name: "a", model, context: { triggerRatio: 0.8 } });
+    agent.observe(userMsg(LONG));
+    const events = await collect(agent.replyStream(userMsg("go on")));
+    expect(model.counts).toHaveLength(1);
+    expect(compressed(events)[0]?.trigger).toMatchObject({ source: "provider", tokens: 950 });
+    expect(agent.state.summary).toContain("Task overview");
   });
 
   it('tokenCounter: "estimate" never asks the provider', async () => {

@@ -9,6 +9,7 @@ import { OllamaModel } from "../../src/model/ollama/ollama-model.js";
 import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
 import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
 import { parseAgentState } from "../../src/state/index.js";
+import { ScriptedModel } from "../../src/testing/index.js";
 import { functionTool } from "../../src/tool/index.js";
 import { chatCompletionFrames, responsesFrames, type TextWire } from "../model/helpers/openai-wire.js";
 import { geminiFrames, ollamaFrames } from "../model/helpers/provider-wire.js";
@@ -333,6 +334,19 @@ describe("choosing the mode", () => {
     const body = bodies()[1]!;
     expect(JSON.stringify(body)).not.toContain("responseSchema");
     expect(JSON.stringify(body.tools)).toContain("generate_structured_output");
+  });
+
+  it("offline: a ScriptedModel that says it takes the format beside tools goes native under auto", async () => {
+    const model = new ScriptedModel([{ text: '{"city":"Paris","celsius":21}' }], {
+      nativeStructuredOutput: "with_tools",
+    });
+    const reply = await new Agent({ name: "a", model, toolkit: [weatherTool()] }).reply(userMsg("w?"), {
+      structuredOutput: Weather,
+      structuredOutputMode: "auto",
+    });
+    expect(reply.structuredOutput).toEqual({ city: "Paris", celsius: 21 });
+    expect(model.calls[0]!.options.responseFormat).toMatchObject({ name: "structured_output", strict: true });
+    expect(model.calls[0]!.options.tools?.map((t) => t.name)).toEqual(["get_weather"]);
   });
 
   it("auto with an Anthropic fallback stays on the tool; native there is refused before anything is sent", async () => {
