@@ -54,9 +54,17 @@ export const nodeHttpTransport: HttpTransport = (url, request) =>
     req.end(request.body);
   });
 
+/**
+ * How long an idle pooled socket is kept (undici's default, so as fetch): a server or load balancer
+ * that closes idle connections sooner would otherwise reset the next request sent on it. Node also
+ * honours a shorter `Keep-Alive: timeout=N` hint. Sockets in use are never timed out by this.
+ */
+const IDLE_SOCKET_MS = 4_000;
+
 let agents: { http: HttpAgent; https: HttpsAgent } | undefined;
 const sharedAgents = () => {
-  agents ??= { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  const options = { keepAlive: true, timeout: IDLE_SOCKET_MS };
+  agents ??= { http: new HttpAgent(options), https: new HttpsAgent(options) };
   return agents;
 };
 const httpAgent = () => sharedAgents().http;
