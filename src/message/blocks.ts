@@ -124,6 +124,8 @@ export type BlockType = ContentBlock["type"];
 export type BlockOfType<T extends BlockType> = Extract<ContentBlock, { type: T }>;
 
 /** Whether a tool_call / tool_result is a provider's built-in tool run (never run by the agent). */
-export function isProviderExecuted(block: ContentBlock): block is ToolCallBlock | ToolResultBlock {
+export function isProviderExecuted(
+  block: ContentBlock,
+): block is (ToolCallBlock | ToolResultBlock) & { executedBy: "provider" } {
   return (block.type === "tool_call" || block.type === "tool_result") && block.executedBy === "provider";
 }

@@ -1,4 +1,11 @@
-import type { ContentBlock, HintBlock, Msg, ToolCallBlock, ToolResultBlock } from "../message/index.js";
+import {
+  type ContentBlock,
+  type HintBlock,
+  isProviderExecuted,
+  type Msg,
+  type ToolCallBlock,
+  type ToolResultBlock,
+} from "../message/index.js";
 import { providerRunText } from "./provider-kit/provider-runs.js";
 
 /** The output of the synthetic result given to a tool call that has none in the history. */
@@ -104,7 +111,7 @@ function normalizeAssistant(
       changed = true;
       continue;
     }
-    if ((block.type === "tool_call" || block.type === "tool_result") && block.executedBy === "provider") {
+    if (isProviderExecuted(block)) {
       // A built-in tool run: the provider that ran it gets it back as it came; others read a summary.
       if (options.keepProviderRuns && block.provider === options.provider) {
         part.push(block);

@@ -1,4 +1,10 @@
-import type { DataBlock, Msg, ThinkingBlock, ToolResultBlock } from "../../message/index.js";
+import {
+  type DataBlock,
+  isProviderExecuted,
+  type Msg,
+  type ThinkingBlock,
+  type ToolResultBlock,
+} from "../../message/index.js";
 import { mediaTypeOf } from "../media.js";
 import { acceptsMedia, mainTypeOf } from "../provider-kit/media.js";
 import { parseToolInput } from "../provider-kit/tool-input.js";
@@ -111,7 +117,7 @@ export function formatAnthropic(messages: Msg[], options: AnthropicFormatOptions
     }
     const role = msg.role;
     for (const block of msg.content) {
-      if ((block.type === "tool_call" || block.type === "tool_result") && block.executedBy === "provider") {
+      if (isProviderExecuted(block)) {
         // A server tool run goes back in the assistant turn, in place, as the API sent it.
         const part = role === "assistant" ? serverToolPart(block) : undefined;
         if (part !== undefined) turns.push("assistant", part);

@@ -1,4 +1,10 @@
-import type { DataBlock, Msg, ThinkingBlock, ToolResultBlock } from "../../message/index.js";
+import {
+  type DataBlock,
+  isProviderExecuted,
+  type Msg,
+  type ThinkingBlock,
+  type ToolResultBlock,
+} from "../../message/index.js";
 import { mediaTypeOf } from "../media.js";
 import { acceptsMedia, mainTypeOf } from "../provider-kit/media.js";
 import { parseToolInput } from "../provider-kit/tool-input.js";
@@ -112,7 +118,7 @@ export function formatGemini(messages: Msg[], options: GeminiFormatOptions = {})
     }
     const role = msg.role === "assistant" ? "model" : "user";
     for (const block of msg.content) {
-      if ((block.type === "tool_call" || block.type === "tool_result") && block.executedBy === "provider") {
+      if (isProviderExecuted(block)) {
         // A code execution run goes back in the model turn, in place, as the parts Gemini sent.
         flushPromoted(contents, promoted);
         if (role === "model") for (const part of codeRunParts(block)) contents.push("model", part);
