@@ -105,7 +105,7 @@ export async function* followEvents(
     while (!signal.aborted) {
       const wasFinished = waiter.finished;
       waiter.woken = false;
-      const batch = await feed.read(cursor, PAGE);
+      const { items: batch, fresh } = await feed.read(cursor, PAGE);
       for (const item of batch) {
         if (signal.aborted) return;
         yield item;
@@ -114,7 +114,9 @@ export async function* followEvents(
       }
       if (batch.length > 0) {
         quietSince = Date.now();
-        continue;
+        // A short page from a fresh read is everything logged when this turn began; anything appended
+        // since has woken this follower (the bus speaks after the append). Else read on.
+        if (batch.length === PAGE || !fresh) continue;
       }
       if (wasFinished) return;
       if (waiter.woken || waiter.finished) continue;

@@ -8,7 +8,6 @@ export interface FeedListener {
   notify(): void;
 }
 
-
 function toItem(logged: LoggedEvent): EventItem {
   return logged.json === undefined
     ? { kind: "event", seq: logged.seq, event: logged.event }
@@ -94,25 +93,30 @@ export class SessionFeed {
     this.#fetch = undefined;
   }
 
-  /** Up to `limit` events with seq > `after`, in order (the log's `read`, shared where it can be). */
-  async read(after: number, limit: number): Promise<EventItem[]> {
+  /**
+   * Up to `limit` events with seq > `after`, in order (the log's `read`, shared where it can be).
+   * `fresh`: the items come from a read of the log that began after this call did (so whatever was
+   * appended before the call is in them); otherwise they were kept from an earlier read.
+   */
+  async read(after: number, limit: number): Promise<{ items: EventItem[]; fresh: boolean }> {
     const cached = this.#cached(after, limit);
-    if (cached) return cached;
+    if (cached) return { items: cached, fresh: false };
     const tail = this.#items.at(-1)?.seq;
     if (tail !== undefined && after < tail) {
-      // Behind the window: read on its own, without disturbing the shared tail.
+      // Behind the kept batch: read on its own, without disturbing the shared tail.
       const logged = await this.backend.events.read(this.sessionId, after, limit);
-      return logged.map(toItem);
+      return { items: logged.map(toItem), fresh: true };
     }
     const fetch = this.#fetch;
+    // Joining a read in flight is as good as starting one only if nothing was appended since it began.
     if (fetch && fetch.after === after && fetch.notified === this.#notified) {
       await fetch.done;
-      return this.#cached(after, limit) ?? [];
+      return { items: this.#cached(after, limit) ?? [], fresh: true };
     }
     const done = this.backend.events.read(this.sessionId, after, limit).then((logged) => this.#keep(logged));
     this.#fetch = { after, notified: this.#notified, done };
     try {
-      return await done;
+      return { items: await done, fresh: true };
     } finally {
       if (this.#fetch?.done === done) this.#fetch = undefined;
     }
