@@ -108,7 +108,9 @@ async function limited<T>(items: T[], limit: number, work: (item: T, release: ()
       active -= 1;
       waiting.shift()?.();
     };
-    all.push(work(item, release).finally(release));
+    const settled = work(item, release).finally(release);
+    settled.catch(() => {}); // counted by allSettled below; not an unhandled rejection meanwhile
+    all.push(settled);
   }
   return Promise.allSettled(all);
 }
@@ -125,16 +127,27 @@ for (const result of created) if (result.status === "rejected") errors.push(Stri
 const sessionsMs = now() - started;
 const streamsStarted = now();
 let openedAllMs = 0;
-const results = await limited(sessions, openConcurrency, (sessionId, release) =>
-  oneStream(sessionId, () => {
+// Every stream is either open or failed to open: the driver may release the held replies.
+let settled = 0;
+const settle = () => {
+  settled += 1;
+  if (settled !== sessions.length) return;
+  allOpen = true;
+  openedAllMs = now() - streamsStarted;
+  process.stdout.write("all open\n");
+};
+const results = await limited(sessions, openConcurrency, (sessionId, release) => {
+  let counted = false;
+  const onOpen = () => {
     release();
-    if (opened === sessions.length) {
-      allOpen = true;
-      openedAllMs = now() - streamsStarted;
-      process.stdout.write("all open\n");
-    }
-  }),
-);
+    counted = true;
+    settle();
+  };
+  return oneStream(sessionId, onOpen).catch((error: unknown) => {
+    if (!counted) settle();
+    throw error;
+  });
+});
 for (const result of results) if (result.status === "rejected") errors.push(String(result.reason));
 process.stdout.write(
   `${JSON.stringify({

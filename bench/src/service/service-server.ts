@@ -87,6 +87,7 @@ server.keepAliveTimeout = 60_000;
 
 // AGENTSCOPE_BENCH_SNAPSHOT_AT=N: write one heap snapshot (into the working directory) once N sockets are open.
 let snapshotAt = Number(process.env.AGENTSCOPE_BENCH_SNAPSHOT_AT ?? 0);
+process.stdout.on("error", () => {}); // the driver went away: keep serving until killed
 setInterval(() => {
   server.getConnections((_error, sockets) => {
     if (snapshotAt > 0 && sockets >= snapshotAt) {
