@@ -1,7 +1,8 @@
 /**
  * One sample of the first reply in a fresh process (run by first-reply.ts): loads one client, then
  * runs the scenario twice and prints, as one JSON line, wall and CPU ms of the first run (cold: JIT
- * warm-up, first allocations) and of the second (after one warm-up reply).
+ * warm-up, first allocations) and of the second (after one warm-up reply), and the process's peak
+ * RSS in MiB after both.
  * argv: <baseURL> <client> <scenario>
  */
 import { loadClientFactory } from "./clients/registry.js";
@@ -23,4 +24,5 @@ async function timed(): Promise<{ wall: number; cpu: number }> {
 
 const first = await timed();
 const second = await timed();
-process.stdout.write(`${JSON.stringify({ client: client.name, first, second })}\n`);
+const peakRssMiB = Math.round(process.resourceUsage().maxRSS / 1024);
+process.stdout.write(`${JSON.stringify({ client: client.name, first, second, peakRssMiB })}\n`);

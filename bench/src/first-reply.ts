@@ -12,9 +12,16 @@ export interface FirstReplyResult {
   scenario: string;
   first: { wall: Summary; cpu: Summary };
   second: { wall: Summary; cpu: Summary };
+  /** Peak RSS of the process after both replies, MiB. */
+  peakRssMiB: Summary;
 }
 
-type Sample = { client: string; first: { wall: number; cpu: number }; second: { wall: number; cpu: number } };
+type Sample = {
+  client: string;
+  first: { wall: number; cpu: number };
+  second: { wall: number; cpu: number };
+  peakRssMiB: number;
+};
 
 async function sample(baseURL: string, client: string, scenario: string): Promise<Sample> {
   const child = spawnTsx(new URL("./first-reply-child.ts", import.meta.url).href, [
@@ -46,6 +53,12 @@ export async function runFirstReplies(options: {
       }
       options.log(`  first-reply sample ${i + 1}/${options.samples} done`);
     }
+    for (const [key, list] of samples) {
+      const rss = list.map((s) => s.peakRssMiB).sort((a, b) => a - b);
+      options.log(
+        `  peak RSS ${key.replace("|", " ")}: median ${rss[rss.length >> 1]} MiB (${rss.join(", ")})`,
+      );
+    }
     return [...samples.entries()].map(([key, list]) => ({
       client: list[0]!.client,
       scenario: key.split("|")[1]!,
@@ -57,6 +70,7 @@ export async function runFirstReplies(options: {
         wall: summarize(list.map((s) => s.second.wall)),
         cpu: summarize(list.map((s) => s.second.cpu)),
       },
+      peakRssMiB: summarize(list.map((s) => s.peakRssMiB)),
     }));
   } finally {
     mock.stop();
