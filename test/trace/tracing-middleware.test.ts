@@ -151,17 +151,20 @@ describe("tracingMiddleware", () => {
   });
 
   it("gives parallel tool calls their own spans, each lasting as long as its tool", async () => {
-    const slow = (name: string, ms: number) =>
-      functionTool({
-        name,
-        description: `${name}, slowly`,
-        input: z.object({}),
-        readOnly: true,
-        execute: async () => {
-          await new Promise((resolve) => setTimeout(resolve, ms));
-          return `${name} done`;
-        },
-      });
+    // The fast tool finishes 5 ms after the slow one started; the slow one waits for a gate the fast
+    // one opens 20 ms after it finished: the order and the overlap are fixed by the tools, not by how
+    // busy the machine is.
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    let slowStarted!: () => void;
+    const slowRunning = new Promise<void>((resolve) => {
+      slowStarted = resolve;
+    });
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const tool = (name: string, execute: () => Promise<string>) =>
+      functionTool({ name, description: name, input: z.object({}), readOnly: true, execute });
     const model = new ScriptedModel([
       {
         toolCalls: [
@@ -174,7 +177,19 @@ describe("tracingMiddleware", () => {
     const agent = new Agent({
       name: "assistant",
       model,
-      toolkit: [slow("fast", 5), slow("slow", 60)],
+      toolkit: [
+        tool("fast", async () => {
+          await slowRunning;
+          await sleep(5);
+          setTimeout(openGate, 20);
+          return "fast done";
+        }),
+        tool("slow", async () => {
+          slowStarted();
+          await gate;
+          return "slow done";
+        }),
+      ],
       middlewares: [tracingMiddleware({ tracer })],
     });
     await collect(agent.replyStream(userMsg("go")));
@@ -185,14 +200,13 @@ describe("tracingMiddleware", () => {
       ["execute_tool slow", "call_b"],
     ]);
     for (const tool of tools) expect(parentId(tool)).toBe(root.spanContext().spanId);
-    const ms = (s: ReadableSpan) => s.duration[0] * 1e3 + s.duration[1] / 1e6;
+    const t = (hr: [number, number]) => hr[0] * 1e9 + hr[1];
     const fast = tools.find((s) => s.name.endsWith("fast"))!;
     const slowSpan = tools.find((s) => s.name.endsWith("slow"))!;
-    expect(ms(slowSpan)).toBeGreaterThanOrEqual(50);
-    expect(ms(fast)).toBeLessThan(50);
-    // they overlapped: the slow one started before the fast one ended
-    const t = (hr: [number, number]) => hr[0] * 1e9 + hr[1];
+    // they overlapped (the slow one started before the fast one ended) and each span ends with its
+    // own tool: the slow one at least the gate's 20 ms (less a timer's 1 ms rounding) after the fast one
     expect(t(slowSpan.startTime)).toBeLessThan(t(fast.endTime));
+    expect(t(slowSpan.endTime) - t(fast.endTime)).toBeGreaterThanOrEqual(19e6);
   });
 
   it("keeps two concurrent sessions' spans under their own invoke_agent", async () => {
