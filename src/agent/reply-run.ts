@@ -519,6 +519,7 @@ export class ReplyRun extends ActingRun {
         this.onDelta(delta, blocks);
       }
       const id = blocks.find(block.id)!.id;
+      if (block.type === "tool_call") this.completeStreamedInput(id, block.input);
       blocks.close(block.id);
       const extras = block.type === "text" ? textExtras(block) : undefined;
       if (extras !== undefined) {
@@ -533,6 +534,17 @@ export class ReplyRun extends ActingRun {
       } else this.endBlock({ kind: block.type, id });
     }
     this.endOpenBlocks(blocks);
+  }
+
+  /**
+   * A call whose arguments never streamed (Anthropic streams no `input_json_delta` for a tool without
+   * arguments) gets them from the final chunk (`{}`), so the stored call matches what goes back.
+   */
+  protected completeStreamedInput(toolCallId: string, input: string): void {
+    if (input === "") return;
+    const call = this.msg.content.find((b) => b.id === toolCallId);
+    if (call?.type === "tool_call" && call.input === "")
+      this.emit("TOOL_CALL_DELTA", { toolCallId, delta: input });
   }
 
   /**

@@ -148,7 +148,13 @@ describe.each(REPLAY_MODES)("real recordings, replayed %s", (mode) => {
     const { msg } = await reply(agent, "Use the fixed_version tool. Think about it first.");
     expect(msg.content.map((block) => block.type)).toEqual(["thinking", "tool_call", "tool_result", "text"]);
     expect(msg.content[0]).toMatchObject({ signature, thinking: expect.stringContaining("fixed_version") });
-    expect(msg.content[1]).toMatchObject({ id: "toolu_01825dXWLSoJwCst1qTsiWdb", name: "fixed_version" });
+    // The tool takes no arguments and its only input_json_delta is empty: the stored call holds the
+    // final `{}`, the input that goes back, not "".
+    expect(msg.content[1]).toMatchObject({
+      id: "toolu_01825dXWLSoJwCst1qTsiWdb",
+      name: "fixed_version",
+      input: "{}",
+    });
     expect(msg.content[3]).toMatchObject({ text });
     expect(msg.stopReason).toBe("stop");
     // The assistant turn and the tool result, exactly as the recorded client sent them (and the API took).
