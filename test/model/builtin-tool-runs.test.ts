@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/index.js";
-import { type AgentEvent, applyEvent } from "../../src/event/index.js";
-import { type ContentBlock, type Msg, parseMsg, userMsg } from "../../src/message/index.js";
+import { type ContentBlock, type Msg, userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
 import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
 import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
 import type { ChatModel } from "../../src/model/types.js";
+import { replyThroughAgent } from "./helpers/agent-reply.js";
 import { collect } from "./helpers/collect-stream.js";
 import { chunkPayloads, recordedText } from "./helpers/recorded-wire.js";
 import { REPLAY_MODES, type ReplayMode, replayFrames, responsesBodies } from "./helpers/replay.js";
@@ -45,19 +45,7 @@ const serve = (mode: ReplayMode, recorded: string) =>
     { headers: SSE, frames: [sse({ type: "done" }, "noop")] },
   );
 
-/** One reply through a real Agent; the folded event stream must equal the stored Msg. */
-async function replyOf(agent: Agent, text: string): Promise<{ msg: Msg; events: AgentEvent[] }> {
-  let msg: Msg | undefined;
-  const events: AgentEvent[] = [];
-  for await (const event of agent.replyStream(userMsg(text))) {
-    events.push(event);
-    msg = applyEvent(msg, event);
-  }
-  const stored = agent.state.context.at(-1)!;
-  expect(msg).toEqual(stored);
-  expect(parseMsg(JSON.parse(JSON.stringify(stored)))).toEqual(stored); // survives a store as JSON
-  return { msg: stored, events };
-}
+const replyOf = replyThroughAgent;
 
 /** Sends a follow-up so the next request body is recorded (its answer is not read). */
 async function followUp(agent: Agent): Promise<void> {

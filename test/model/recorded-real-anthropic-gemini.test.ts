@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/index.js";
-import { type AgentEvent, applyEvent } from "../../src/event/index.js";
-import { type Msg, userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
 import type { ChatModel } from "../../src/model/types.js";
 import { functionTool } from "../../src/tool/index.js";
+import { replyThroughAgent } from "./helpers/agent-reply.js";
 import {
   cassette,
   chunkPayloads,
@@ -14,6 +13,7 @@ import {
   type RecordedExchange,
   sseData,
 } from "./helpers/recorded-wire.js";
+
 import { REPLAY_MODES, type ReplayMode, replayFrames } from "./helpers/replay.js";
 import { wireServerForFile } from "./helpers/wire-server.js";
 
@@ -47,16 +47,9 @@ function serve(mode: ReplayMode, ...bodies: Array<string | RecordedExchange>): v
 }
 
 async function reply(agent: Agent, text: string) {
-  let msg: Msg | undefined;
-  const events: AgentEvent[] = [];
-  for await (const event of agent.replyStream(userMsg(text))) {
-    events.push(event);
-    msg = applyEvent(msg, event);
-  }
-  const stored = agent.state.context.at(-1) as Msg;
-  expect(msg).toEqual(stored); // the event stream alone rebuilds the stored reply
+  const { msg, events } = await replyThroughAgent(agent, text);
   const end = events.find((event) => event.type === "MODEL_CALL_END") as { stopReason?: string } | undefined;
-  return { msg: stored, callEndReason: end?.stopReason };
+  return { msg, callEndReason: end?.stopReason };
 }
 
 const anthropic = (model: string, thinkingBudget?: number) =>

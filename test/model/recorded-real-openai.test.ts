@@ -3,13 +3,14 @@ import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/index.js";
-import { type AgentEvent, applyEvent } from "../../src/event/index.js";
-import { type Msg, userMsg } from "../../src/message/index.js";
+import type { AgentEvent } from "../../src/event/index.js";
+import { userMsg } from "../../src/message/index.js";
 import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
 import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
 import { ProviderError } from "../../src/model/transport/errors.js";
 import type { ChatModel } from "../../src/model/types.js";
 import { functionTool, type Tool } from "../../src/tool/index.js";
+import { replyThroughAgent } from "./helpers/agent-reply.js";
 import { collect, collectError } from "./helpers/collect-stream.js";
 import { cassette, chunkPayloads, recordedText } from "./helpers/recorded-wire.js";
 import { REPLAY_MODES, type ReplayMode, replayFrames, responsesBodies } from "./helpers/replay.js";
@@ -40,17 +41,7 @@ const CHAT = {
 const ANSWER_TEXT =
   "I'm unable to provide real-time weather updates. To get the current weather in San Francisco, I recommend checking a reliable weather website or a weather app.";
 
-async function reply(agent: Agent, text: string) {
-  let msg: Msg | undefined;
-  const events: AgentEvent[] = [];
-  for await (const event of agent.replyStream(userMsg(text))) {
-    events.push(event);
-    msg = applyEvent(msg, event);
-  }
-  const stored = agent.state.context.at(-1)!;
-  expect(msg).toEqual(stored); // the event stream alone rebuilds the stored reply
-  return { msg: stored, events };
-}
+const reply = replyThroughAgent;
 
 const chat = () =>
   new OpenAIChatModel({ model: "gpt-4o-2024-08-06", baseURL: `${wire.url}/v1`, apiKey: "k", maxRetries: 2 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/index.js";
-import { type AgentEvent, applyEvent } from "../../src/event/index.js";
-import { type AgentScopeError, type Msg, userMsg } from "../../src/message/index.js";
+import { type AgentScopeError, userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
 import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
@@ -10,6 +9,7 @@ import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js"
 import { ProviderError } from "../../src/model/transport/errors.js";
 import type { ChatModel } from "../../src/model/types.js";
 import { functionTool } from "../../src/tool/index.js";
+import { replyThroughAgent } from "./helpers/agent-reply.js";
 import { REPLAY_MODES, type ReplayMode, replayFrames, wireBody } from "./helpers/replay.js";
 import { TRANSPORTS, type TransportCase } from "./helpers/transports.js";
 import { wireServerForFile } from "./helpers/wire-server.js";
@@ -38,17 +38,7 @@ const weather = functionTool({
   execute: ({ city }) => `sunny, 21°C in ${city}`,
 });
 
-async function reply(agent: Agent, text: string) {
-  let msg: Msg | undefined;
-  const events: AgentEvent[] = [];
-  for await (const event of agent.replyStream(userMsg(text))) {
-    events.push(event);
-    msg = applyEvent(msg, event);
-  }
-  const stored = agent.state.context.at(-1)!;
-  expect(msg).toEqual(stored); // the event stream alone rebuilds the stored reply
-  return { msg: stored, events };
-}
+const reply = replyThroughAgent;
 
 /** The four models on one transport (every test runs over fetch and over node:http). */
 const modelsOn = (transport: TransportCase["choice"]) => ({
