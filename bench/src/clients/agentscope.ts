@@ -3,11 +3,25 @@ import { importAgentscope, importLibraryZod } from "../agentscope-dist.js";
 import { TOOL_NAME, toolResultText } from "../sse-script.js";
 import { type BenchClient, PROMPT, TOOL_DESCRIPTION } from "./client.js";
 
-export async function agentscopeClient(baseURL: string, dir?: string): Promise<BenchClient> {
+/**
+ * `dir` picks another build (A/B runs); `transport` pins the HTTP transport (`node` or `fetch`)
+ * instead of the runtime's default.
+ */
+export async function agentscopeClient(
+  baseURL: string,
+  dir?: string,
+  transport?: "node" | "fetch",
+): Promise<BenchClient> {
   const as = await importAgentscope(dir);
   const { z } = await importLibraryZod(dir);
   const model = (name: string) =>
-    new as.OpenAIChatModel({ model: name, baseURL, apiKey: "bench", maxRetries: 0 });
+    new as.OpenAIChatModel({
+      model: name,
+      baseURL,
+      apiKey: "bench",
+      maxRetries: 0,
+      ...(transport === undefined ? {} : { transport }),
+    });
   const getWeather = as.functionTool({
     name: TOOL_NAME,
     description: TOOL_DESCRIPTION,
@@ -45,5 +59,6 @@ export async function agentscopeClient(baseURL: string, dir?: string): Promise<B
     return as.textOf(msg);
   }
 
-  return { name: dir ? `agentscope ${dir}` : "agentscope", text: reply, toolRoundTrip: () => reply("tool") };
+  const name = transport ? `agentscope (${transport})` : dir ? `agentscope ${dir}` : "agentscope";
+  return { name, text: reply, toolRoundTrip: () => reply("tool") };
 }
