@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bashTool } from "../../../src/tool/builtin/index.js";
@@ -20,15 +20,17 @@ describe("Bash runs real processes", () => {
   });
 
   it("streams output as it comes, before the command ends", async () => {
+    // The command waits for a file the test writes only after it has read the first line: without
+    // streaming, the first read would never come.
+    const go = join(dir, "go");
     const stream = bashTool().call(
-      { command: "echo first; sleep 1; echo second" },
+      { command: `echo first; while [ ! -e ${go} ]; do sleep 0.02; done; echo second` },
       toolContext(dir),
     ) as AsyncIterable<string>;
-    const started = Date.now();
     const iterator = stream[Symbol.asyncIterator]();
     const first = await iterator.next();
     expect(first.value).toBe("first\n");
-    expect(Date.now() - started).toBeLessThan(800);
+    writeFileSync(go, "");
     let rest = "";
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) rest += next.value;
     expect(rest).toBe("second\n");
@@ -42,7 +44,7 @@ describe("Bash runs real processes", () => {
       { command: `(sleep 1; touch ${marker}) & sleep 5` },
       toolContext(dir),
     );
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(4000); // well before the 5 s sleep ends
     expect(output).toMatch(/timed out after 300 ms/);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(existsSync(marker)).toBe(false);
@@ -78,7 +80,7 @@ describe("Bash runs real processes", () => {
         toolContext(dir, { signal: controller.signal }),
       ),
     ).rejects.toThrow("user interrupt");
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(4000); // well before the 5 s sleep ends
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(existsSync(marker)).toBe(false);
   });

@@ -93,7 +93,7 @@ describe("McpClient over stdio with @modelcontextprotocol/server-everything", ()
     const call = runTool(long, { duration: 5, steps: 5 }, controller.signal);
     setTimeout(() => controller.abort(new Error("stop")), 100);
     await expect(call).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(4000); // well before the 5 s operation ends
     expect(textOfChunks(await runTool(toolNamed(tools, "mcp__everything__echo"), { message: "ok" }))).toBe(
       "Echo: ok",
     );
