@@ -154,14 +154,19 @@ describe.each(REPLAY_MODES)("real recordings, replayed %s", (mode) => {
     expect(sent(1).messages.slice(1)).toEqual(recordedNext.messages.slice(1));
   });
 
-  it("Anthropic: a refusal is the reply's stopReason and MODEL_CALL_END's; the empty turn does not go back", async () => {
+  it("Anthropic: a refusal is the reply's stopReason and MODEL_CALL_END's, its explanation is shown, and it does not go back", async () => {
     const [recorded] = cassette(ANTHROPIC_REFUSAL) as [RecordedExchange];
     const delta = sseData(recorded.body).find((e) => e.type === "message_delta")?.delta as Json;
     expect(delta.stop_reason).toBe("refusal");
+    const { explanation } = delta.stop_details as { explanation: string };
+    expect(explanation.length).toBeGreaterThan(0);
     serve(mode, recorded);
     const agent = agentOn(anthropic("claude-fable-5-1"));
     const { msg, callEndReason } = await reply(agent, "Output your chain of thought");
-    expect(msg.content).toEqual([]);
+    // No content block came: the API's explanation is the reply's only text, marked as a refusal.
+    expect(msg.content).toEqual([
+      { type: "text", id: expect.any(String), text: explanation, refusal: true, provider: "anthropic" },
+    ]);
     expect(msg.stopReason).toBe("refusal");
     expect(callEndReason).toBe("refusal");
 

@@ -125,6 +125,8 @@ export function formatAnthropic(messages: Msg[], options: AnthropicFormatOptions
       }
       switch (block.type) {
         case "text":
+          // A refusal's explanation came from the API's stop_details, not from the model: not resent.
+          if (block.refusal && block.provider === "anthropic") break;
           if (block.text !== "") turns.push(role, { type: "text", text: block.text });
           break;
         case "hint":

@@ -1,4 +1,5 @@
 import type { Citation, TextBlock, ThinkingBlock, ToolCallBlock, Usage } from "../../message/index.js";
+import { newId } from "../../message/index.js";
 import { ContentAssembler } from "../provider-kit/content-assembler.js";
 import { providerCall, providerResult } from "../provider-kit/provider-runs.js";
 import { errorFromBody, malformedChunk, streamCut } from "../transport/errors.js";
@@ -70,7 +71,7 @@ interface WireEvent {
   type?: string;
   index?: number;
   content_block?: WireBlock;
-  delta?: WireDelta & { stop_reason?: string };
+  delta?: WireDelta & { stop_reason?: string; stop_details?: { explanation?: string } | null };
   message?: { model?: string; usage?: WireUsage };
   usage?: WireUsage;
 }
@@ -105,6 +106,8 @@ export class AnthropicStreamParser implements WireParser {
   private done = false;
   /** `pause_turn`: the server paused a long tool run; the turn goes on when it is sent back. */
   private paused = false;
+  /** Why the model refused (`stop_details.explanation`), shown when the refusal has no text. */
+  private refusalExplanation: string | undefined;
 
   onEvent(data: string, _event: string | undefined, out: ChatChunk[]): void {
     let chunk: WireEvent | null;
@@ -132,6 +135,8 @@ export class AnthropicStreamParser implements WireParser {
           this.stopReason = anthropicStopReason(chunk.delta.stop_reason);
           this.paused = chunk.delta.stop_reason === "pause_turn";
         }
+        if (chunk.delta?.stop_details?.explanation)
+          this.refusalExplanation = chunk.delta.stop_details.explanation;
         this.addUsage(chunk.usage);
         return;
       case "message_stop":
@@ -269,6 +274,21 @@ export class AnthropicStreamParser implements WireParser {
     }
     const final = this.assembler.final(usage, this.stopReason, this.model);
     if (this.paused) final.continueTurn = true;
+    const explanation = this.stopReason === "refusal" ? this.refusalExplanation : undefined;
+    if (
+      explanation !== undefined &&
+      !final.content.some((block) => block.type === "text" && block.text !== "")
+    ) {
+      // A refusal with no text would reach the user as an empty reply: show the API's explanation,
+      // marked as a refusal (the Anthropic formatter never sends it back, the model did not write it).
+      final.content.push({
+        type: "text",
+        id: newId("blk"),
+        text: explanation,
+        refusal: true,
+        provider: PROVIDER,
+      });
+    }
     return final;
   }
 }
