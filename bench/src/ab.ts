@@ -3,6 +3,8 @@
  *   node --expose-gc --import tsx src/ab.ts <distDirA> <distDirB> [S1|S2|S3] [runs] [batched|paced]
  * Copy the build aside (cp -r), change src, `npm run build`, then compare. Prints median wall and CPU.
  */
+
+import { alternateRuns } from "./alternate-runs.js";
 import { agentscopeClient } from "./clients/agentscope.js";
 import { startMock } from "./mock-process.js";
 import { SCENARIOS } from "./scenarios.js";
@@ -15,21 +17,7 @@ if (!scenario) throw new Error(`no scenario ${scenarioId}`);
 const mock = await startMock({ mode: mode === "paced" ? "paced" : "batched" });
 try {
   const clients = [await agentscopeClient(mock.baseURL, dirA), await agentscopeClient(mock.baseURL, dirB)];
-  const wall = [[], []] as number[][];
-  const cpu = [[], []] as number[][];
-  for (let round = 0; round < Number(runs) + 3; round++) {
-    for (let k = 0; k < 2; k++) {
-      const i = (k + round) % 2;
-      const before = process.cpuUsage();
-      const started = performance.now();
-      await scenario.run(clients[i]!);
-      const elapsed = performance.now() - started;
-      const used = process.cpuUsage(before);
-      if (round < 3) continue;
-      wall[i]!.push(elapsed);
-      cpu[i]!.push((used.user + used.system) / 1000);
-    }
-  }
+  const { wall, cpu } = await alternateRuns([clients[0]!, clients[1]!], scenario, Number(runs));
   for (const i of [0, 1]) {
     console.log(
       `${i ? "B" : "A"} ${scenarioId} (${mode}): ${median(wall[i]!).toFixed(1)} ms wall, ${median(cpu[i]!).toFixed(1)} ms CPU (${[dirA, dirB][i]})`,

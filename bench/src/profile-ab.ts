@@ -4,6 +4,8 @@
  *   node --import tsx src/profile-ab.ts <distA> <distB> [S1|S2|S3] [paced|batched] [runs]
  * `raw` as a dist runs the raw-fetch floor instead. Prints median CPU and wall per run and B/A.
  */
+
+import { alternateRuns } from "./alternate-runs.js";
 import { agentscopeClient } from "./clients/agentscope.js";
 import type { BenchClient } from "./clients/client.js";
 import { rawFetchClient } from "./clients/raw-fetch.js";
@@ -19,22 +21,7 @@ globalThis.fetch = fakeFetch(mode as FakeMode);
 const base = "http://127.0.0.1:1/v1";
 const load = (dir: string): Promise<BenchClient> =>
   dir === "raw" ? rawFetchClient(base) : agentscopeClient(base, dir);
-const clients = [await load(dirA), await load(dirB)];
-const wall = [[], []] as number[][];
-const cpu = [[], []] as number[][];
-for (let round = 0; round < Number(runs) + 3; round++) {
-  for (let k = 0; k < 2; k++) {
-    const i = (k + round) % 2;
-    const before = process.cpuUsage();
-    const started = performance.now();
-    await scenario.run(clients[i]!);
-    const elapsed = performance.now() - started;
-    const used = process.cpuUsage(before);
-    if (round < 3) continue;
-    wall[i]!.push(elapsed);
-    cpu[i]!.push((used.user + used.system) / 1000);
-  }
-}
+const { wall, cpu } = await alternateRuns([await load(dirA), await load(dirB)], scenario, Number(runs));
 const cpuA = median(cpu[0]!);
 const cpuB = median(cpu[1]!);
 console.log(
