@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   type ConsoleService,
   fileCalls,
+  HOSTILE_SEARCH_RESULT,
   SLOW_ANSWER,
   SUB_ANSWER,
   startConsoleService,
@@ -163,9 +164,11 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     const card = page.locator('.tool[data-call="srvtoolu_look"]');
     expect(await card.locator(".tool-name").textContent()).toBe("web_search");
     expect(await card.locator(".tool-by").textContent()).toBe("run by anthropic");
-    expect(await card.locator(".tool-output").textContent()).toBe(
-      "- Oat milk guide — https://example.com/oat",
-    );
+    expect(await card.locator(".tool-output").textContent()).toBe(HOSTILE_SEARCH_RESULT);
+    // The page's markup stayed text: no element, no script-URL link, nothing ran.
+    expect(await card.locator("img").count()).toBe(0);
+    expect(await card.locator('a[href^="javascript:"]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.locator(".approval").count()).toBe(0);
     // The run sits before the answer, where the provider put it.
     const order = await page

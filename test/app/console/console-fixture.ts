@@ -39,6 +39,13 @@ const lastUserText = (messages: Msg[]) => {
   return (user?.content ?? []).map((b) => (b.type === "text" ? b.text : "")).join(" ");
 };
 
+/**
+ * A provider's search result is text from any web page: this one carries markup and a script URL,
+ * which the console must show as text, never as elements or links.
+ */
+export const HOSTILE_SEARCH_RESULT =
+  '- <img src=x onerror="window.__pwned=1">Oat milk guide — javascript:window.__pwned=2 https://example.com/oat';
+
 /** A reply with a web search the provider ran itself ("look up"), then its answer. */
 async function* providerSearch(): AsyncIterable<ChatChunk> {
   const answer = { type: "text" as const, id: "look-up-answer", text: "Oat milk keeps 7 days." };
@@ -53,18 +60,11 @@ async function* providerSearch(): AsyncIterable<ChatChunk> {
     type: "final",
     content: [
       providerCall("anthropic", "srvtoolu_look", "web_search", '{"query":"oat milk"}', data),
-      providerResult(
-        "anthropic",
-        "srvtoolu_look",
-        "web_search",
-        "- Oat milk guide — https://example.com/oat",
-        false,
-        {
-          type: "web_search_tool_result",
-          tool_use_id: "srvtoolu_look",
-          content: [],
-        },
-      ),
+      providerResult("anthropic", "srvtoolu_look", "web_search", HOSTILE_SEARCH_RESULT, false, {
+        type: "web_search_tool_result",
+        tool_use_id: "srvtoolu_look",
+        content: [],
+      }),
       answer,
     ],
     usage: { inputTokens: 10, outputTokens: 5 },
