@@ -37,6 +37,16 @@ describe("stored AgentState versions", () => {
       "context[0].content[3].type",
     ],
     ["a negative iteration", (s: Fixture) => (s.replyContext.iteration = -1), "replyContext.iteration"],
+    [
+      "an unknown structured-output mode",
+      (s: Fixture) => (s.replyContext.structuredOutputMode = "eval"),
+      "replyContext.structuredOutputMode",
+    ],
+    [
+      "a tool call claiming to be run by anyone but the provider",
+      (s: Fixture) => (s.context[1].content[4].executedBy = "user"),
+      "context[1].content[4].executedBy",
+    ],
     ["a missing permission mode", (s: Fixture) => delete s.permission.mode, "permission.mode"],
     [
       "a schema version from the future",
