@@ -4,11 +4,25 @@ const encoder = new TextEncoder();
 const CONNECTED = encoder.encode(": connected\n\n");
 const HEARTBEAT = encoder.encode(": keep-alive\n\n");
 
-/** One SSE frame per item: `id:` (the event's seq), `event:` (its type), `data:` (JSON), then a blank line. */
+/** Any CR or LF: a line break inside a field would end it and start a forged one. */
+const LINE_BREAK = /[\r\n]/;
+/** Event types are upper-case words joined by underscores; a stored log could hold anything. */
+const EVENT_NAME = /^[A-Za-z_]+$/;
+
+/**
+ * One SSE frame per item: `id:` (the event's seq), `event:` (its type), `data:` (JSON), then a blank
+ * line. The log's JSON text is sent as is only when it is one line (a row edited to pretty-printed
+ * JSON is re-serialised), and a type that is not a plain name is sent as `message`, so stored data
+ * can never forge a frame.
+ */
 export function sseFrame(item: FollowItem): string {
   switch (item.kind) {
-    case "event":
-      return `id: ${item.seq}\nevent: ${item.event.type}\ndata: ${item.json ?? JSON.stringify(item.event)}\n\n`;
+    case "event": {
+      const json =
+        item.json !== undefined && !LINE_BREAK.test(item.json) ? item.json : JSON.stringify(item.event);
+      const name = EVENT_NAME.test(item.event.type) ? item.event.type : "message";
+      return `id: ${item.seq}\nevent: ${name}\ndata: ${json}\n\n`;
+    }
     case "heartbeat":
       return ": keep-alive\n\n";
     case "gap":
