@@ -47,6 +47,15 @@ async function appendBatch(backend: ServiceBackend, sessionId: string, from: num
   await backend.bus.publish({ sessionId, kind: "events" });
 }
 
+/** Appends a batch and tells followers with the logged events, as a run's EventQueue does. */
+async function appendAndDeliver(backend: ServiceBackend, sessionId: string, from: number, count: number) {
+  const events = await backend.events.append(
+    sessionId,
+    Array.from({ length: count }, (_, k) => delta(from + k)),
+  );
+  await backend.bus.publish({ sessionId, kind: "events", events });
+}
+
 /** Pulls a follower in the background, keeping every event item. */
 function collect(items: AsyncGenerator<FollowItem>) {
   const events: Extract<FollowItem, { kind: "event" }>[] = [];
@@ -104,6 +113,47 @@ describe("followers of one session in one process", () => {
     expect(backend.reads).toBeLessThan(40 * batches);
     expect(feeds.size).toBe(0);
     expect(clock.size).toBe(0);
+  });
+
+  it("followers of a run in this process take its events from the notice: no read of the log per append", async () => {
+    const backend = countingBackend();
+    const feeds = new SessionFeeds(backend);
+    const clock = new FollowClock(50);
+    const controller = new AbortController();
+    let finish!: () => void;
+    const until = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const options = { after: 0, signal: controller.signal, until, heartbeatMs: 60_000, feeds, clock };
+    const followers = Array.from({ length: 10 }, () => collect(followEvents(backend, "s", options)));
+    await appendAndDeliver(backend, "s", 1, 2);
+    await vi.waitFor(() => {
+      for (const f of followers) expect(f.events.length).toBe(2);
+    });
+    const readsBefore = backend.reads;
+    let appended = 2;
+    for (let b = 0; b < 8; b++) {
+      await appendAndDeliver(backend, "s", appended + 1, b % 3 === 0 ? 1 : 3);
+      appended += b % 3 === 0 ? 1 : 3;
+      await vi.waitFor(() => {
+        for (const f of followers) expect(f.events.length).toBe(appended);
+      });
+    }
+    expect(backend.reads).toBe(readsBefore);
+    // an append announced without its events (another replica's) is read from the log
+    await appendBatch(backend, "s", appended + 1, 2);
+    appended += 2;
+    await vi.waitFor(() => {
+      for (const f of followers) expect(f.events.length).toBe(appended);
+    });
+    expect(backend.reads).toBeGreaterThan(readsBefore);
+    finish();
+    await Promise.all(followers.map((f) => f.done));
+    const seqs = Array.from({ length: appended }, (_, k) => k + 1);
+    for (const f of followers) {
+      expect(f.events.map((e) => e.seq)).toEqual(seqs);
+      expect(f.events.map((e) => (e.event as { delta: string }).delta)).toEqual(seqs.map((k) => `d${k}`));
+    }
   });
 
   it("a slow follower neither stalls the others nor loses an event", async () => {

@@ -34,7 +34,17 @@ export class LocalBus implements ServiceBus {
  * skip its own copy when the broker echoes it back (it delivered it locally already).
  */
 export function encodeBusMessage(message: BusMessage, from: string): string {
-  return JSON.stringify({ ...message, from });
+  // Never the appended events an `events` message may carry: they are for this process only.
+  // `from` first: the sender recognises its own echo by the prefix, without parsing it.
+  const { sessionId, kind } = message;
+  return JSON.stringify(
+    kind === "interrupt" ? { from, sessionId, kind, reason: message.reason } : { from, sessionId, kind },
+  );
+}
+
+/** The start of every message `encodeBusMessage` writes for sender `from`. */
+export function busMessagePrefix(from: string): string {
+  return `{"from":${JSON.stringify(from)},`;
 }
 
 /**
@@ -42,6 +52,7 @@ export function encodeBusMessage(message: BusMessage, from: string): string {
  * this replica's own (`self`, the `from` it sends with).
  */
 export function decodeBusMessage(text: string, self?: string): BusMessage | undefined {
+  if (self !== undefined && text.startsWith(busMessagePrefix(self))) return undefined;
   try {
     const value = JSON.parse(text) as Partial<BusMessage> & { from?: unknown };
     if (typeof value.sessionId !== "string") return undefined;

@@ -106,12 +106,13 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     events: {
       async append(sessionId, events) {
         if (events.length === 0) return [];
+        const json = events.map((event) => JSON.stringify(event));
         const { rows } = await pool.query(
           `WITH last AS (SELECT COALESCE(MAX(seq), 0) AS s FROM ${p}events WHERE session_id = $1)
            INSERT INTO ${p}events (session_id, seq, event)
            SELECT $1, last.s + e.ord, e.ev FROM last, unnest($2::text[]) WITH ORDINALITY AS e(ev, ord)
            RETURNING seq`,
-          [sessionId, events.map((event) => JSON.stringify(event))],
+          [sessionId, json],
         );
         const seqs = rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
         const last = seqs.at(-1) ?? 0;
@@ -120,7 +121,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
             sessionId,
             last - max,
           ]);
-        return events.map((event, i) => ({ seq: seqs[i]!, event }));
+        return events.map((event, i) => ({ seq: seqs[i]!, event, json: json[i]! }));
       },
       async read(sessionId, after, limit) {
         const { rows } = await pool.query(

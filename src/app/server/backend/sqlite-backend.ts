@@ -112,8 +112,9 @@ export async function sqliteBackend(
     let seq = q.last.get(sessionId)?.seq ?? 0;
     const added = events.map((event) => {
       seq += 1;
-      q.insert.run(sessionId, seq, JSON.stringify(event));
-      return { seq, event };
+      const json = JSON.stringify(event);
+      q.insert.run(sessionId, seq, json);
+      return { seq, event, json };
     });
     if (seq > max) q.trim.run(sessionId, seq - max);
     return added;

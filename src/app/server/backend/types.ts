@@ -67,12 +67,21 @@ export interface SessionDirectory {
   delete(sessionId: string): Promise<void>;
 }
 
-/** What a replica tells the others (and itself) about a session. */
+/**
+ * What a replica tells the others (and itself) about a session. An `events` message published right
+ * after an append may carry what the append returned (`events`): followers in the publishing process
+ * take them from the message instead of reading them back from the log. Other replicas receive only
+ * the notice (the events are never sent over the wire).
+ */
 export type BusMessage =
-  | { sessionId: string; kind: "events" }
+  | { sessionId: string; kind: "events"; events?: readonly LoggedEvent[] }
   | { sessionId: string; kind: "interrupt"; reason: string };
 
-/** Cross-replica notifications; delivery is best effort (followers also re-read the log on a timer). */
+/**
+ * Cross-replica notifications; delivery is best effort (followers also re-read the log on a timer).
+ * Every `events` message follows an append: a backend whose `append` already tells the other replicas
+ * (Redis publishes from inside its append script) delivers such a message locally only.
+ */
 export interface ServiceBus {
   publish(message: BusMessage): Promise<void>;
   /** Calls `listener` for every message about `sessionId` (from any replica); returns unsubscribe. */

@@ -32,8 +32,9 @@ export class EventQueue {
       while (this.#pending.length > 0 && this.#failure === undefined) {
         const batch = this.#pending;
         this.#pending = [];
-        await this.backend.events.append(this.sessionId, batch);
-        await this.backend.bus.publish({ sessionId: this.sessionId, kind: "events" });
+        const events = await this.backend.events.append(this.sessionId, batch);
+        // The logged events ride along, so this process's followers need not read them back.
+        await this.backend.bus.publish({ sessionId: this.sessionId, kind: "events", events });
       }
     } catch (error) {
       this.#failure = new Error(

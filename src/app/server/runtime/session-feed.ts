@@ -59,6 +59,12 @@ export class SessionFeeds {
 export class SessionFeed {
   readonly #listeners = new Set<FeedListener>();
   #items: EventItem[] = [];
+  /**
+   * The kept items end at the newest append this process has been told of: the last notification
+   * carried its events (a run in this process appended them). A follower served from them then knows
+   * as much as a read of the log would tell it, so it need not read the log back.
+   */
+  #complete = false;
   /** Bus notifications so far: a read joins an in-flight one only if nothing was appended since it began. */
   #notified = 0;
   #fetch: { after: number; notified: number; done: Promise<EventItem[]> } | undefined;
@@ -75,6 +81,13 @@ export class SessionFeed {
   readonly #onMessage = (message: BusMessage): void => {
     if (message.kind !== "events") return;
     this.#notified += 1;
+    const events = message.events;
+    if (events !== undefined && events.length > 0) {
+      this.#items = events.map(toItem);
+      this.#complete = true;
+    } else {
+      this.#complete = false; // appended elsewhere (another replica): only a read of the log knows what
+    }
     for (const listener of this.#listeners) listener.notify();
   };
 
@@ -90,17 +103,19 @@ export class SessionFeed {
 
   reset(): void {
     this.#items = [];
+    this.#complete = false;
     this.#fetch = undefined;
   }
 
   /**
    * Up to `limit` events with seq > `after`, in order (the log's `read`, shared where it can be).
-   * `fresh`: the items come from a read of the log that began after this call did (so whatever was
-   * appended before the call is in them); otherwise they were kept from an earlier read.
+   * `fresh`: whatever was appended before this call (and notified) is in the items, or beyond
+   * `limit`: they come from a read of the log that began after this call did, or from the kept items
+   * while those end at the newest append notified. Otherwise they were kept from an earlier read.
    */
   async read(after: number, limit: number): Promise<{ items: EventItem[]; fresh: boolean }> {
     const cached = this.#cached(after, limit);
-    if (cached) return { items: cached, fresh: false };
+    if (cached) return { items: cached, fresh: this.#complete };
     const tail = this.#items.at(-1)?.seq;
     if (tail !== undefined && after < tail) {
       // Behind the kept batch: read on its own, without disturbing the shared tail.
@@ -134,7 +149,10 @@ export class SessionFeed {
   #keep(logged: LoggedEvent[]): EventItem[] {
     const added = logged.map(toItem);
     const tail = this.#items.at(-1)?.seq ?? 0;
-    if (added.length > 0 && added.at(-1)!.seq > tail) this.#items = added;
+    if (added.length > 0 && added.at(-1)!.seq > tail) {
+      this.#items = added;
+      this.#complete = false; // a page of the log, not known to reach the newest append
+    }
     return added;
   }
 }
