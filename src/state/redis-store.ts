@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
+import { RedisScript } from "./redis-script.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
 import type {
@@ -29,17 +30,21 @@ export interface RedisStateStoreOptions {
 }
 
 /** KEYS: session hash, index zset. ARGV: expected version, state JSON, updatedAt, session id. */
-const SAVE_SCRIPT = `
+const SAVE_SCRIPT = new RedisScript(
+  `
 local actual = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if actual ~= tonumber(ARGV[1]) then return {0, actual} end
 redis.call('HSET', KEYS[1], 'version', actual + 1, 'state', ARGV[2], 'updatedAt', ARGV[3])
 redis.call('ZADD', KEYS[2], 0, ARGV[4])
-return {1, actual + 1}`;
+return {1, actual + 1}`,
+);
 
-const DELETE_SCRIPT = `
+const DELETE_SCRIPT = new RedisScript(
+  `
 local removed = redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
-return removed`;
+return removed`,
+);
 
 /**
  * States in Redis: one hash per session (`<prefix>s:<id>`: version, state, updatedAt) and a sorted set
@@ -101,16 +106,9 @@ export class RedisStateStore implements AgentStateStore {
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
     const json = encodeState(sessionId, state, options);
     const redis = await this.#redis();
-    const [ok, version] = (await redis.eval(
-      SAVE_SCRIPT,
-      2,
-      this.#key(sessionId),
-      this.#index,
-      options.expectedVersion,
-      json,
-      new Date().toISOString(),
-      sessionId,
-    )) as [number, number];
+    const keys = [this.#key(sessionId), this.#index];
+    const args = [options.expectedVersion, json, new Date().toISOString(), sessionId];
+    const [ok, version] = (await SAVE_SCRIPT.run(redis, keys, args)) as [number, number];
     if (ok !== 1) throw new StateConflictError(sessionId, options.expectedVersion, version);
     return { version };
   }
@@ -118,7 +116,7 @@ export class RedisStateStore implements AgentStateStore {
   async delete(sessionId: string): Promise<boolean> {
     assertSessionId(sessionId);
     const redis = await this.#redis();
-    return (await redis.eval(DELETE_SCRIPT, 2, this.#key(sessionId), this.#index, sessionId)) === 1;
+    return (await DELETE_SCRIPT.run(redis, [this.#key(sessionId), this.#index], [sessionId])) === 1;
   }
 
   async list(options?: ListOptions): Promise<SessionPage> {
