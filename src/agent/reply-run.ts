@@ -192,7 +192,8 @@ export class ReplyRun extends StreamingRun {
         if (usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = usage.cacheWriteTokens;
         this.push(createEvent("MODEL_CALL_END", end));
         yield* this.drain();
-        await this.save("model_call");
+        // A plain answer ends the reply right below, and that save ("reply_end") holds this one.
+        if (!this.endsWithAnswer(final)) await this.save("model_call");
         if (!this.mw.empty) {
           await this.mw.afterReasoning(this.msg);
           if (this.stopReason !== undefined) {
@@ -223,6 +224,12 @@ export class ReplyRun extends StreamingRun {
     } finally {
       this.guard?.end();
     }
+  }
+
+  /** Whether `final` ends the reply as it is: no calls to run, nothing to retry or hint, no middleware. */
+  private endsWithAnswer(final: ChatFinal): boolean {
+    if (!this.mw.empty || final.continueTurn || this.nativeSchema || this.structuredTool) return false;
+    return !final.content.some((block) => block.type === "tool_call" && block.executedBy !== "provider");
   }
 
   protected start(input: Msg | Msg[] | undefined): void {
