@@ -65,6 +65,18 @@ function collect(items: AsyncGenerator<FollowItem>) {
   return { events, done };
 }
 
+/** Options for followers of one process from seq 0 (shared feeds and clock) that stop at `finish()`. */
+function followOptions(backend: ServiceBackend) {
+  let finish!: () => void;
+  const until = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const feeds = new SessionFeeds(backend);
+  const clock = new FollowClock(50);
+  const signal = new AbortController().signal;
+  return { options: { after: 0, signal, until, heartbeatMs: 60_000, feeds, clock }, finish };
+}
+
 describe("followers of one session in one process", () => {
   it("all receive the same complete, ordered stream, one shared item per event, with reads shared", async () => {
     const backend = countingBackend();
@@ -117,14 +129,7 @@ describe("followers of one session in one process", () => {
 
   it("followers of a run in this process take its events from the notice: no read of the log per append", async () => {
     const backend = countingBackend();
-    const feeds = new SessionFeeds(backend);
-    const clock = new FollowClock(50);
-    const controller = new AbortController();
-    let finish!: () => void;
-    const until = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
-    const options = { after: 0, signal: controller.signal, until, heartbeatMs: 60_000, feeds, clock };
+    const { options, finish } = followOptions(backend);
     const followers = Array.from({ length: 10 }, () => collect(followEvents(backend, "s", options)));
     await appendAndDeliver(backend, "s", 1, 2);
     await vi.waitFor(() => {
@@ -158,14 +163,7 @@ describe("followers of one session in one process", () => {
 
   it("a slow follower neither stalls the others nor loses an event", async () => {
     const backend = memoryBackend();
-    const feeds = new SessionFeeds(backend);
-    const clock = new FollowClock(50);
-    const controller = new AbortController();
-    let finish!: () => void;
-    const until = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
-    const options = { after: 0, signal: controller.signal, until, heartbeatMs: 60_000, feeds, clock };
+    const { options, finish } = followOptions(backend);
     const slow = followEvents(backend, "s", options);
     const fast = Array.from({ length: 5 }, () => collect(followEvents(backend, "s", options)));
 
