@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { RedisScript } from "../../../state/redis-script.js";
+import { LoopTurnBatch } from "./loop-turn-batch.js";
 
 /**
  * KEYS: one stream per append. ARGV: max length, bus channel, this replica's own subscriptions to the
@@ -28,15 +29,11 @@ for k = 1, #KEYS do
 end
 return out`);
 
-/** Appends of at most this many sessions go in one script call. */
-const MAX_BATCH = 256;
-
-interface PendingAppend {
+/** One session's append: its stream, the notice for other replicas, its events' JSON. */
+export interface StreamAppend {
   key: string;
   notice: string;
   json: string[];
-  resolve(lastSeq: number): void;
-  reject(error: unknown): void;
 }
 
 export interface AppendBatchOptions {
@@ -47,48 +44,24 @@ export interface AppendBatchOptions {
 }
 
 /**
- * The appends of every session on this replica that arrive in one turn of the event loop, sent as one
- * script call (one command and one reply, however many sessions stream at once), which is what lets
- * one replica feed 10,000 streams. The batch leaves at `setImmediate`: at once on a quiet loop, and
- * bigger the busier the loop is. Each session's events stay in order and numbered without gaps: one
- * run appends to a session at a time, and Redis runs the calls in the order they were sent.
+ * The appends of every session on this replica made in one turn of the event loop, as one script
+ * call, which is what lets one replica feed thousands of streams (a call per event cost a command, a
+ * reply and a Lua run each). Resolves with each append's last seq. Each session's events stay in order
+ * and numbered without gaps: one run appends to a session at a time, and Redis runs the calls in the
+ * order they were sent.
  */
-export class RedisAppendBatch {
-  #pending: PendingAppend[] = [];
-  #scheduled = false;
-
-  constructor(
-    private readonly redis: Redis,
-    private readonly options: AppendBatchOptions,
-  ) {}
-
-  /** Appends `json` (one entry per event) to stream `key`; resolves with the last entry's seq. */
-  append(key: string, notice: string, json: string[]): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      this.#pending.push({ key, notice, json, resolve, reject });
-      if (this.#scheduled) return;
-      this.#scheduled = true;
-      setImmediate(this.#flush);
-    });
-  }
-
-  readonly #flush = (): void => {
-    this.#scheduled = false;
-    const pending = this.#pending;
-    this.#pending = [];
-    for (let i = 0; i < pending.length; i += MAX_BATCH) void this.#send(pending.slice(i, i + MAX_BATCH));
-  };
-
-  async #send(batch: PendingAppend[]): Promise<void> {
-    const { maxEventsPerSession, channel, ownSubscriptions } = this.options;
-    const keys = batch.map((append) => append.key);
-    const args: Array<string | number> = [maxEventsPerSession, channel, ownSubscriptions()];
-    for (const append of batch) args.push(append.json.length, append.notice, ...append.json);
-    try {
-      const lastSeqs = (await APPEND.run(this.redis, keys, args)) as number[];
-      for (const [i, append] of batch.entries()) append.resolve(Number(lastSeqs[i]));
-    } catch (error) {
-      for (const append of batch) append.reject(error);
-    }
-  }
+export function redisAppendBatch(
+  redis: Redis,
+  options: AppendBatchOptions,
+): LoopTurnBatch<StreamAppend, number> {
+  return new LoopTurnBatch(async (appends) => {
+    const args: Array<string | number> = [
+      options.maxEventsPerSession,
+      options.channel,
+      options.ownSubscriptions(),
+    ];
+    for (const append of appends) args.push(append.json.length, append.notice, ...append.json);
+    const keys = appends.map((append) => append.key);
+    return ((await APPEND.run(redis, keys, args)) as number[]).map(Number);
+  });
 }

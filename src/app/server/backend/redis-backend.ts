@@ -6,8 +6,9 @@ import { importDriver } from "../../../state/lazy-driver.js";
 import { RedisScript } from "../../../state/redis-script.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
+import { LoopTurnBatch } from "./loop-turn-batch.js";
 import { pageRecords } from "./page-records.js";
-import { RedisAppendBatch } from "./redis-append-batch.js";
+import { redisAppendBatch } from "./redis-append-batch.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
@@ -17,9 +18,13 @@ import {
   type SessionRecord,
 } from "./types.js";
 
-const RENEW = new RedisScript(
-  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
-);
+/** KEYS: lock keys. ARGV: ttl, then the owner of each key. Extends each lock its owner still holds. */
+const RENEW = new RedisScript(`
+local out = {}
+for k = 1, #KEYS do
+  if redis.call('GET', KEYS[k]) == ARGV[k + 1] then out[k] = redis.call('PEXPIRE', KEYS[k], ARGV[1]) else out[k] = 0 end
+end
+return out`);
 const RELEASE = new RedisScript(
   `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
 );
@@ -98,10 +103,16 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   });
   await subscriber.subscribe(channel);
 
-  const appends = new RedisAppendBatch(redis, {
+  const appends = redisAppendBatch(redis, {
     maxEventsPerSession: max,
     channel,
     ownSubscriptions: () => (subscriber.status === "ready" ? 1 : 0),
+  });
+  // The runtime renews all its leases in one turn (LeaseRenewals): one script call for all.
+  const renewals = new LoopTurnBatch<{ key: string; owner: string }, boolean>(async (leases) => {
+    const keys = leases.map((lease) => lease.key);
+    const extended = (await RENEW.run(redis, keys, [ttl, ...leases.map((lease) => lease.owner)])) as number[];
+    return extended.map((ok) => ok === 1);
   });
   const streamKey = (id: string) => `${p}events:${id}`;
   const lockKey = (id: string) => `${p}lock:${id}`;
@@ -133,7 +144,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         if (events.length === 0) return [];
         const json = events.map((event) => JSON.stringify(event));
         const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
-        const last = await appends.append(streamKey(sessionId), notice, json);
+        const last = await appends.call({ key: streamKey(sessionId), notice, json });
         const first = last - events.length + 1;
         return events.map((event, i) => ({ seq: first + i, event, json: json[i]! }));
       },
@@ -163,7 +174,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         let released = false;
         return {
           sessionId,
-          renew: async () => !released && (await RENEW.run(redis, [lockKey(sessionId)], [owner, ttl])) === 1,
+          renew: async () => !released && (await renewals.call({ key: lockKey(sessionId), owner })),
           release: async () => {
             if (released) return;
             released = true;
