@@ -11,7 +11,7 @@ const missing = await missingService("Redis", 6379);
 const delta = (session: number, k: number): AgentEvent =>
   createEvent("TEXT_BLOCK_DELTA", { replyId: `r${session}`, blockId: "b1", delta: `s${session}-${k}` });
 
-describe("the Redis event log", () => {
+describe("the Redis backend under many sessions", () => {
   if (missing) {
     reportMissingService(missing);
     return;
@@ -65,6 +65,25 @@ describe("the Redis event log", () => {
     expect(next!.seq).toBe(7);
     expect(await backend.events.firstSeq("trim")).toBe(4);
     expect((await backend.events.read("trim", 0, 10)).map((e) => e.seq)).toEqual([4, 5, 6, 7]);
+  });
+
+  it("renewals of many leases in one turn (one script call) each answer for their own lock", async () => {
+    const a = await open();
+    const b = await open();
+    const leases = await Promise.all(Array.from({ length: 20 }, (_, i) => a.locks.acquire(`lock${i}`)));
+    expect(leases.every(Boolean)).toBe(true);
+    expect(await Promise.all(leases.map((lease) => lease!.renew()))).toEqual(leases.map(() => true));
+    // lease 7's lock expires under it and another replica takes the session: only its renewal fails
+    const { Redis } = await import("ioredis");
+    const raw = new Redis(url);
+    await raw.del(`${prefix}lock:lock7`);
+    await raw.quit();
+    const other = await b.locks.acquire("lock7");
+    expect(other).toBeDefined();
+    const renewed = await Promise.all(leases.map((lease) => lease!.renew()));
+    expect(renewed).toEqual(leases.map((_, i) => i !== 7));
+    expect(await other!.renew()).toBe(true);
+    await Promise.all([...leases, other].map((lease) => lease!.release()));
   });
 
   it("tells another replica of each append once, and the appending replica does not hear its own echo", async () => {

@@ -5,6 +5,7 @@ import type { AgentState } from "../../../state/index.js";
 import type { RunLease, ServiceBackend } from "../backend/types.js";
 import { HttpError, notFound } from "../http-error.js";
 import { EventQueue } from "./event-queue.js";
+import type { LeaseRenewals } from "./lease-renewals.js";
 import { closeCutOffReply } from "./recover-session.js";
 
 /** A run accepted by the service. Its events are those logged with seq > `after`. */
@@ -31,7 +32,8 @@ export interface RunContext {
   agent: Agent;
   sessionId: string;
   hooks: WeakMap<AgentState, CheckpointHook>;
-  renewEveryMs: number;
+  /** The runtime's renewal timer; undefined for in-process locks, which never expire. */
+  renewals: LeaseRenewals | undefined;
 }
 
 /** A live run on this replica: `abort` interrupts it. */
@@ -95,16 +97,7 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   const stopInterrupts = backend.bus.subscribe(sessionId, (message) => {
     if (message.kind === "interrupt") controller.abort(message.reason);
   });
-  // In-process locks (no TTL) never expire: nothing to renew, so no timer per run.
-  const renewal =
-    backend.lockTtlMs === undefined
-      ? undefined
-      : setInterval(() => {
-          lease.renew().then(
-            (ok) => ok || controller.abort("the run lost its session lock"),
-            () => controller.abort("the run could not renew its session lock"),
-          );
-        }, ctx.renewEveryMs);
+  ctx.renewals?.add(lease, (reason) => controller.abort(reason));
 
   const pump = async () => {
     // The last event, if it may end the run, waits for the final save; anything after it releases it.
@@ -136,7 +129,7 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     } catch {
       // The log is unreachable: the state is saved; a follower will see the events the log kept.
     } finally {
-      if (renewal) clearInterval(renewal);
+      ctx.renewals?.delete(lease);
       stopInterrupts();
       if (state) ctx.hooks.delete(state);
       await lease.release().catch(() => {});

@@ -12,6 +12,7 @@ import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backen
 import { HttpError, notFound } from "../http-error.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
 import { type FollowItem, followEvents } from "./follow-events.js";
+import { LeaseRenewals } from "./lease-renewals.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
 import { type RunLimits, RunSlots } from "./run-slots.js";
@@ -27,7 +28,7 @@ export interface ServiceRuntimeOptions {
   agents: ServiceAgentOptions[];
   /** Keep-alive interval of followers (default 15 s). */
   heartbeatMs?: number;
-  /** How often a run renews its lock (default a third of the backend's lock TTL, else 5 s). */
+  /** How often the runs' locks are renewed, all at once (default a third of the backend's lock TTL). */
   renewEveryMs?: number;
   /** Runs at once on this replica (default 100); more get 429 with Retry-After. */
   maxConcurrentRuns?: number;
@@ -85,7 +86,8 @@ export class ServiceRuntime {
   readonly #hooks = new WeakMap<AgentState, CheckpointHook>();
   readonly #runs = new Map<string, LocalRun>();
   readonly #heartbeatMs: number;
-  readonly #renewEveryMs: number;
+  /** One timer renewing every lease this replica holds; none for in-process locks (they never expire). */
+  readonly #renewals: LeaseRenewals | undefined;
   readonly #slots: RunSlots;
   readonly #recoverCheckMs: number;
   readonly #resumeOnRecovery: boolean;
@@ -106,7 +108,10 @@ export class ServiceRuntime {
     this.#defaultAgent = options.agents[0]!.name;
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
     const ttl = options.backend.lockTtlMs;
-    this.#renewEveryMs = options.renewEveryMs ?? (ttl ? Math.max(100, Math.floor(ttl / 3)) : 5_000);
+    this.#renewals =
+      ttl === undefined
+        ? undefined
+        : new LeaseRenewals(options.renewEveryMs ?? Math.max(100, Math.floor(ttl / 3)));
     this.#slots = new RunSlots({
       ...options.limits,
       ...(options.maxConcurrentRuns ? { maxConcurrentRuns: options.maxConcurrentRuns } : {}),
@@ -378,7 +383,7 @@ export class ServiceRuntime {
     let run: LocalRun;
     try {
       run = await startRun(
-        { backend: this.backend, agent, sessionId, hooks: this.#hooks, renewEveryMs: this.#renewEveryMs },
+        { backend: this.backend, agent, sessionId, hooks: this.#hooks, renewals: this.#renewals },
         input,
       );
     } catch (error) {
