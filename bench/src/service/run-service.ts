@@ -2,7 +2,7 @@
  * The service load on its own (without `npm run bench`): prints the result and appends it to
  * results/service-runs.jsonl. Build first (`npm run build`), or point AGENTSCOPE_BENCH_DIST at a build.
  *   tsx src/service/run-service.ts --streams=10000 --deltas=30 --interval=1000 --store=memory: \
- *     [--hold] [--clients=N] [--open=200] [--label=after] [--server-args="--cpu-prof --cpu-prof-dir=results/profiles"]
+ *     [--hold] [--clients=N] [--open=200] [--replicas=N] [--timeline] [--label=after] [--server-args="--cpu-prof --cpu-prof-dir=results/profiles"]
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { runServiceLoad } from "./service-load.js";
@@ -19,6 +19,7 @@ const result = await runServiceLoad({
   ...(number("clients") ? { clients: number("clients")! } : {}),
   ...(number("open") ? { openConcurrency: number("open")! } : {}),
   hold: process.argv.includes("--hold"),
+  ...(number("replicas") ? { replicas: number("replicas")! } : {}),
   ...(flag("server-args") ? { serverNodeArgs: flag("server-args")!.split(" ") } : {}),
 });
 const record = { label: flag("label", ""), at: new Date().toISOString(), ...result };
@@ -27,13 +28,22 @@ mkdirSync(dir, { recursive: true });
 appendFileSync(new URL("service-runs.jsonl", dir), `${JSON.stringify(record)}\n`);
 const f = (n: number) => n.toFixed(1);
 process.stdout.write(
-  `${record.label} ${result.store} streams ${result.streams} (${result.deltasPerStream} deltas / ${result.intervalMs} ms, ${result.clients} clients): ` +
+  `${record.label} ${result.store}${result.replicas > 1 ? ` × ${result.replicas} replicas` : ""} streams ${result.streams} (${result.deltasPerStream} deltas / ${result.intervalMs} ms, ${result.clients} clients): ` +
     `opened ${result.opened} completed ${result.completed} errors ${result.errorCount} peak sockets ${result.peakSockets}\n` +
     `  delivery ms p50/p99/max ${f(result.p50)} / ${f(result.p99)} / ${f(result.max)}; held ${f(result.held.p50)} / ${f(result.held.p99)} / ${f(result.held.max)} (${result.held.events} deltas)\n` +
+    `  held, from when each delta was due: p50/p99/max ${f(result.heldFromDue.p50)} / ${f(result.heldFromDue.p99)} / ${f(result.heldFromDue.max)}\n` +
     (result.heldRssMiB
       ? `  all ${result.streams} open and idle: server RSS ${result.heldRssMiB} MiB, ${result.heldRssPerStreamKiB} KiB/stream; ramp CPU ${result.rampCpuMs} ms, delivery CPU ${result.deliveryCpuPerDeltaUs} µs/delta\n`
       : "") +
     `  server RSS idle ${result.serverIdleRssMiB} MiB, peak ${result.serverRssMiB} MiB, ${result.rssPerStreamKiB} KiB/stream; CPU ${result.serverCpuMs} ms (${result.cpuPerDeltaUs} µs/delta)\n` +
     `  sessions ${Math.round(result.sessionsMs)} ms, all open after ${Math.round(result.openedAllMs)} ms, wall ${Math.round(result.wallMs)} ms; load ${result.load.map((l) => l.toFixed(1)).join(" → ")}\n` +
-    (result.errors.length ? `  errors: ${result.errors.join("; ")}\n` : ""),
+    (result.errors.length ? `  errors: ${result.errors.join("; ")}\n` : "") +
+    (process.argv.includes("--timeline")
+      ? result.timeline
+          .map(
+            (t) =>
+              `  due at +${t.atS} s: ${t.events} deltas, from due p50/p99 ${f(t.p50)} / ${f(t.p99)} ms\n`,
+          )
+          .join("")
+      : ""),
 );

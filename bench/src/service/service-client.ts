@@ -2,7 +2,8 @@
  * One load client (the driver starts several): creates <streams> sessions, then opens a reply stream
  * on each (POST /v1/sessions/:id/replies with Accept: text/event-stream), at most <openConcurrency>
  * opening at once, and measures for every TEXT_BLOCK_DELTA the delay from the time the model emitted
- * it (its text) to the time this process parsed it. Delays are also kept apart for deltas received
+ * it (its text) to the time this process parsed it, and from the time it was due (the model's
+ * schedule: what a user waits for when the server falls behind). Delays are also kept apart for deltas received
  * once every stream of this client was open (the "held" phase, without the ramp's opening work).
  * argv: <baseURL> <streams> <deltasPerStream> <openConcurrency>. Prints one JSON line on stdout.
  */
@@ -50,6 +51,10 @@ function post(
 
 const delays: number[] = [];
 const heldDelays: number[] = [];
+/** Held phase: receive time − the time the delta was due (the emitter's lateness included). */
+const heldFromDue: number[] = [];
+/** When each of those deltas was due (wall-clock ms), for the driver's timeline. */
+const heldDue: number[] = [];
 let opened = 0;
 let open = 0;
 let peakOpen = 0;
@@ -79,10 +84,14 @@ async function oneStream(sessionId: string, onOpen: () => void): Promise<void> {
         end = buffer.indexOf("\n\n");
         if (!frame.includes("event: TEXT_BLOCK_DELTA")) continue;
         const data = frame.slice(frame.indexOf("data: ") + 6);
-        const emitted = Number.parseFloat((JSON.parse(data) as { delta: string }).delta);
-        const delay = now() - emitted;
-        delays.push(delay);
-        if (allOpen) heldDelays.push(delay);
+        const [emitted = 0, due = 0] = (JSON.parse(data) as { delta: string }).delta.split(" ").map(Number);
+        const received = now();
+        delays.push(received - emitted);
+        if (allOpen) {
+          heldDelays.push(received - emitted);
+          heldFromDue.push(received - due);
+          heldDue.push(due);
+        }
         seen += 1;
       }
     },
@@ -160,6 +169,8 @@ process.stdout.write(
     wallMs: now() - started,
     delays: delays.map((d) => Math.round(d * 100) / 100),
     heldDelays: heldDelays.map((d) => Math.round(d * 100) / 100),
+    heldFromDue: heldFromDue.map((d) => Math.round(d * 100) / 100),
+    heldDue: heldDue.map((d) => Math.round(d)),
     errors: errors.slice(0, 3),
     errorCount: errors.length,
   })}\n`,

@@ -1,8 +1,9 @@
 /**
- * The service holding N concurrent SSE reply streams: the server in one process, the load split over
- * several client processes (so parsing never competes with the server's event loop). Reports the
- * delivery delay (client parse time − model emit time) per delta over the whole run and over the
- * "held" phase (every stream open), errors, peak open sockets, the server's peak RSS, its RSS per
+ * The service holding N concurrent SSE reply streams: the server in one process (or several replicas
+ * on one shared store), the load split over several client processes (so parsing never competes with
+ * the server's event loop). Reports the delivery delay (client parse time − model emit time) per
+ * delta over the whole run and over the "held" phase (every stream open), the held phase's delay from
+ * the time each delta was due (the model keeps a schedule, so an overloaded server shows here), errors, peak open sockets, the server's peak RSS, its RSS per
  * stream over the idle baseline, its CPU time, and the load average.
  */
 import { execFileSync } from "node:child_process";
@@ -27,6 +28,11 @@ export interface ServiceLoadOptions {
    * at a random point of its first interval. Measures delivery with all N streams open.
    */
   hold?: boolean;
+  /**
+   * Server processes sharing the store (default 1; more needs a shared store: redis or postgres).
+   * Client k talks to replica k mod N; CPU and RSS are summed over the replicas.
+   */
+  replicas?: number;
 }
 
 export interface ServiceLoadResult {
@@ -43,6 +49,11 @@ export interface ServiceLoadResult {
   max: number;
   /** The same over deltas received once all of a client's streams were open. */
   held: { events: number; p50: number; p99: number; max: number };
+  /** Held phase, from the time each delta was due (so a server that falls behind shows it). */
+  heldFromDue: { events: number; p50: number; p99: number; max: number };
+  /** The same per 2 s of the schedule (seconds since the first due delta): where a run falls behind. */
+  timeline: Array<{ atS: number; events: number; p50: number; p99: number }>;
+  replicas: number;
   /** Most sockets open on the server at once (sampled every 250 ms). */
   peakSockets: number;
   /** Slowest client's time to create its sessions, then to have every stream open. */
@@ -78,6 +89,8 @@ interface ClientLine {
   wallMs: number;
   delays: number[];
   heldDelays: number[];
+  heldFromDue: number[];
+  heldDue: number[];
   errors: string[];
   errorCount: number;
 }
@@ -104,28 +117,54 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
   const sqliteFile = `/tmp/agentscope-bench-service-${process.pid}.db`;
   const store = options.store === "sqlite" ? `sqlite:${sqliteFile}` : (options.store ?? "memory:");
   const load0 = loadavg()[0]!;
-  const server = spawnTsx(
-    new URL("./service-server.ts", import.meta.url).href,
-    [String(deltas), String(intervalMs), String(streams * 2), store, "15000", options.hold ? "hold" : ""],
-    options.serverNodeArgs ?? [],
-  );
-  let last: Stat | undefined;
-  let peakSockets = 0;
-  server.stdout!.on("data", (data: Buffer) => {
-    for (const line of data.toString().split("\n")) {
-      if (!line.startsWith("stat ")) continue;
-      last = JSON.parse(line.slice(5)) as Stat;
-      peakSockets = Math.max(peakSockets, last.sockets);
-    }
+  const replicas = options.replicas ?? 1;
+  const prefix = replicas > 1 ? `bench${process.pid}${store.startsWith("redis") ? ":" : "_"}` : "";
+  const servers = Array.from({ length: replicas }, () => {
+    const child = spawnTsx(
+      new URL("./service-server.ts", import.meta.url).href,
+      [
+        String(deltas),
+        String(intervalMs),
+        String(streams * 2),
+        store,
+        "15000",
+        options.hold ? "hold" : "",
+        prefix,
+      ],
+      options.serverNodeArgs ?? [],
+    );
+    const server = { child, last: undefined as Stat | undefined, peakSockets: 0 };
+    child.stdout!.on("data", (data: Buffer) => {
+      for (const line of data.toString().split("\n")) {
+        if (!line.startsWith("stat ")) continue;
+        server.last = JSON.parse(line.slice(5)) as Stat;
+        server.peakSockets = Math.max(server.peakSockets, server.last.sockets);
+      }
+    });
+    return server;
   });
+  const zero: Stat = { rss: 0, heapUsed: 0, sockets: 0, cpuMs: 0 };
+  /** The replicas' latest stats, summed. */
+  const now = (): Stat =>
+    servers.reduce(
+      (sum, { last = zero }) => ({
+        rss: sum.rss + last.rss,
+        heapUsed: sum.heapUsed + last.heapUsed,
+        sockets: sum.sockets + last.sockets,
+        cpuMs: sum.cpuMs + last.cpuMs,
+      }),
+      zero,
+    );
   try {
-    const port = await waitForLine(server, /listening (\d+)/, "the agentscope service");
+    const ports = await Promise.all(
+      servers.map(({ child }) => waitForLine(child, /listening (\d+)/, "the agentscope service")),
+    );
     await new Promise((resolve) => setTimeout(resolve, 600));
-    const idle = last ?? { rss: 0, heapUsed: 0, sockets: 0, cpuMs: 0 };
+    const idle = now();
     const share = (k: number) => Math.floor(streams / clients) + (k < streams % clients ? 1 : 0);
     const children = Array.from({ length: clients }, (_, k) =>
       spawnTsx(new URL("./service-client.ts", import.meta.url).href, [
-        `http://127.0.0.1:${port}`,
+        `http://127.0.0.1:${ports[k % replicas]}`,
         String(share(k)),
         String(deltas),
         String(options.openConcurrency ?? 200),
@@ -136,18 +175,19 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
     if (options.hold) {
       await Promise.all(children.map((child) => waitForLine(child, /^(all open)$/m, "a load client")));
       await new Promise((resolve) => setTimeout(resolve, 500));
-      held = last;
-      server.kill("SIGUSR1");
+      held = now();
+      for (const { child } of servers) child.kill("SIGUSR1");
     }
     const lines = (await Promise.all(finished)).map((line) => JSON.parse(line) as ClientLine);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const end = last ?? idle;
-    const peak = peakRss(server.pid);
+    const end = now();
+    const peak = servers.reduce((sum, { child }) => sum + peakRss(child.pid), 0);
     const all = percentiles(lines.flatMap((l) => l.delays));
     const sum = (f: (l: ClientLine) => number) => lines.reduce((total, l) => total + f(l), 0);
     return {
       streams,
       store: options.store ?? "memory:",
+      replicas,
       deltasPerStream: deltas,
       intervalMs,
       clients,
@@ -155,7 +195,12 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
       completed: sum((l) => l.completed),
       ...all,
       held: percentiles(lines.flatMap((l) => l.heldDelays)),
-      peakSockets,
+      heldFromDue: percentiles(lines.flatMap((l) => l.heldFromDue)),
+      timeline: timeline(
+        lines.flatMap((l) => l.heldDue),
+        lines.flatMap((l) => l.heldFromDue),
+      ),
+      peakSockets: servers.reduce((total, server) => total + server.peakSockets, 0),
       sessionsMs: Math.max(...lines.map((l) => l.sessionsMs)),
       openedAllMs: Math.max(...lines.map((l) => l.openedAllMs)),
       wallMs: Math.max(...lines.map((l) => l.wallMs)),
@@ -178,13 +223,31 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
       load: [load0, loadavg()[0]!],
     };
   } finally {
-    const pid = server.pid;
-    server.kill();
-    await new Promise((resolve) => server.once("exit", resolve));
+    const pids = servers.map(({ child }) => child.pid);
+    for (const { child } of servers) child.kill();
+    await Promise.all(servers.map(({ child }) => new Promise((resolve) => child.once("exit", resolve))));
     if (store.startsWith("sqlite:"))
       for (const suffix of ["", "-wal", "-shm"]) rmSync(`${sqliteFile}${suffix}`, { force: true });
-    if (store.startsWith("redis")) dropRedisKeys(store, `bench${pid}:*`);
+    if (store.startsWith("redis"))
+      for (const pattern of prefix ? [`${prefix}*`] : pids.map((pid) => `bench${pid}:*`))
+        dropRedisKeys(store, pattern);
   }
+}
+
+/** Delays grouped by when their delta was due, in 2 s buckets from the first. */
+function timeline(due: number[], delays: number[]): ServiceLoadResult["timeline"] {
+  const start = Math.min(...due);
+  const buckets = new Map<number, number[]>();
+  due.forEach((at, i) => {
+    const bucket = Math.floor((at - start) / 2000);
+    const list = buckets.get(bucket) ?? [];
+    list.push(delays[i]!);
+    buckets.set(bucket, list);
+  });
+  return [...buckets.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([bucket, list]) => ({ atS: bucket * 2, ...percentiles(list) }))
+    .map(({ atS, events, p50, p99 }) => ({ atS, events, p50, p99 }));
 }
 
 function peakRss(pid: number | undefined): number {

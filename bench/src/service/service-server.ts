@@ -1,10 +1,10 @@
 /**
  * The agentscope service (createApp + ServiceRuntime) in its own process, on the store STORE
  * (`memory:`, `sqlite:/path.db`, `redis://…`), with an agent whose model streams DELTAS text deltas,
- * one every INTERVAL ms; each delta is the wall-clock time (ms, µs precision) at which the model
- * emitted it. Prints `listening <port>`, then every 250 ms a `stat {...}` line (RSS, heap, open
+ * one every INTERVAL ms; each delta is the wall-clock times (ms, µs precision) at which the model
+ * emitted it and at which it was due. Prints `listening <port>`, then every 250 ms a `stat {...}` line (RSS, heap, open
  * sockets, CPU ms) for the load driver.
- * argv: <deltas> <intervalMs> <maxRuns> [store] [heartbeatMs] [hold]
+ * argv: <deltas> <intervalMs> <maxRuns> [store] [heartbeatMs] [hold] [prefix]
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -35,6 +35,11 @@ process.on("SIGUSR1", () => release());
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Emits on a fixed schedule, as a provider does (it never waits for the reader): delta k is due at
+ * start + k × interval, and goes out as soon as the loop gets to it once due. Each delta is
+ * "<emitted> <due> " (wall-clock ms): the client measures delivery from each.
+ */
 const timestampModel: ChatModel = {
   name: "timestamps",
   provider: "bench",
@@ -42,19 +47,14 @@ const timestampModel: ChatModel = {
   countTokens: () => 10,
   async *stream(): AsyncGenerator<ChatChunk> {
     let text = "";
-    if (hold) {
-      await released;
-      await sleep(Math.random() * intervalMs);
-    }
+    if (hold) await released;
+    // held: the first delta at a random point of the first interval; else right away
+    const start = now() + (hold ? Math.random() * intervalMs : 0);
     for (let k = 0; k < deltas; k++) {
-      if (hold && k === 0) {
-        const delta = `${now().toFixed(3)} `;
-        text += delta;
-        yield { type: "text", blockId: "b1", delta };
-        continue;
-      }
-      await sleep(intervalMs);
-      const delta = `${now().toFixed(3)} `;
+      const due = start + k * intervalMs;
+      const wait = due - now();
+      if (wait > 0) await sleep(wait);
+      const delta = `${now().toFixed(3)} ${due.toFixed(3)} `;
       text += delta;
       yield { type: "text", blockId: "b1", delta };
     }
@@ -69,7 +69,8 @@ const timestampModel: ChatModel = {
 
 const runtime = new ServiceRuntime({
   backend: await app.createBackend(store, {
-    prefix: store.startsWith("redis") ? `bench${process.pid}:` : `bench${process.pid}_`,
+    // replicas of one run share a prefix (the driver's); a lone server takes its own
+    prefix: args[6] || (store.startsWith("redis") ? `bench${process.pid}:` : `bench${process.pid}_`),
   }),
   agents: [{ name: "bench", model: timestampModel }],
   maxConcurrentRuns: maxRuns,
