@@ -48,6 +48,8 @@ class Waiter implements ClockWaiter, FeedListener {
   due = 0;
   woken = false;
   finished = false;
+  /** The follower's signal has aborted (a flag: AbortSignal's own getter is slow on the hot path). */
+  aborted = false;
   #resolve: (() => void) | undefined;
 
   sleep(): Promise<void> {
@@ -66,6 +68,11 @@ class Waiter implements ClockWaiter, FeedListener {
     this.woken = true;
     this.fire();
   }
+
+  readonly abort = (): void => {
+    this.aborted = true;
+    this.fire();
+  };
 
   readonly finish = (): void => {
     this.finished = true;
@@ -94,7 +101,8 @@ export async function* followEvents(
   let inFlight = watch !== undefined;
   let checkedAt = 0;
   void options.until?.then(waiter.finish, waiter.finish);
-  signal.addEventListener("abort", waiter.fire);
+  waiter.aborted = signal.aborted;
+  signal.addEventListener("abort", waiter.abort);
   try {
     const first = await backend.events.firstSeq(sessionId);
     if (first > cursor + 1) {
@@ -102,12 +110,13 @@ export async function* followEvents(
       cursor = first - 1;
     }
     let quietSince = Date.now();
-    while (!signal.aborted) {
+    while (!waiter.aborted) {
       const wasFinished = waiter.finished;
       waiter.woken = false;
-      const { items: batch, fresh } = await feed.read(cursor, PAGE);
+      // Kept items (the common case for a live follower) come without a promise.
+      const { items: batch, fresh } = feed.readKept(cursor, PAGE) ?? (await feed.read(cursor, PAGE));
       for (const item of batch) {
-        if (signal.aborted) return;
+        if (waiter.aborted) return;
         yield item;
         cursor = item.seq;
         if (watch) inFlight = inFlightAfter(item.event) ?? inFlight;
@@ -126,7 +135,7 @@ export async function* followEvents(
         if (outcome === "idle") inFlight = false;
         continue; // re-read: the check took time, and events (or a wake-up) may have come meanwhile
       }
-      if (signal.aborted) return;
+      if (waiter.aborted) return;
       const heartbeatDue = quietSince + heartbeatMs;
       const watchDue = watch && inFlight ? checkedAt + watch.everyMs : heartbeatDue;
       waiter.due = Math.min(heartbeatDue, watchDue, Date.now() + pollMs);
@@ -134,7 +143,7 @@ export async function* followEvents(
       clock.add(waiter);
       await slept;
       clock.delete(waiter);
-      if (!signal.aborted && Date.now() - quietSince >= heartbeatMs) {
+      if (!waiter.aborted && Date.now() - quietSince >= heartbeatMs) {
         yield HEARTBEAT;
         quietSince = Date.now();
       }
@@ -142,6 +151,6 @@ export async function* followEvents(
   } finally {
     clock.delete(waiter);
     feed.leave(waiter);
-    signal.removeEventListener("abort", waiter.fire);
+    signal.removeEventListener("abort", waiter.abort);
   }
 }

@@ -114,8 +114,8 @@ export class SessionFeed {
    * while those end at the newest append notified. Otherwise they were kept from an earlier read.
    */
   async read(after: number, limit: number): Promise<{ items: EventItem[]; fresh: boolean }> {
-    const cached = this.#cached(after, limit);
-    if (cached) return { items: cached, fresh: this.#complete };
+    const kept = this.readKept(after, limit);
+    if (kept) return kept;
     const tail = this.#items.at(-1)?.seq;
     if (tail !== undefined && after < tail) {
       // Behind the kept batch: read on its own, without disturbing the shared tail.
@@ -135,6 +135,12 @@ export class SessionFeed {
     } finally {
       if (this.#fetch?.done === done) this.#fetch = undefined;
     }
+  }
+
+  /** `read`'s answer when the kept items hold it (no read of the log, no promise); else undefined. */
+  readKept(after: number, limit: number): { items: EventItem[]; fresh: boolean } | undefined {
+    const cached = this.#cached(after, limit);
+    return cached ? { items: cached, fresh: this.#complete } : undefined;
   }
 
   #cached(after: number, limit: number): EventItem[] | undefined {
