@@ -14,8 +14,15 @@ import {
   type SessionRecord,
 } from "./types.js";
 
+/** A logged event as the memory log keeps it: its JSON, parsed into `event` on the first read. */
+interface StoredEvent {
+  seq: number;
+  json: string;
+  event?: AgentEvent;
+}
+
 class MemoryEventLog implements EventLog {
-  readonly #logs = new Map<string, { next: number; events: LoggedEvent[] }>();
+  readonly #logs = new Map<string, { next: number; events: StoredEvent[] }>();
   constructor(private readonly max: number) {}
 
   async append(sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> {
@@ -24,13 +31,10 @@ class MemoryEventLog implements EventLog {
       log = { next: 1, events: [] };
       this.#logs.set(sessionId, log);
     }
-    // The log keeps its own copy (what a persistent log would give back), and its JSON, which is
-    // what every follower sends: one serialisation per event, not one per follower.
-    const added = events.map((event): LoggedEvent => {
-      const json = JSON.stringify(event);
-      return { seq: log.next++, event: JSON.parse(json) as AgentEvent, json };
-    });
-    for (const logged of added) log.events.push(logged);
+    // The log keeps the JSON (what a persistent log would give back, and what every follower sends:
+    // one serialisation per event, not one per follower); reads parse it into the log's own copy.
+    const added = events.map((event) => ({ seq: log.next++, event, json: JSON.stringify(event) }));
+    for (const { seq, json } of added) log.events.push({ seq, json });
     if (log.events.length > this.max) log.events.splice(0, log.events.length - this.max);
     return added;
   }
@@ -40,7 +44,10 @@ class MemoryEventLog implements EventLog {
     if (!events || events.length === 0) return [];
     // seqs are consecutive: the first one after `after` is found by arithmetic, not by a scan
     const start = Math.max(0, after + 1 - events[0]!.seq);
-    return events.slice(start, start + limit);
+    return events.slice(start, start + limit).map((stored) => {
+      stored.event ??= JSON.parse(stored.json) as AgentEvent;
+      return stored as LoggedEvent;
+    });
   }
 
   async lastSeq(sessionId: string): Promise<number> {
