@@ -114,8 +114,9 @@ for (const backend of backends) {
         { cwd: root, stdio: "ignore" },
       );
       await waitForFile(marker, proc);
+      expect(proc.exitCode).toBeNull(); // still in the tool: the kill lands mid-call
       proc.kill("SIGKILL");
-      await new Promise((resolve) => proc.once("exit", resolve));
+      if (proc.signalCode === null) await new Promise((resolve) => proc.once("exit", resolve));
 
       const store: AgentStateStore = await createStateStore(backend.url(dir), backend.options);
       try {
