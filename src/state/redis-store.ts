@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
+import { LoopTurnBatch } from "./loop-turn-batch.js";
 import { RedisScript } from "./redis-script.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
@@ -29,15 +30,27 @@ export interface RedisStateStoreOptions {
   keyPrefix?: string;
 }
 
-/** KEYS: session hash, index zset. ARGV: expected version, state JSON, updatedAt, session id. */
-const SAVE_SCRIPT = new RedisScript(
-  `
-local actual = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
-if actual ~= tonumber(ARGV[1]) then return {0, actual} end
-redis.call('HSET', KEYS[1], 'version', actual + 1, 'state', ARGV[2], 'updatedAt', ARGV[3])
-redis.call('ZADD', KEYS[2], 0, ARGV[4])
-return {1, actual + 1}`,
-);
+/**
+ * KEYS: the index zset, then one session hash per save. ARGV: updatedAt, then per save: expected
+ * version, state JSON, session id. Returns `ok, version` per save (ok 0: the version it found). Every
+ * compare-and-set is atomic: the script runs alone, saves of one call in order.
+ */
+const SAVE_SCRIPT = new RedisScript(`
+local out = {}
+for k = 2, #KEYS do
+  local a = 2 + (k - 2) * 3
+  local actual = tonumber(redis.call('HGET', KEYS[k], 'version') or '0')
+  if actual ~= tonumber(ARGV[a]) then
+    out[#out + 1] = 0
+    out[#out + 1] = actual
+  else
+    redis.call('HSET', KEYS[k], 'version', actual + 1, 'state', ARGV[a + 1], 'updatedAt', ARGV[1])
+    redis.call('ZADD', KEYS[1], 0, ARGV[a + 2])
+    out[#out + 1] = 1
+    out[#out + 1] = actual + 1
+  end
+end
+return out`);
 
 const DELETE_SCRIPT = new RedisScript(
   `
@@ -45,6 +58,12 @@ local removed = redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return removed`,
 );
+
+interface SaveCall {
+  sessionId: string;
+  expected: number;
+  json: string;
+}
 
 /**
  * States in Redis: one hash per session (`<prefix>s:<id>`: version, state, updatedAt) and a sorted set
@@ -88,6 +107,16 @@ export class RedisStateStore implements AgentStateStore {
     return client;
   }
 
+  /** The saves of one turn of the event loop (many sessions at once on a service), as one script call. */
+  readonly #saves = new LoopTurnBatch<SaveCall, { ok: boolean; version: number }>(async (saves) => {
+    const redis = await this.#redis();
+    const keys = [this.#index, ...saves.map((save) => this.#key(save.sessionId))];
+    const args: Array<string | number> = [new Date().toISOString()];
+    for (const save of saves) args.push(save.expected, save.json, save.sessionId);
+    const out = (await SAVE_SCRIPT.run(redis, keys, args)) as number[];
+    return saves.map((_, i) => ({ ok: out[2 * i] === 1, version: Number(out[2 * i + 1]) }));
+  });
+
   #key(sessionId: string): string {
     return `${this.prefix}s:${sessionId}`;
   }
@@ -105,11 +134,8 @@ export class RedisStateStore implements AgentStateStore {
 
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
     const json = encodeState(sessionId, state, options);
-    const redis = await this.#redis();
-    const keys = [this.#key(sessionId), this.#index];
-    const args = [options.expectedVersion, json, new Date().toISOString(), sessionId];
-    const [ok, version] = (await SAVE_SCRIPT.run(redis, keys, args)) as [number, number];
-    if (ok !== 1) throw new StateConflictError(sessionId, options.expectedVersion, version);
+    const { ok, version } = await this.#saves.call({ sessionId, expected: options.expectedVersion, json });
+    if (!ok) throw new StateConflictError(sessionId, options.expectedVersion, version);
     return { version };
   }
 

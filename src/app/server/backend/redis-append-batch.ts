@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
+import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { RedisScript } from "../../../state/redis-script.js";
-import { LoopTurnBatch } from "./loop-turn-batch.js";
 
 /**
  * KEYS: one stream per append. ARGV: max length, bus channel, this replica's own subscriptions to the

@@ -3,10 +3,10 @@ import type { AgentEvent } from "../../../event/index.js";
 import { newId } from "../../../message/index.js";
 import { RedisStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
+import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { RedisScript } from "../../../state/redis-script.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
-import { LoopTurnBatch } from "./loop-turn-batch.js";
 import { pageRecords } from "./page-records.js";
 import { redisAppendBatch } from "./redis-append-batch.js";
 import {
@@ -25,9 +25,13 @@ for k = 1, #KEYS do
   if redis.call('GET', KEYS[k]) == ARGV[k + 1] then out[k] = redis.call('PEXPIRE', KEYS[k], ARGV[1]) else out[k] = 0 end
 end
 return out`);
-const RELEASE = new RedisScript(
-  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
-);
+/** KEYS: lock keys. ARGV: the owner of each key. Deletes each lock its owner still holds. */
+const RELEASE = new RedisScript(`
+local out = {}
+for k = 1, #KEYS do
+  if redis.call('GET', KEYS[k]) == ARGV[k] then out[k] = redis.call('DEL', KEYS[k]) else out[k] = 0 end
+end
+return out`);
 /** KEYS: record hash, owner index. ARGV: session id, owner, agent, title, createdAt. */
 const CREATE = new RedisScript(
   `
@@ -108,6 +112,16 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     channel,
     ownSubscriptions: () => (subscriber.status === "ready" ? 1 : 0),
   });
+  // Runs ending together release their leases in one script call.
+  const releases = new LoopTurnBatch<{ key: string; owner: string }, void>(async (leases) => {
+    const keys = leases.map((lease) => lease.key);
+    await RELEASE.run(
+      redis,
+      keys,
+      leases.map((lease) => lease.owner),
+    );
+    return leases.map(() => undefined);
+  });
   // The runtime renews all its leases in one turn (LeaseRenewals): one script call for all.
   const renewals = new LoopTurnBatch<{ key: string; owner: string }, boolean>(async (leases) => {
     const keys = leases.map((lease) => lease.key);
@@ -123,7 +137,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     if ((await redis.set(lockKey(sessionId), owner, "PX", ttl, "NX")) === "OK") return true;
     const holder = await redis.get(lockKey(sessionId));
     if (holder === null || !ownerIsGone(holder)) return false;
-    await RELEASE.run(redis, [lockKey(sessionId)], [holder]);
+    await releases.call({ key: lockKey(sessionId), owner: holder });
     return (await redis.set(lockKey(sessionId), owner, "PX", ttl, "NX")) === "OK";
   }
 
@@ -178,7 +192,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
           release: async () => {
             if (released) return;
             released = true;
-            await RELEASE.run(redis, [lockKey(sessionId)], [owner]);
+            await releases.call({ key: lockKey(sessionId), owner });
           },
         };
       },
