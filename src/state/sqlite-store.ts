@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
+import { LoopTurnBatch } from "./loop-turn-batch.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "./sql-names.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
@@ -28,6 +29,12 @@ interface Row {
   updated_at: number;
 }
 
+interface SaveCall {
+  sessionId: string;
+  json: string;
+  expected: number;
+}
+
 interface Statements {
   db: BetterSqlite3.Database;
   load: BetterSqlite3.Statement<[string], Row>;
@@ -41,7 +48,8 @@ interface Statements {
     [string, number],
     { session_id: string; version: number; updated_at: number }
   >;
-  cas: (sessionId: string, json: string, expected: number) => number;
+  /** Compare-and-set: the new version, or StateConflictError. */
+  cas: (sessionId: string, json: string, expected: number) => Promise<number>;
 }
 
 /**
@@ -102,14 +110,29 @@ export class SqliteStateStore implements AgentStateStore {
         `SELECT session_id, version, updated_at FROM ${t} WHERE session_id > ? ORDER BY session_id LIMIT ?`,
       ),
     } as Omit<Statements, "cas">;
-    const cas = db.transaction((sessionId: string, json: string, expected: number): number => {
-      const actual = s.version.get(sessionId)?.version ?? 0;
-      if (actual !== expected) throw new StateConflictError(sessionId, expected, actual);
-      if (expected === 0) s.insert.run(sessionId, json, Date.now());
-      else s.update.run(json, Date.now(), sessionId, expected);
-      return expected + 1;
-    });
-    return { ...s, cas: (sessionId, json, expected) => cas.immediate(sessionId, json, expected) };
+    // Every save of one loop turn in one IMMEDIATE transaction (one commit, not one per session);
+    // each compare-and-set answers on its own: a conflict fails only its save.
+    const casAll = db.transaction(
+      (saves: SaveCall[]): Array<number | StateConflictError> =>
+        saves.map(({ sessionId, json, expected }) => {
+          const actual = s.version.get(sessionId)?.version ?? 0;
+          if (actual !== expected) return new StateConflictError(sessionId, expected, actual);
+          if (expected === 0) s.insert.run(sessionId, json, Date.now());
+          else s.update.run(json, Date.now(), sessionId, expected);
+          return expected + 1;
+        }),
+    );
+    const saves = new LoopTurnBatch<SaveCall, number | StateConflictError>(async (calls) =>
+      casAll.immediate(calls),
+    );
+    return {
+      ...s,
+      cas: async (sessionId, json, expected) => {
+        const result = await saves.call({ sessionId, json, expected });
+        if (result instanceof StateConflictError) throw result;
+        return result;
+      },
+    };
   }
 
   async load(sessionId: string): Promise<StoredState | undefined> {
@@ -120,7 +143,7 @@ export class SqliteStateStore implements AgentStateStore {
 
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
     const json = encodeState(sessionId, state, options);
-    return { version: (await this.#statements()).cas(sessionId, json, options.expectedVersion) };
+    return { version: await (await this.#statements()).cas(sessionId, json, options.expectedVersion) };
   }
 
   async delete(sessionId: string): Promise<boolean> {

@@ -49,35 +49,6 @@ if (missing) {
       expect((await dropKeys(prefix)).sort()).toEqual([`${prefix}index`, `${prefix}s:a`]);
     });
 
-    it("saves of many sessions in one turn (one script call) each compare-and-set on their own", async () => {
-      const prefix = `${runName("redis_batch")}:`;
-      const store = new RedisStateStore({ url, prefix });
-      const ids = Array.from({ length: 30 }, (_, i) => `b${i}`);
-      const first = await Promise.all(
-        ids.map((id) => store.save(id, stateWith(id, ["one"]), { expectedVersion: 0 })),
-      );
-      expect(first.map((r) => r.version)).toEqual(ids.map(() => 1));
-      // in one turn: every session saves again; b3 twice from version 1 (the second must conflict)
-      const again = await Promise.allSettled([
-        ...ids.map((id) => store.save(id, stateWith(id, ["one", "two"]), { expectedVersion: 1 })),
-        store.save("b3", stateWith("b3", ["stale"]), { expectedVersion: 1 }),
-      ]);
-      expect(again.slice(0, ids.length).map((r) => r.status === "fulfilled" && r.value.version)).toEqual(
-        ids.map(() => 2),
-      );
-      const stale = again.at(-1)!;
-      expect(stale.status).toBe("rejected");
-      expect(String((stale as PromiseRejectedResult).reason)).toMatch(/b3/);
-      const loaded = await store.load("b3");
-      expect(loaded?.version).toBe(2);
-      expect(loaded?.state.context).toHaveLength(2);
-      expect((await store.list({ limit: 100 })).sessions.map((s) => s.sessionId).sort()).toEqual(
-        [...ids].sort(),
-      );
-      await store.close();
-      await dropKeys(prefix);
-    });
-
     it("fails with the URL when the server cannot be reached", async () => {
       const store = new RedisStateStore({ url: "redis://127.0.0.1:1" });
       await expect(store.init()).rejects.toThrow(

@@ -121,6 +121,25 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       expect(await store.load(sessionId)).toEqual({ state: first, version: 2 });
     });
 
+    it("saves of many sessions at once each compare-and-set on their own (stores may send them together)", async () => {
+      const ids = Array.from({ length: 20 }, (_, i) => id(`many${i}`));
+      await Promise.all(ids.map((s) => store.save(s, stateWith(s, ["one"]), { expectedVersion: 0 })));
+      // at once: every session saves version 2, and the 4th twice from version 1 (the second conflicts)
+      const again = await Promise.allSettled([
+        ...ids.map((s) => store.save(s, stateWith(s, ["one", "two"]), { expectedVersion: 1 })),
+        store.save(ids[3]!, stateWith(ids[3]!, ["stale"]), { expectedVersion: 1 }),
+      ]);
+      expect(again.slice(0, ids.length).map((r) => r.status === "fulfilled" && r.value.version)).toEqual(
+        ids.map(() => 2),
+      );
+      expect(again.at(-1)).toMatchObject({
+        status: "rejected",
+        reason: { sessionId: ids[3], expectedVersion: 1, actualVersion: 2 },
+      });
+      const loaded = await Promise.all(ids.map((s) => store.load(s)));
+      expect(loaded.map((l) => [l?.version, l?.state.context.length])).toEqual(ids.map(() => [2, 2]));
+    });
+
     it("deletes a session, after which it starts again at version 0", async () => {
       const sessionId = id("del");
       await store.save(sessionId, stateWith(sessionId, ["x"]), { expectedVersion: 0 });

@@ -4,6 +4,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { AgentEvent } from "../../../event/index.js";
 import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
+import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
 import { pageRecords } from "./page-records.js";
@@ -108,7 +109,7 @@ export async function sqliteBackend(
     dropLease: db.prepare<[string, string]>(`DELETE FROM ${p}leases WHERE session_id = ? AND owner = ?`),
   };
 
-  const append = db.transaction((sessionId: string, events: AgentEvent[]): LoggedEvent[] => {
+  const appendOne = (sessionId: string, events: AgentEvent[]): LoggedEvent[] => {
     let seq = q.last.get(sessionId)?.seq ?? 0;
     const added = events.map((event) => {
       seq += 1;
@@ -118,7 +119,21 @@ export async function sqliteBackend(
     });
     if (seq > max) q.trim.run(sessionId, seq - max);
     return added;
-  });
+  };
+  // The appends (and lease releases) of every session in one loop turn share one IMMEDIATE
+  // transaction: one commit to the WAL instead of one per session, which is what ends many runs at once.
+  const appendAll = db.transaction((appends: Array<{ sessionId: string; events: AgentEvent[] }>) =>
+    appends.map(({ sessionId, events }) => appendOne(sessionId, events)),
+  );
+  const appends = new LoopTurnBatch<{ sessionId: string; events: AgentEvent[] }, LoggedEvent[]>(
+    async (calls) => appendAll.immediate(calls),
+  );
+  const dropAll = db.transaction((leases: Array<{ sessionId: string; owner: string }>) =>
+    leases.map(({ sessionId, owner }) => void q.dropLease.run(sessionId, owner)),
+  );
+  const releases = new LoopTurnBatch<{ sessionId: string; owner: string }, void>(async (calls) =>
+    dropAll.immediate(calls),
+  );
 
   const takeLease = db.transaction((sessionId: string, owner: string): boolean => {
     const row = q.getLease.get(sessionId);
@@ -135,7 +150,7 @@ export async function sqliteBackend(
     pollMs: 250,
     bus: new LocalBus(),
     events: {
-      append: async (sessionId, events) => append.immediate(sessionId, events),
+      append: async (sessionId, events) => (events.length === 0 ? [] : appends.call({ sessionId, events })),
       read: async (sessionId, after, limit) =>
         q.read
           .all(sessionId, after, limit)
@@ -158,7 +173,7 @@ export async function sqliteBackend(
             if (released) return;
             released = true;
             local.delete(sessionId);
-            q.dropLease.run(sessionId, owner);
+            await releases.call({ sessionId, owner });
           },
         };
       },
