@@ -128,9 +128,10 @@ export async function sqliteBackend(
   const appends = new LoopTurnBatch<{ sessionId: string; events: AgentEvent[] }, LoggedEvent[]>(
     async (calls) => appendAll.immediate(calls),
   );
-  const dropAll = db.transaction((leases: Array<{ sessionId: string; owner: string }>) =>
-    leases.map(({ sessionId, owner }) => void q.dropLease.run(sessionId, owner)),
-  );
+  const dropAll = db.transaction((leases: Array<{ sessionId: string; owner: string }>) => {
+    for (const { sessionId, owner } of leases) q.dropLease.run(sessionId, owner);
+    return leases.map(() => undefined);
+  });
   const releases = new LoopTurnBatch<{ sessionId: string; owner: string }, void>(async (calls) =>
     dropAll.immediate(calls),
   );
