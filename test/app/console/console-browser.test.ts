@@ -145,6 +145,8 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
   it("a sub-agent's run is shown collapsible inside the tool call that started it", async () => {
     await open();
     await sendText("research oat milk");
+    // The page is idle before the reply's first event too: wait for the nested run, then for the end.
+    await page.waitForSelector(".tool[data-call] details.subrun");
     await page.waitForSelector("body[data-phase='idle']");
     const nested = page.locator(".tool[data-call] details.subrun");
     expect(await nested.count()).toBe(1);
@@ -160,6 +162,7 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
   it("a built-in tool run of the provider is a tool card marked with who ran it, never an approval", async () => {
     await open();
     await sendText("look up oat milk");
+    await page.waitForSelector(".msg.assistant"); // the reply began (the page is idle before it, too)
     await page.waitForSelector("body[data-phase='idle']");
     const card = page.locator('.tool[data-call="srvtoolu_look"]');
     expect(await card.locator(".tool-name").textContent()).toBe("web_search");
@@ -188,6 +191,7 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     await page.setInputFiles("#files", { name: "dot.png", mimeType: "image/png", buffer: png });
     expect(await page.locator("#attached li").textContent()).toContain("dot.png");
     await sendText("what is in this picture");
+    await page.waitForSelector(".msg.assistant"); // the reply began (the page is idle before it, too)
     await page.waitForSelector("body[data-phase='idle']");
     expect(await page.locator(".msg.user img.media").getAttribute("src")).toBe(
       `data:image/png;base64,${png.toString("base64")}`,
