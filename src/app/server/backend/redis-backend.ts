@@ -112,22 +112,19 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     channel,
     ownSubscriptions: () => (subscriber.status === "ready" ? 1 : 0),
   });
-  // Runs ending together release their leases in one script call.
-  const releases = new LoopTurnBatch<{ key: string; owner: string }, void>(async (leases) => {
-    const keys = leases.map((lease) => lease.key);
-    await RELEASE.run(
-      redis,
-      keys,
-      leases.map((lease) => lease.owner),
-    );
-    return leases.map(() => undefined);
-  });
-  // The runtime renews all its leases in one turn (LeaseRenewals): one script call for all.
-  const renewals = new LoopTurnBatch<{ key: string; owner: string }, boolean>(async (leases) => {
-    const keys = leases.map((lease) => lease.key);
-    const extended = (await RENEW.run(redis, keys, [ttl, ...leases.map((lease) => lease.owner)])) as number[];
-    return extended.map((ok) => ok === 1);
-  });
+  // Leases renewed (LeaseRenewals: all in one turn) or released together go in one script call.
+  const leaseBatch = (script: RedisScript, leading: Array<string | number>) =>
+    new LoopTurnBatch<{ key: string; owner: string }, boolean>(async (leases) => {
+      const owners = leases.map((lease) => lease.owner);
+      const done = (await script.run(
+        redis,
+        leases.map((lease) => lease.key),
+        [...leading, ...owners],
+      )) as number[];
+      return done.map((ok) => ok === 1);
+    });
+  const renewals = leaseBatch(RENEW, [ttl]);
+  const releases = leaseBatch(RELEASE, []);
   const streamKey = (id: string) => `${p}events:${id}`;
   const lockKey = (id: string) => `${p}lock:${id}`;
   const recordKey = (id: string) => `${p}session:${id}`;
