@@ -99,7 +99,9 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     bus: {
       async publish(message) {
         local.deliver(message);
-        await pool.query("SELECT pg_notify($1, $2)", [channel, encodeBusMessage(message, replica)]);
+        // Every append has told the other replicas already (in its own statement).
+        if (message.kind !== "events")
+          await pool.query("SELECT pg_notify($1, $2)", [channel, encodeBusMessage(message, replica)]);
       },
       subscribe: (sessionId, fn) => local.subscribe(sessionId, fn),
     },
@@ -108,11 +110,14 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
         if (events.length === 0) return [];
         const json = events.map((event) => JSON.stringify(event));
         const { rows } = await pool.query(
-          `WITH last AS (SELECT COALESCE(MAX(seq), 0) AS s FROM ${p}events WHERE session_id = $1)
-           INSERT INTO ${p}events (session_id, seq, event)
-           SELECT $1, last.s + e.ord, e.ev FROM last, unnest($2::text[]) WITH ORDINALITY AS e(ev, ord)
-           RETURNING seq`,
-          [sessionId, json],
+          `WITH last AS (SELECT COALESCE(MAX(seq), 0) AS s FROM ${p}events WHERE session_id = $1),
+           added AS (
+             INSERT INTO ${p}events (session_id, seq, event)
+             SELECT $1, last.s + e.ord, e.ev FROM last, unnest($2::text[]) WITH ORDINALITY AS e(ev, ord)
+             RETURNING seq),
+           notice AS (SELECT pg_notify($3, $4))
+           SELECT added.seq FROM added, notice`,
+          [sessionId, json, channel, encodeBusMessage({ sessionId, kind: "events" }, replica)],
         );
         const seqs = rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
         const last = seqs.at(-1) ?? 0;

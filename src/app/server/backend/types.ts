@@ -18,6 +18,7 @@ export interface LoggedEvent {
  * Older events beyond the retention bound are dropped (`firstSeq` says where the log now starts).
  */
 export interface EventLog {
+  /** Logs the events; a backend shared by replicas also notifies the others, in the same round trip. */
   append(sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]>;
   read(sessionId: string, after: number, limit: number): Promise<LoggedEvent[]>;
   /** The seq of the newest event (0 when none). */
@@ -79,8 +80,8 @@ export type BusMessage =
 
 /**
  * Cross-replica notifications; delivery is best effort (followers also re-read the log on a timer).
- * Every `events` message follows an append: a backend whose `append` already tells the other replicas
- * (Redis publishes from inside its append script) delivers such a message locally only.
+ * Every `events` message follows an append, and an append tells the other replicas itself (in the
+ * same script or statement), so `publish` delivers an `events` message in this process only.
  */
 export interface ServiceBus {
   publish(message: BusMessage): Promise<void>;
