@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { delegatesOf } from "../../multiagent/index.js";
 import { bearerAuth, type ServiceVariables } from "./http/auth.js";
 import { hostGuard, LOOPBACK_HOSTS, originGuard } from "./http/browser-guard.js";
+import { sendBodiesDirectly } from "./http/direct-body.js";
 import { openApiDocument } from "./http/openapi.js";
 import { replyRoutes } from "./http/reply-routes.js";
 import { sessionRoutes } from "./http/session-routes.js";
@@ -79,5 +80,7 @@ export function createApp(
   app.route("/v1/sessions", sessionRoutes(runtime));
   app.route("/v1/sessions", replyRoutes(runtime));
   for (const mount of options.mounts ?? []) app.route("/", mount as Hono<{ Variables: ServiceVariables }>);
+  // On Node, SSE bodies go straight to the socket (see direct-body.ts); elsewhere fetch is unchanged.
+  app.fetch = sendBodiesDirectly(app.fetch);
   return app;
 }

@@ -12,7 +12,7 @@ export function runResponse(c: Context, runtime: ServiceRuntime, user: string, r
   if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
     return sseResponse(
       (signal) => runtime.follow(user, run.sessionId, { after: run.after, signal, until: run.done }),
-      c.req.raw.signal,
+      c.req.raw,
     );
   }
   return c.json(

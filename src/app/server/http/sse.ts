@@ -1,4 +1,6 @@
+import type { ServerResponse } from "node:http";
 import type { FollowItem } from "../runtime/follow-events.js";
+import { withDirectBody } from "./direct-body.js";
 
 const encoder = new TextEncoder();
 const CONNECTED = encoder.encode(": connected\n\n");
@@ -47,44 +49,119 @@ function frameBytes(item: FollowItem): Uint8Array {
   return bytes;
 }
 
+const SSE_HEADERS = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache, no-transform",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+};
+
+const CLIENT_GONE = new Error("the client closed the stream");
+
+type OpenFollower = (signal: AbortSignal) => Promise<AsyncGenerator<FollowItem>>;
+
+/**
+ * One stream's follower, opened by whichever body is read first (the `ReadableStream` or the direct
+ * writer; only one ever is). `stop` ends it when the client goes away (never the run).
+ */
+class SseFollower {
+  readonly #controller = new AbortController();
+  readonly #open: OpenFollower;
+  #items: AsyncGenerator<FollowItem> | undefined;
+  #finished = false;
+
+  constructor(open: OpenFollower) {
+    this.#open = open;
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  async items(): Promise<AsyncGenerator<FollowItem>> {
+    this.#items ??= await this.#open(this.#controller.signal);
+    return this.#items;
+  }
+
+  /** The follower has ended by itself: a later `stop` (the response closing) has nothing to do. */
+  finished(): void {
+    this.#finished = true;
+  }
+
+  stop(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    // a shared reason: abort() without one builds a DOMException with a stack, per stream
+    this.#controller.abort(CLIENT_GONE);
+    void this.#items?.return(undefined);
+  }
+}
+
+/** Resolves once `out` can take more (or is gone). */
+function drained(out: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off("drain", done);
+      out.off("close", done);
+      resolve();
+    };
+    out.on("drain", done);
+    out.on("close", done);
+  });
+}
+
+/** The direct body: each frame written to Node's response as the follower yields it. */
+async function writeFrames(follower: SseFollower, out: ServerResponse): Promise<void> {
+  out.once("close", () => follower.stop());
+  out.write(CONNECTED);
+  try {
+    const items = await follower.items();
+    for (;;) {
+      const next = await items.next();
+      if (next.done || out.destroyed) break;
+      if (!out.write(frameBytes(next.value))) await drained(out);
+    }
+  } catch {
+    // the follower failed (e.g. the log went away): end the stream; the client reconnects
+  }
+  follower.finished();
+  out.end();
+}
+
 /**
  * A `text/event-stream` response fed by `open(signal)`. The signal aborts when the client goes away
- * (which stops only the follower, never the run).
+ * (which stops only the follower, never the run). `request` is the request's signal, or the request
+ * itself (its signal is read only off Node, where the adapter's body reader does not see the client
+ * leave; on Node the response's `close` does). Served through `sendBodiesDirectly` on Node, the frames
+ * go straight to the socket; elsewhere through the `ReadableStream` body.
  */
-export function sseResponse(
-  open: (signal: AbortSignal) => Promise<AsyncGenerator<FollowItem>>,
-  requestSignal?: AbortSignal,
-): Response {
-  const controller = new AbortController();
-  requestSignal?.addEventListener("abort", () => controller.abort(), { once: true });
-  let items: AsyncGenerator<FollowItem> | undefined;
+export function sseResponse(open: OpenFollower, request?: AbortSignal | Request): Response {
+  const follower = new SseFollower(open);
+  let listening = false;
   const body = new ReadableStream<Uint8Array>({
     start(stream) {
       stream.enqueue(CONNECTED);
     },
     async pull(stream) {
+      if (!listening) {
+        listening = true; // here, not in start: reading a lightweight request's signal builds the whole request
+        const signal = request instanceof AbortSignal ? request : request?.signal;
+        signal?.addEventListener("abort", () => follower.stop(), { once: true });
+      }
       try {
-        items ??= await open(controller.signal);
-        const next = await items.next();
+        const next = await (await follower.items()).next();
         if (next.done) stream.close();
         else stream.enqueue(frameBytes(next.value));
       } catch {
-        // the follower failed (e.g. the log went away): end the stream; the client reconnects
-        stream.close();
+        stream.close(); // as in writeFrames
       }
     },
     cancel() {
-      controller.abort();
-      void items?.return(undefined);
+      follower.stop();
     },
   });
-  return new Response(body, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    },
+  return withDirectBody(new Response(body, { headers: SSE_HEADERS }), (out) => {
+    void writeFrames(follower, out);
   });
 }
 
