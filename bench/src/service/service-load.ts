@@ -21,7 +21,10 @@ export interface ServiceLoadOptions {
   clients?: number;
   /** Streams being opened at once, per client (default 200). */
   openConcurrency?: number;
-  /** Extra node flags for the server (`--cpu-prof`, `--heapsnapshot-signal=SIGUSR2`). */
+  /**
+   * Node flags for the server (default SERVE_NODE_ARGS; add `--cpu-prof`,
+   * `--heapsnapshot-signal=SIGUSR2`; `[]` for Node's defaults).
+   */
   serverNodeArgs?: string[];
   /**
    * Open every stream first (each reply waits, its stream idle), then release them all; each starts
@@ -35,8 +38,12 @@ export interface ServiceLoadOptions {
   replicas?: number;
 }
 
+/** The node flags `agentscope serve` runs with (the shebang of src/app/cli/main.ts). */
+export const SERVE_NODE_ARGS = ["--max-semi-space-size=64"];
+
 export interface ServiceLoadResult {
   streams: number;
+  serverNodeArgs: string[];
   store: string;
   deltasPerStream: number;
   intervalMs: number;
@@ -118,6 +125,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
   const store = options.store === "sqlite" ? `sqlite:${sqliteFile}` : (options.store ?? "memory:");
   const load0 = loadavg()[0]!;
   const replicas = options.replicas ?? 1;
+  const serverNodeArgs = options.serverNodeArgs ?? SERVE_NODE_ARGS;
   const prefix = replicas > 1 ? `bench${process.pid}${store.startsWith("redis") ? ":" : "_"}` : "";
   const servers = Array.from({ length: replicas }, () => {
     const child = spawnTsx(
@@ -131,7 +139,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
         options.hold ? "hold" : "",
         prefix,
       ],
-      options.serverNodeArgs ?? [],
+      serverNodeArgs,
     );
     const server = { child, last: undefined as Stat | undefined, peakSockets: 0 };
     child.stdout!.on("data", (data: Buffer) => {
@@ -186,6 +194,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
     const sum = (f: (l: ClientLine) => number) => lines.reduce((total, l) => total + f(l), 0);
     return {
       streams,
+      serverNodeArgs,
       store: options.store ?? "memory:",
       replicas,
       deltasPerStream: deltas,
