@@ -3,8 +3,8 @@ import type { FollowItem } from "../runtime/follow-events.js";
 import { withDirectBody } from "./direct-body.js";
 
 const encoder = new TextEncoder();
-const CONNECTED = encoder.encode(": connected\n\n");
-const HEARTBEAT = encoder.encode(": keep-alive\n\n");
+const CONNECTED = ": connected\n\n";
+const HEARTBEAT = ": keep-alive\n\n";
 
 /** Any CR or LF: a line break inside a field would end it and start a forged one. */
 const LINE_BREAK = /[\r\n]/;
@@ -26,27 +26,22 @@ export function sseFrame(item: FollowItem): string {
       return `id: ${item.seq}\nevent: ${name}\ndata: ${json}\n\n`;
     }
     case "heartbeat":
-      return ": keep-alive\n\n";
+      return HEARTBEAT;
     case "gap":
       return `event: gap\ndata: ${JSON.stringify({ firstEventId: item.firstSeq, message: "older events were dropped by the log's retention bound" })}\n\n`;
   }
 }
 
 /**
- * The encoded frames of event items. The followers of one session in this process yield the same
- * item object per event (SessionFeeds), so the frame is serialised and encoded once and its bytes go
- * to every follower (the bytes are never written to, only handed to the socket).
+ * An item's frame. The followers of one session in this process yield the same item object per
+ * event (SessionFeeds), so the frame is built once, kept on the item, and the same string goes to
+ * every follower. On Node it is written as a string: the socket encodes it natively, with no
+ * `Uint8Array` per frame.
  */
-const frames = new WeakMap<FollowItem, Uint8Array>();
-
-function frameBytes(item: FollowItem): Uint8Array {
-  if (item.kind === "heartbeat") return HEARTBEAT;
-  let bytes = frames.get(item);
-  if (!bytes) {
-    bytes = encoder.encode(sseFrame(item));
-    if (item.kind === "event") frames.set(item, bytes);
-  }
-  return bytes;
+function frameText(item: FollowItem): string {
+  if (item.kind !== "event") return item.kind === "heartbeat" ? HEARTBEAT : sseFrame(item);
+  item.frame ??= sseFrame(item);
+  return item.frame;
 }
 
 const SSE_HEADERS = {
@@ -119,7 +114,7 @@ async function writeFrames(follower: SseFollower, out: ServerResponse): Promise<
     for (;;) {
       const next = await items.next();
       if (next.done || out.destroyed) break;
-      if (!out.write(frameBytes(next.value))) await drained(out);
+      if (!out.write(frameText(next.value))) await drained(out);
     }
   } catch {
     // the follower failed (e.g. the log went away): end the stream; the client reconnects
@@ -140,7 +135,7 @@ export function sseResponse(open: OpenFollower, request?: AbortSignal | Request)
   let listening = false;
   const body = new ReadableStream<Uint8Array>({
     start(stream) {
-      stream.enqueue(CONNECTED);
+      stream.enqueue(encoder.encode(CONNECTED));
     },
     async pull(stream) {
       if (!listening) {
@@ -151,7 +146,7 @@ export function sseResponse(open: OpenFollower, request?: AbortSignal | Request)
       try {
         const next = await (await follower.items()).next();
         if (next.done) stream.close();
-        else stream.enqueue(frameBytes(next.value));
+        else stream.enqueue(encoder.encode(frameText(next.value)));
       } catch {
         stream.close(); // as in writeFrames
       }
