@@ -1,9 +1,9 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { delegatesOf } from "../../multiagent/index.js";
 import { bearerAuth, type ServiceVariables } from "./http/auth.js";
 import { hostGuard, LOOPBACK_HOSTS, originGuard } from "./http/browser-guard.js";
 import { sendBodiesDirectly } from "./http/direct-body.js";
+import { limitBodies } from "./http/node-body.js";
 import { openApiDocument } from "./http/openapi.js";
 import { replyRoutes } from "./http/reply-routes.js";
 import { sessionRoutes } from "./http/session-routes.js";
@@ -60,14 +60,12 @@ export function createApp(
   app.use("/v1/*", bearerAuth(options.tokens ?? new Map()));
   app.use(
     "/v1/*",
-    bodyLimit({
-      maxSize,
-      onError: (c) =>
-        c.json(
-          new HttpError(413, "payload_too_large", `the body is over the limit of ${maxSize} bytes`).body,
-          413,
-        ),
-    }),
+    limitBodies(maxSize, (c) =>
+      c.json(
+        new HttpError(413, "payload_too_large", `the body is over the limit of ${maxSize} bytes`).body,
+        413,
+      ),
+    ),
   );
   app.get("/v1/agents", (c) =>
     c.json({

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { z } from "zod";
 import { formatPath } from "../../../message/index.js";
 import { HttpError } from "../http-error.js";
+import { bodyText } from "./node-body.js";
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
@@ -12,7 +13,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  */
 export async function readBody<T>(c: Context, schema: z.ZodType<T>, what: string): Promise<T> {
   const contentType = c.req.header("content-type");
-  const text = await c.req.text();
+  const text = await bodyText(c);
   if ((text !== "" || contentType !== undefined) && !JSON_TYPE.test(contentType ?? ""))
     throw new HttpError(
       415,
