@@ -7,7 +7,7 @@
  * stream over the idle baseline, its CPU time, and the load average.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { spawnTsx, waitForLine } from "../mock-process.js";
 
@@ -126,6 +126,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
   const load0 = loadavg()[0]!;
   const replicas = options.replicas ?? 1;
   const serverNodeArgs = options.serverNodeArgs ?? SERVE_NODE_ARGS;
+  const serverLog = process.env.AGENTSCOPE_BENCH_SERVER_LOG;
   const prefix = replicas > 1 ? `bench${process.pid}${store.startsWith("redis") ? ":" : "_"}` : "";
   const servers = Array.from({ length: replicas }, () => {
     const child = spawnTsx(
@@ -144,7 +145,11 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
     const server = { child, last: undefined as Stat | undefined, peakSockets: 0 };
     child.stdout!.on("data", (data: Buffer) => {
       for (const line of data.toString().split("\n")) {
-        if (!line.startsWith("stat ")) continue;
+        if (!line.startsWith("stat ")) {
+          // AGENTSCOPE_BENCH_SERVER_LOG=file: the server's other output (e.g. --trace-gc) goes there
+          if (serverLog && line) appendFileSync(serverLog, `${line}\n`);
+          continue;
+        }
         server.last = JSON.parse(line.slice(5)) as Stat;
         server.peakSockets = Math.max(server.peakSockets, server.last.sockets);
       }
