@@ -17,6 +17,7 @@ import {
   type ServiceBackend,
   type SessionRecord,
 } from "./types.js";
+import { WalCheckpointer } from "./wal-checkpointer.js";
 
 interface RecordRow {
   session_id: string;
@@ -66,6 +67,7 @@ export async function sqliteBackend(
   db.pragma("busy_timeout = 5000");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
+  const checkpointer = file === ":memory:" ? undefined : new WalCheckpointer(db, file);
   const p = options.prefix ?? "agentscope_";
   db.exec(schema(p));
   const store = new SqliteStateStore({ database: db });
@@ -198,6 +200,7 @@ export async function sqliteBackend(
     },
     async close() {
       await store.close();
+      await checkpointer?.close();
       db.close();
     },
   };

@@ -1,0 +1,56 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type BetterSqlite3 from "better-sqlite3";
+
+/**
+ * SQLite's WAL checkpoints, off the event loop. By default the connection that commits past 1,000
+ * WAL pages copies them into the database file and syncs it, right there: better-sqlite3 is
+ * synchronous, so under a steady write load the service stalled every stream for tens to hundreds of
+ * milliseconds at a time. Here the service's connection never checkpoints (`wal_autocheckpoint = 0`);
+ * a worker thread with its own connection runs a PASSIVE checkpoint (it never blocks a writer) every
+ * `everyMs`. If the worker cannot start or dies, the connection checkpoints itself again, so the WAL
+ * never grows without bound.
+ *
+ * The worker is a few lines of CommonJS given as text: the package ships bundled entry points, and a
+ * worker file would need an entry of its own.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma("busy_timeout = 5000");
+const checkpoint = () => db.pragma("wal_checkpoint(PASSIVE)");
+const timer = setInterval(checkpoint, workerData.everyMs);
+parentPort.once("message", () => {
+  clearInterval(timer);
+  checkpoint();
+  db.close();
+  parentPort.close();
+});
+`;
+
+const AUTOCHECKPOINT_PAGES = 1000; // SQLite's default
+
+export class WalCheckpointer {
+  readonly #worker: Worker;
+  readonly #exited: Promise<void>;
+
+  constructor(db: BetterSqlite3.Database, file: string, everyMs = 1000) {
+    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs } });
+    this.#worker.unref();
+    db.pragma("wal_autocheckpoint = 0");
+    const fallBack = () => {
+      if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    };
+    this.#worker.once("error", fallBack);
+    this.#exited = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
+    void this.#exited.then(fallBack);
+  }
+
+  /** Runs a last checkpoint in the worker and waits for it to end. */
+  async close(): Promise<void> {
+    this.#worker.postMessage("stop");
+    await this.#exited;
+  }
+}
