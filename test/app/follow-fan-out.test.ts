@@ -161,6 +161,28 @@ describe("followers of one session in one process", () => {
     }
   });
 
+  it("a follower that hears every append does not read the log when its clock wakes it; a polling one does", async () => {
+    const backend = countingBackend();
+    const { options, finish } = followOptions(backend);
+    // heartbeats every 20 ms: the clock wakes the follower many times while nothing is appended
+    const live = collect(followEvents(backend, "s", { ...options, heartbeatMs: 20 }));
+    await appendAndDeliver(backend, "s", 1, 2);
+    await vi.waitFor(() => expect(live.events.length).toBe(2));
+    const readsBefore = backend.reads;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(backend.reads).toBe(readsBefore);
+    // a follower that polls (its writers may be in another process) reads on each wake-up
+    const polling = collect(followEvents(backend, "s", { ...options, heartbeatMs: 20, pollMs: 20 }));
+    await vi.waitFor(() => expect(polling.events.length).toBe(2));
+    const pollingBefore = backend.reads;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(backend.reads).toBeGreaterThan(pollingBefore + 2);
+    await appendAndDeliver(backend, "s", 3, 1);
+    await vi.waitFor(() => expect([live.events.length, polling.events.length]).toEqual([3, 3]));
+    finish();
+    await Promise.all([live.done, polling.done]);
+  });
+
   it("a slow follower neither stalls the others nor loses an event", async () => {
     const backend = memoryBackend();
     const { options, finish } = followOptions(backend);

@@ -39,6 +39,7 @@ function inFlightAfter(event: LoggedEvent["event"]): boolean | undefined {
 
 const PAGE = 500;
 const HEARTBEAT: FollowItem = Object.freeze({ kind: "heartbeat" });
+const NOTHING_NEW = Object.freeze({ items: Object.freeze([]) as readonly EventItem[], fresh: true });
 
 /**
  * One follower's waiting state, one object per stream: the bus (through its session feed), the
@@ -93,6 +94,7 @@ export async function* followEvents(
 ): AsyncGenerator<FollowItem> {
   const { signal, heartbeatMs, watch } = options;
   const pollMs = options.pollMs ?? backend.pollMs ?? Number.POSITIVE_INFINITY;
+  const hearsEveryAppend = pollMs === Number.POSITIVE_INFINITY;
   const clock = options.clock ?? new FollowClock(tickFor(heartbeatMs, pollMs, watch?.everyMs));
   const waiter = new Waiter();
   const feed = (options.feeds ?? new SessionFeeds(backend)).join(sessionId, waiter);
@@ -113,8 +115,11 @@ export async function* followEvents(
     while (!waiter.aborted) {
       const wasFinished = waiter.finished;
       waiter.woken = false;
-      // Kept items (the common case for a live follower) come without a promise.
-      const { items: batch, fresh } = feed.readKept(cursor, PAGE) ?? (await feed.read(cursor, PAGE));
+      // Kept items (the common case for a live follower) come without a promise; a follower that
+      // hears every append and has had them all (woken by its clock) need not read the log.
+      const { items: batch, fresh } =
+        feed.readKept(cursor, PAGE) ??
+        (hearsEveryAppend && feed.caughtUp(cursor) ? NOTHING_NEW : await feed.read(cursor, PAGE));
       for (const item of batch) {
         if (waiter.aborted) return;
         yield item;

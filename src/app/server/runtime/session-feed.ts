@@ -141,6 +141,14 @@ export class SessionFeed {
     }
   }
 
+  /**
+   * Whether the kept items end at `after` and at the newest append this process has been told of: a
+   * follower there that hears every append (its run is in this process) has nothing to read.
+   */
+  caughtUp(after: number): boolean {
+    return this.#complete && this.#items.at(-1)?.seq === after;
+  }
+
   /** `read`'s answer when the kept items hold it (no read of the log, no promise); else undefined. */
   readKept(after: number, limit: number): { items: EventItem[]; fresh: boolean } | undefined {
     const cached = this.#cached(after, limit);
