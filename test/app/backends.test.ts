@@ -108,6 +108,16 @@ for (const kind of kinds) {
       await next!.release();
     });
 
+    it("renewals made together each answer for their own lease", async () => {
+      const backend = await open();
+      const sessions = Array.from({ length: 12 }, (_, k) => runName(`r${k}`));
+      const leases = await Promise.all(sessions.map((s) => backend.locks.acquire(s)));
+      await Promise.all(leases.filter((_, k) => k % 3 === 0).map((lease) => lease!.release()));
+      const renewed = await Promise.all(leases.map((lease) => lease!.renew()));
+      expect(renewed).toEqual(sessions.map((_, k) => k % 3 !== 0));
+      await Promise.all(leases.map((lease) => lease!.release()));
+    });
+
     if (kind.shared) {
       it("a lease that was not renewed expires and another replica takes the session", async () => {
         const a = await open({ lockTtlMs: 150 });

@@ -138,6 +138,15 @@ export async function sqliteBackend(
     dropAll.immediate(calls),
   );
 
+  // Renewals come together (one timer per runtime renews every lease): one transaction, one commit.
+  const renewAll = db.transaction((leases: Array<{ sessionId: string; owner: string }>) => {
+    const expires = Date.now() + ttl;
+    return leases.map(({ sessionId, owner }) => q.renewLease.run(expires, sessionId, owner).changes === 1);
+  });
+  const renewals = new LoopTurnBatch<{ sessionId: string; owner: string }, boolean>(async (calls) =>
+    renewAll.immediate(calls),
+  );
+
   const takeLease = db.transaction((sessionId: string, owner: string): boolean => {
     const row = q.getLease.get(sessionId);
     if (row && row.expires_at > Date.now() && !ownerIsGone(row.owner)) return false;
@@ -171,7 +180,7 @@ export async function sqliteBackend(
         let released = false;
         return {
           sessionId,
-          renew: async () => !released && q.renewLease.run(Date.now() + ttl, sessionId, owner).changes === 1,
+          renew: async () => !released && renewals.call({ sessionId, owner }),
           release: async () => {
             if (released) return;
             released = true;
