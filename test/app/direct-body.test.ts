@@ -83,7 +83,9 @@ describe("SSE served straight to the socket", () => {
         off();
       };
     };
-    const runtime = new ServiceRuntime({ backend, agents: [{ name: "a", model: conversationModel() }] });
+    // non-ASCII text: frames are written as strings and must reach the client as UTF-8
+    const model = conversationModel({ text: "Fertig — é, ✓, 中文, 🙂" });
+    const runtime = new ServiceRuntime({ backend, agents: [{ name: "a", model }] });
     runtimes.push(runtime);
     const app = createApp(runtime, { corsOrigins: ["https://app.example"] });
     return { runtime, app, subscriptions: () => subscriptions };
@@ -107,6 +109,11 @@ describe("SSE served straight to the socket", () => {
     const live = await readSse(started, (f) => f.event === "REPLY_END");
     expect(live.raw.startsWith(": connected\n\n")).toBe(true);
     expect(live.frames.at(-1)?.event).toBe("REPLY_END");
+    const streamed = live.frames
+      .filter((f) => f.event === "TEXT_BLOCK_DELTA")
+      .map((f) => (f.data as { delta: string }).delta)
+      .join("");
+    expect(streamed).toBe("Fertig — é, ✓, 中文, 🙂");
 
     const path = `/v1/sessions/${sessionId}/events?after=0`;
     const overHttp = await readSse(await globalThis.fetch(`${base}${path}`), (f) => f.event === "REPLY_END");
