@@ -350,14 +350,16 @@ export class ServiceRuntime {
       after: options.after ?? 0,
       signal: options.signal,
       heartbeatMs: this.#heartbeatMs,
-      watch: { everyMs: this.#recoverCheckMs, check: () => this.recover(sessionId) },
       feeds: this.#feeds,
       clock: this.#clock,
     };
-    if (options.until) {
-      follow.until = options.until;
-      // A follower of this replica's own run hears every append on the in-process bus: no polling.
-      if (this.#runs.has(sessionId)) follow.pollMs = Number.POSITIVE_INFINITY;
+    if (options.until) follow.until = options.until;
+    if (options.until && this.#runs.has(sessionId)) {
+      // A follower of this replica's own run hears every append on the in-process bus (no polling),
+      // and the run's end ends it (no liveness checks: the run cannot die elsewhere).
+      follow.pollMs = Number.POSITIVE_INFINITY;
+    } else {
+      follow.watch = { everyMs: this.#recoverCheckMs, check: () => this.recover(sessionId) };
     }
     return followEvents(this.backend, sessionId, follow);
   }
