@@ -32,18 +32,6 @@ export function sseFrame(item: FollowItem): string {
   }
 }
 
-/**
- * An item's frame. The followers of one session in this process yield the same item object per
- * event (SessionFeeds), so the frame is built once, kept on the item, and the same string goes to
- * every follower. On Node it is written as a string: the socket encodes it natively, with no
- * `Uint8Array` per frame.
- */
-function frameText(item: FollowItem): string {
-  if (item.kind !== "event") return item.kind === "heartbeat" ? HEARTBEAT : sseFrame(item);
-  item.frame ??= sseFrame(item);
-  return item.frame;
-}
-
 const SSE_HEADERS = {
   "content-type": "text/event-stream; charset=utf-8",
   "cache-control": "no-cache, no-transform",
@@ -114,7 +102,7 @@ async function writeFrames(follower: SseFollower, out: ServerResponse): Promise<
     for (;;) {
       const next = await items.next();
       if (next.done || out.destroyed) break;
-      if (!out.write(frameText(next.value))) await drained(out);
+      if (!out.write(sseFrame(next.value))) await drained(out);
     }
   } catch {
     // the follower failed (e.g. the log went away): end the stream; the client reconnects
@@ -146,7 +134,7 @@ export function sseResponse(open: OpenFollower, request?: AbortSignal | Request)
       try {
         const next = await (await follower.items()).next();
         if (next.done) stream.close();
-        else stream.enqueue(encoder.encode(frameText(next.value)));
+        else stream.enqueue(encoder.encode(sseFrame(next.value)));
       } catch {
         stream.close(); // as in writeFrames
       }

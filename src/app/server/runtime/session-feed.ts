@@ -1,11 +1,7 @@
 import type { BusMessage, LoggedEvent, ServiceBackend } from "../backend/types.js";
 
 /** A logged event as a follower yields it: one object per event, shared by every follower in this process. */
-export type EventItem = {
-  kind: "event";
-  /** The item's SSE frame, once a stream has built it (shared by every stream that sends the item). */
-  frame?: string;
-} & LoggedEvent;
+export type EventItem = { kind: "event" } & LoggedEvent;
 
 /** A follower of a session: told when the session's log may have grown. */
 export interface FeedListener {
