@@ -1,7 +1,7 @@
 import { recoverCutOffReply } from "../../../agent/index.js";
 import { type AgentEvent, createEvent, foldEvents } from "../../../event/index.js";
 import type { Msg } from "../../../message/index.js";
-import type { AgentState } from "../../../state/index.js";
+import type { AgentState, StoredState } from "../../../state/index.js";
 import type { LoggedEvent, ServiceBackend } from "../backend/types.js";
 import { closingEvents, lastReply } from "./close-cut-off-reply.js";
 
@@ -22,7 +22,7 @@ export async function recoverSession(backend: ServiceBackend, sessionId: string)
   const lease = await backend.locks.acquire(sessionId);
   if (!lease) return "running";
   try {
-    return (await closeCutOffReply(backend, sessionId)) ? "closed" : "idle";
+    return (await closeCutOffReply(backend, sessionId)).closed ? "closed" : "idle";
   } finally {
     await lease.release().catch(() => {});
   }
@@ -36,8 +36,12 @@ async function looksCutOff(backend: ServiceBackend, sessionId: string): Promise<
 }
 
 /** Whether the log's newest event leaves a reply open (anything but a top-level REPLY_END). */
-export async function logEndsOpen(backend: ServiceBackend, sessionId: string): Promise<boolean> {
-  const last = await backend.events.lastSeq(sessionId);
+export async function logEndsOpen(
+  backend: ServiceBackend,
+  sessionId: string,
+  lastSeq?: number,
+): Promise<boolean> {
+  const last = lastSeq ?? (await backend.events.lastSeq(sessionId));
   if (last === 0) return false;
   const [tail] = await backend.events.read(sessionId, last - 1, 1);
   return tail !== undefined && !(tail.event.type === "REPLY_END" && tail.event.source === undefined);
@@ -48,16 +52,23 @@ export async function logEndsOpen(backend: ServiceBackend, sessionId: string): P
  * the state, so that followers see REPLY_END live and folding the log still gives the stored Msg.
  * What the log holds of the reply (streamed text and thinking, finished tool results) is kept; open
  * blocks are ended, unfinished calls get `interrupted` results, and REPLY_END says `interrupted`.
- * A reply paused on purpose (waiting for an answer) is left alone. Returns whether it closed one.
+ * A reply paused on purpose (waiting for an answer) is left alone. Returns whether it closed one,
+ * and the session's state as it is now stored (so the caller need not load it again). `lastSeq`: the
+ * log's newest id, when the caller has just read it.
  */
-export async function closeCutOffReply(backend: ServiceBackend, sessionId: string): Promise<boolean> {
+export async function closeCutOffReply(
+  backend: ServiceBackend,
+  sessionId: string,
+  lastSeq?: number,
+): Promise<{ closed: boolean; stored: StoredState | undefined }> {
   const stored = await backend.store.load(sessionId);
-  if (!stored) return false;
+  if (!stored) return { closed: false, stored };
   const state = stored.state;
   const cutOff =
     state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
-  if (state.replyContext?.waitingFor) return false;
-  if (cutOff === undefined && !(await logEndsOpen(backend, sessionId))) return false;
+  if (state.replyContext?.waitingFor) return { closed: false, stored };
+  if (cutOff === undefined && !(await logEndsOpen(backend, sessionId, lastSeq)))
+    return { closed: false, stored };
 
   const found = lastReply(await readLog(backend, sessionId));
   let changed = false;
@@ -85,8 +96,9 @@ export async function closeCutOffReply(backend: ServiceBackend, sessionId: strin
     await backend.bus.publish({ sessionId, kind: "events" }).catch(() => {});
     changed = true;
   }
-  if (changed) await backend.store.save(sessionId, state, { expectedVersion: stored.version });
-  return changed;
+  if (!changed) return { closed: false, stored };
+  const { version } = await backend.store.save(sessionId, state, { expectedVersion: stored.version });
+  return { closed: true, stored: { ...stored, state, version } };
 }
 
 function replyEndOf(msg: Msg): AgentEvent {

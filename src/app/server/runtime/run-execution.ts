@@ -77,8 +77,7 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     // A reply a dead run left open is closed first (in the log and the state), by the rule recovery
     // uses; the closing events are part of this run's stream.
     after = await backend.events.lastSeq(sessionId);
-    await closeCutOffReply(backend, sessionId);
-    const stored = await backend.store.load(sessionId);
+    const { stored } = await closeCutOffReply(backend, sessionId, after);
     if (!stored) throw notFound(sessionId);
     state = stored.state;
     let version = stored.version;
