@@ -20,7 +20,6 @@ const result = await runServiceLoad({
   ...(number("open") ? { openConcurrency: number("open")! } : {}),
   hold: process.argv.includes("--hold"),
   ...(number("replicas") ? { replicas: number("replicas")! } : {}),
-  // default: the flags `agentscope serve` runs with; `--server-args=` (empty) for Node's defaults
   ...(flag("server-args") !== undefined
     ? { serverNodeArgs: flag("server-args")!.split(" ").filter(Boolean) }
     : {}),

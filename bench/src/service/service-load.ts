@@ -21,10 +21,7 @@ export interface ServiceLoadOptions {
   clients?: number;
   /** Streams being opened at once, per client (default 200). */
   openConcurrency?: number;
-  /**
-   * Node flags for the server (default SERVE_NODE_ARGS; add `--cpu-prof`,
-   * `--heapsnapshot-signal=SIGUSR2`; `[]` for Node's defaults).
-   */
+  /** Node flags for the server (`--max-semi-space-size=64`, `--cpu-prof`, `--trace-gc`; default none). */
   serverNodeArgs?: string[];
   /**
    * Open every stream first (each reply waits, its stream idle), then release them all; each starts
@@ -37,9 +34,6 @@ export interface ServiceLoadOptions {
    */
   replicas?: number;
 }
-
-/** The node flags `agentscope serve` runs with (the shebang of src/app/cli/main.ts). */
-export const SERVE_NODE_ARGS = ["--max-semi-space-size=64"];
 
 export interface ServiceLoadResult {
   streams: number;
@@ -125,7 +119,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
   const store = options.store === "sqlite" ? `sqlite:${sqliteFile}` : (options.store ?? "memory:");
   const load0 = loadavg()[0]!;
   const replicas = options.replicas ?? 1;
-  const serverNodeArgs = options.serverNodeArgs ?? SERVE_NODE_ARGS;
+  const serverNodeArgs = options.serverNodeArgs ?? [];
   const serverLog = process.env.AGENTSCOPE_BENCH_SERVER_LOG;
   const prefix = replicas > 1 ? `bench${process.pid}${store.startsWith("redis") ? ":" : "_"}` : "";
   const servers = Array.from({ length: replicas }, () => {

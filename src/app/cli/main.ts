@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env node
 import { parseArgs } from "node:util";
 import { TraceFileError } from "../../trace/jsonl-writer.js";
 import { ConfigError } from "../server/config/service-config.js";
