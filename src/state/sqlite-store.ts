@@ -3,9 +3,9 @@ import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
-import { LoopTurnBatch } from "./loop-turn-batch.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "./sql-names.js";
+import { sqliteTurnBatch } from "./sqlite-turn-batch.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
@@ -112,18 +112,15 @@ export class SqliteStateStore implements AgentStateStore {
     } as Omit<Statements, "cas">;
     // Every save of one loop turn in one IMMEDIATE transaction (one commit, not one per session);
     // each compare-and-set answers on its own: a conflict fails only its save.
-    const casAll = db.transaction(
-      (saves: SaveCall[]): Array<number | StateConflictError> =>
-        saves.map(({ sessionId, json, expected }) => {
-          const actual = s.version.get(sessionId)?.version ?? 0;
-          if (actual !== expected) return new StateConflictError(sessionId, expected, actual);
-          if (expected === 0) s.insert.run(sessionId, json, Date.now());
-          else s.update.run(json, Date.now(), sessionId, expected);
-          return expected + 1;
-        }),
-    );
-    const saves = new LoopTurnBatch<SaveCall, number | StateConflictError>(async (calls) =>
-      casAll.immediate(calls),
+    const saves = sqliteTurnBatch(
+      db,
+      ({ sessionId, json, expected }: SaveCall): number | StateConflictError => {
+        const actual = s.version.get(sessionId)?.version ?? 0;
+        if (actual !== expected) return new StateConflictError(sessionId, expected, actual);
+        if (expected === 0) s.insert.run(sessionId, json, Date.now());
+        else s.update.run(json, Date.now(), sessionId, expected);
+        return expected + 1;
+      },
     );
     return {
       ...s,

@@ -4,7 +4,7 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { AgentEvent } from "../../../event/index.js";
 import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
-import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
+import { sqliteTurnBatch } from "../../../state/sqlite-turn-batch.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
 import { pageRecords } from "./page-records.js";
@@ -122,30 +122,19 @@ export async function sqliteBackend(
     if (seq > max) q.trim.run(sessionId, seq - max);
     return added;
   };
-  // The appends (and lease releases) of every session in one loop turn share one IMMEDIATE
-  // transaction: one commit to the WAL instead of one per session, which is what ends many runs at once.
-  const appendAll = db.transaction((appends: Array<{ sessionId: string; events: AgentEvent[] }>) =>
-    appends.map(({ sessionId, events }) => appendOne(sessionId, events)),
+  // Appends, lease renewals (one timer per runtime renews every lease) and releases made in one loop
+  // turn each share one transaction: what ends, or renews, many runs at once costs one commit.
+  type LeaseCall = { sessionId: string; owner: string };
+  const appends = sqliteTurnBatch(db, ({ sessionId, events }: { sessionId: string; events: AgentEvent[] }) =>
+    appendOne(sessionId, events),
   );
-  const appends = new LoopTurnBatch<{ sessionId: string; events: AgentEvent[] }, LoggedEvent[]>(
-    async (calls) => appendAll.immediate(calls),
+  const renewals = sqliteTurnBatch(
+    db,
+    ({ sessionId, owner }: LeaseCall) => q.renewLease.run(Date.now() + ttl, sessionId, owner).changes === 1,
   );
-  const dropAll = db.transaction((leases: Array<{ sessionId: string; owner: string }>) => {
-    for (const { sessionId, owner } of leases) q.dropLease.run(sessionId, owner);
-    return leases.map(() => undefined);
+  const releases = sqliteTurnBatch(db, ({ sessionId, owner }: LeaseCall) => {
+    q.dropLease.run(sessionId, owner);
   });
-  const releases = new LoopTurnBatch<{ sessionId: string; owner: string }, void>(async (calls) =>
-    dropAll.immediate(calls),
-  );
-
-  // Renewals come together (one timer per runtime renews every lease): one transaction, one commit.
-  const renewAll = db.transaction((leases: Array<{ sessionId: string; owner: string }>) => {
-    const expires = Date.now() + ttl;
-    return leases.map(({ sessionId, owner }) => q.renewLease.run(expires, sessionId, owner).changes === 1);
-  });
-  const renewals = new LoopTurnBatch<{ sessionId: string; owner: string }, boolean>(async (calls) =>
-    renewAll.immediate(calls),
-  );
 
   const takeLease = db.transaction((sessionId: string, owner: string): boolean => {
     const row = q.getLease.get(sessionId);
