@@ -19,8 +19,7 @@ function incomingOf(c: Context): IncomingMessage | undefined {
 }
 
 /** The body's declared length on Node, when the request has one and is not chunked; else undefined. */
-function declaredLength(c: Context): number | undefined {
-  const incoming = incomingOf(c);
+function declaredLength(incoming: IncomingMessage | undefined): number | undefined {
   if (!incoming || incoming.headers["transfer-encoding"] !== undefined) return undefined;
   const header = incoming.headers["content-length"];
   return header === undefined ? 0 : Number(header); // Node's parser has checked it is a number
@@ -33,7 +32,7 @@ function declaredLength(c: Context): number | undefined {
 export function limitBodies(maxSize: number, onError: (c: Context) => Response): MiddlewareHandler {
   const counting = bodyLimit({ maxSize, onError });
   return async (c, next) => {
-    const length = declaredLength(c);
+    const length = declaredLength(incomingOf(c));
     if (length === undefined) return counting(c, next);
     if (length > maxSize) return onError(c);
     await next();
@@ -58,6 +57,7 @@ function readIncoming(incoming: IncomingMessage): Promise<string> {
 /** The request body as text, from Node's request when nothing has read it yet, else through Hono. */
 export function bodyText(c: Context): Promise<string> {
   const incoming = incomingOf(c);
-  if (incoming && !incoming.readableDidRead && declaredLength(c) !== undefined) return readIncoming(incoming);
+  if (incoming && !incoming.readableDidRead && declaredLength(incoming) !== undefined)
+    return readIncoming(incoming);
   return c.req.text();
 }

@@ -57,10 +57,6 @@ class SseFollower {
     this.#open = open;
   }
 
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
   async items(): Promise<AsyncGenerator<FollowItem>> {
     this.#items ??= await this.#open(this.#controller.signal);
     return this.#items;

@@ -98,7 +98,7 @@ export async function closeCutOffReply(
   }
   if (!changed) return { closed: false, stored };
   const { version } = await backend.store.save(sessionId, state, { expectedVersion: stored.version });
-  return { closed: true, stored: { ...stored, state, version } };
+  return { closed: true, stored: { state, version } };
 }
 
 function replyEndOf(msg: Msg): AgentEvent {
