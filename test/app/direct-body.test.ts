@@ -122,6 +122,20 @@ describe("SSE served straight to the socket", () => {
     expect(overHttp.frames.map((f) => f.id)).toEqual(live.frames.map((f) => f.id));
   });
 
+  it("gives a page from an origin that is not listed no CORS headers on a stream", async () => {
+    const { runtime, app } = service();
+    const base = await listen(app.fetch);
+    const { sessionId } = await runtime.createSession("local");
+    const client = new AbortController();
+    const response = await globalThis.fetch(`${base}/v1/sessions/${sessionId}/events`, {
+      headers: { origin: "https://evil.example" },
+      signal: client.signal,
+    });
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    client.abort();
+  });
+
   it("stops the follower when the client goes away", async () => {
     const { runtime, app, subscriptions } = service();
     const base = await listen(app.fetch);
