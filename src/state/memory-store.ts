@@ -1,4 +1,4 @@
-import type { AgentState } from "./agent-state.js";
+import { AGENT_STATE_VERSION, type AgentState } from "./agent-state.js";
 import { pageOf } from "./session-paging.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
 import type {
@@ -17,7 +17,10 @@ interface Entry extends SessionSummary {
 
 /**
  * States in this process's memory, kept as JSON so a loaded state never aliases a saved one. For tests
- * and single-process use; everything is lost when the process ends.
+ * and single-process use; everything is lost when the process ends. Nothing else can write here, so a
+ * load of a current-version state only parses its JSON back (what was saved is what comes back); the
+ * schema check, which costs as much again as the parse on a long conversation and ran on every
+ * reply's load, is left to older versions, which it migrates.
  */
 export class InMemoryStateStore implements AgentStateStore {
   readonly #entries = new Map<string, Entry>();
@@ -26,7 +29,11 @@ export class InMemoryStateStore implements AgentStateStore {
     assertSessionId(sessionId);
     const entry = this.#entries.get(sessionId);
     if (!entry) return undefined;
-    return { state: decodeState(sessionId, entry.json), version: entry.version };
+    const state = JSON.parse(entry.json) as AgentState;
+    return {
+      state: state.schemaVersion === AGENT_STATE_VERSION ? state : decodeState(sessionId, state),
+      version: entry.version,
+    };
   }
 
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
