@@ -34,7 +34,7 @@ export { bearerAuth, LOCAL_USER, parseTokens, type ServiceVariables } from "./se
 export { readBody } from "./server/http/read-body.js";
 export { resumePoint, sseFrame, sseResponse } from "./server/http/sse.js";
 export { HttpError, type HttpErrorType, toHttpError } from "./server/http-error.js";
-export type { FollowItem } from "./server/runtime/follow-events.js";
+export type { FollowItem, StopSignal } from "./server/runtime/follow-events.js";
 export type { RunHandle } from "./server/runtime/run-execution.js";
 export {
   type ConfirmAnswer,

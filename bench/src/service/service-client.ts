@@ -5,12 +5,17 @@
  * it (its text) to the time this process parsed it, and from the time it was due (the model's
  * schedule: what a user waits for when the server falls behind). Delays are also kept apart for deltas received
  * once every stream of this client was open (the "held" phase, without the ramp's opening work).
- * argv: <baseURL> <streams> <deltasPerStream> <openConcurrency>. Prints one JSON line on stdout.
+ * With <replies> above 1 each session runs that many replies back to back, a new stream as soon as
+ * the last one ends (a closed loop: every session always has a stream open). The first reply of each
+ * session then asks for 1 to <deltasPerStream> deltas at random, the others for <deltasPerStream>, so
+ * replies end spread evenly in time, as in a service whose conversations started at different times.
+ * argv: <baseURL> <streams> <deltasPerStream> <openConcurrency> [replies]. Prints one JSON line on stdout.
  */
 import { Agent, request } from "node:http";
 
-const [baseURL = "", streamsText = "1000", deltasText = "20", concurrencyText = "200"] =
+const [baseURL = "", streamsText = "1000", deltasText = "20", concurrencyText = "200", repliesText = "1"] =
   process.argv.slice(2);
+const replies = Number(repliesText);
 const streams = Number(streamsText);
 const deltas = Number(deltasText);
 const openConcurrency = Number(concurrencyText);
@@ -62,12 +67,12 @@ let completed = 0;
 let allOpen = false;
 const errors: string[] = [];
 
-async function oneStream(sessionId: string, onOpen: () => void): Promise<void> {
+async function oneStream(sessionId: string, asked: number, onOpen: () => void): Promise<void> {
   let buffer = "";
   let seen = 0;
   await post(
     `/v1/sessions/${sessionId}/replies`,
-    { text: "go" },
+    { text: `go ${asked}` },
     "text/event-stream",
     () => {
       opened += 1;
@@ -98,8 +103,15 @@ async function oneStream(sessionId: string, onOpen: () => void): Promise<void> {
   ).finally(() => {
     if (opened > 0) open -= 1;
   });
-  if (seen !== deltas) throw new Error(`a stream ended after ${seen} of ${deltas} deltas`);
+  if (seen !== asked) throw new Error(`a stream ended after ${seen} of ${asked} deltas`);
   completed += 1;
+}
+
+/** The session's replies, one after another; `onOpen` is called once, when the first stream opens. */
+async function oneSession(sessionId: string, onOpen: () => void): Promise<void> {
+  const first = replies > 1 ? 1 + Math.floor(Math.random() * deltas) : deltas;
+  await oneStream(sessionId, first, onOpen);
+  for (let reply = 1; reply < replies; reply++) await oneStream(sessionId, deltas, () => {});
 }
 
 /** Runs `work` over `items` with at most `limit` started-but-not-yet-released at once. */
@@ -152,7 +164,7 @@ const results = await limited(sessions, openConcurrency, (sessionId, release) =>
     counted = true;
     settle();
   };
-  return oneStream(sessionId, onOpen).catch((error: unknown) => {
+  return oneSession(sessionId, onOpen).catch((error: unknown) => {
     if (!counted) settle();
     throw error;
   });

@@ -29,6 +29,12 @@ export interface ServiceLoadOptions {
    */
   hold?: boolean;
   /**
+   * Replies per session, back to back (default 1). Above 1 the load is a closed loop: each session
+   * opens its next reply stream as soon as one ends, and first replies vary in length (1 to `deltas`
+   * deltas), so replies end spread in time instead of all in the last interval.
+   */
+  replies?: number;
+  /**
    * Server processes sharing the store (default 1; more needs a shared store: redis or postgres).
    * Client k talks to replica k mod N; CPU and RSS are summed over the replicas.
    */
@@ -40,6 +46,7 @@ export interface ServiceLoadResult {
   serverNodeArgs: string[];
   store: string;
   deltasPerStream: number;
+  repliesPerSession: number;
   intervalMs: number;
   clients: number;
   opened: number;
@@ -52,6 +59,11 @@ export interface ServiceLoadResult {
   held: { events: number; p50: number; p99: number; max: number };
   /** Held phase, from the time each delta was due (so a server that falls behind shows it). */
   heldFromDue: { events: number; p50: number; p99: number; max: number };
+  /**
+   * Closed loop only (`replies` > 1): the same over deltas due while every session still loops (until
+   * the first can have finished its last reply), i.e. with all N streams open and ends spread in time.
+   */
+  loopFromDue?: { events: number; p50: number; p99: number; max: number };
   /** The same per 2 s of the schedule (seconds since the first due delta): where a run falls behind. */
   timeline: Array<{ atS: number; events: number; p50: number; p99: number }>;
   replicas: number;
@@ -119,6 +131,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
   const store = options.store === "sqlite" ? `sqlite:${sqliteFile}` : (options.store ?? "memory:");
   const load0 = loadavg()[0]!;
   const replicas = options.replicas ?? 1;
+  const replies = options.replies ?? 1;
   const serverNodeArgs = options.serverNodeArgs ?? [];
   const serverLog = process.env.AGENTSCOPE_BENCH_SERVER_LOG;
   const prefix = replicas > 1 ? `bench${process.pid}${store.startsWith("redis") ? ":" : "_"}` : "";
@@ -175,6 +188,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
         String(share(k)),
         String(deltas),
         String(options.openConcurrency ?? 200),
+        String(replies),
       ]),
     );
     const finished = children.map((child) => waitForLine(child, /^(\{.*\})$/m, "a load client"));
@@ -197,6 +211,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
       store: options.store ?? "memory:",
       replicas,
       deltasPerStream: deltas,
+      repliesPerSession: replies,
       intervalMs,
       clients,
       opened: sum((l) => l.opened),
@@ -204,6 +219,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
       ...all,
       held: percentiles(lines.flatMap((l) => l.heldDelays)),
       heldFromDue: percentiles(lines.flatMap((l) => l.heldFromDue)),
+      ...(replies > 1 ? { loopFromDue: loopPercentiles(lines, (replies - 1) * deltas * intervalMs) } : {}),
       timeline: timeline(
         lines.flatMap((l) => l.heldDue),
         lines.flatMap((l) => l.heldFromDue),
@@ -242,9 +258,24 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
   }
 }
 
+/** The smallest value (Math.min(...values) overflows the stack on a few hundred thousand). */
+function earliest(values: number[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  for (const value of values) if (value < min) min = value;
+  return min;
+}
+
+/** From-due delays of the deltas due within `windowMs` of the first. */
+function loopPercentiles(lines: ClientLine[], windowMs: number) {
+  const due = lines.flatMap((l) => l.heldDue);
+  const delays = lines.flatMap((l) => l.heldFromDue);
+  const end = earliest(due) + windowMs;
+  return percentiles(delays.filter((_, i) => due[i]! < end));
+}
+
 /** Delays grouped by when their delta was due, in 2 s buckets from the first. */
 function timeline(due: number[], delays: number[]): ServiceLoadResult["timeline"] {
-  const start = Math.min(...due);
+  const start = earliest(due);
   const buckets = new Map<number, number[]>();
   due.forEach((at, i) => {
     const bucket = Math.floor((at - start) / 2000);

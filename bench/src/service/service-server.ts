@@ -10,6 +10,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
+import type { Msg } from "../../../src/message/index.js";
 import type { ChatChunk, ChatModel } from "../../../src/model/index.js";
 import { distDir, distUrl } from "../agentscope-dist.js";
 
@@ -35,6 +36,14 @@ process.on("SIGUSR1", () => release());
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A reply asked for "go N" streams N deltas (the load client varies them); else DELTAS. */
+function deltasAsked(messages: Msg[]): number {
+  // the context ends with the reply being built (an empty assistant message): find the user's
+  const block = messages.findLast((message) => message.role === "user")?.content[0];
+  const asked = block?.type === "text" ? /^go (\d+)$/.exec(block.text)?.[1] : undefined;
+  return asked === undefined ? deltas : Number(asked);
+}
+
 /**
  * Emits on a fixed schedule, as a provider does (it never waits for the reader): delta k is due at
  * start + k × interval, and goes out as soon as the loop gets to it once due. Each delta is
@@ -45,12 +54,13 @@ const timestampModel: ChatModel = {
   provider: "bench",
   contextSize: 128_000,
   countTokens: () => 10,
-  async *stream(): AsyncGenerator<ChatChunk> {
+  async *stream(messages): AsyncGenerator<ChatChunk> {
+    const count = deltasAsked(messages);
     let text = "";
     if (hold) await released;
     // held: the first delta at a random point of the first interval; else right away
     const start = now() + (hold ? Math.random() * intervalMs : 0);
-    for (let k = 0; k < deltas; k++) {
+    for (let k = 0; k < count; k++) {
       const due = start + k * intervalMs;
       const wait = due - now();
       if (wait > 0) await sleep(wait);
@@ -61,7 +71,7 @@ const timestampModel: ChatModel = {
     yield {
       type: "final",
       content: [{ type: "text", id: "b1", text }],
-      usage: { inputTokens: 10, outputTokens: deltas },
+      usage: { inputTokens: 10, outputTokens: count },
       stopReason: "stop",
     };
   },

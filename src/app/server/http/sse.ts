@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { FollowItem } from "../runtime/follow-events.js";
+import type { FollowItem, StopSignal } from "../runtime/follow-events.js";
 import { withDirectBody } from "./direct-body.js";
 
 const encoder = new TextEncoder();
@@ -39,16 +39,34 @@ const SSE_HEADERS = {
   "x-accel-buffering": "no",
 };
 
-const CLIENT_GONE = new Error("the client closed the stream");
+type OpenFollower = (signal: StopSignal) => Promise<AsyncGenerator<FollowItem>>;
 
-type OpenFollower = (signal: AbortSignal) => Promise<AsyncGenerator<FollowItem>>;
+/** A stop signal with one listener (the follower's): no EventTarget, no AbortController, per stream. */
+class StopLatch implements StopSignal {
+  aborted = false;
+  #listener: (() => void) | undefined;
+
+  addEventListener(_type: "abort", listener: () => void): void {
+    this.#listener = listener;
+  }
+
+  removeEventListener(_type: "abort", listener: () => void): void {
+    if (this.#listener === listener) this.#listener = undefined;
+  }
+
+  stop(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.#listener?.();
+  }
+}
 
 /**
  * One stream's follower, opened by whichever body is read first (the `ReadableStream` or the direct
  * writer; only one ever is). `stop` ends it when the client goes away (never the run).
  */
 class SseFollower {
-  readonly #controller = new AbortController();
+  readonly #latch = new StopLatch();
   readonly #open: OpenFollower;
   #items: AsyncGenerator<FollowItem> | undefined;
   #finished = false;
@@ -58,7 +76,7 @@ class SseFollower {
   }
 
   async items(): Promise<AsyncGenerator<FollowItem>> {
-    this.#items ??= await this.#open(this.#controller.signal);
+    this.#items ??= await this.#open(this.#latch);
     return this.#items;
   }
 
@@ -70,8 +88,7 @@ class SseFollower {
   stop(): void {
     if (this.#finished) return;
     this.#finished = true;
-    // a shared reason: abort() without one builds a DOMException with a stack, per stream
-    this.#controller.abort(CLIENT_GONE);
+    this.#latch.stop();
     void this.#items?.return(undefined);
   }
 }

@@ -5,10 +5,21 @@ import { type EventItem, type FeedListener, SessionFeeds } from "./session-feed.
 /** What a follower yields: logged events, a keep-alive when nothing happened, or a gap after trimming. */
 export type FollowItem = EventItem | { kind: "heartbeat" } | { kind: "gap"; firstSeq: number };
 
+/**
+ * What a follower needs of the signal that stops it: an AbortSignal, or anything with these members
+ * (an SSE stream uses a one-listener latch: an AbortController per stream costs more than the rest of
+ * opening it).
+ */
+export interface StopSignal {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
 export interface FollowOptions {
   /** Yield events with seq greater than this. */
   after: number;
-  signal: AbortSignal;
+  signal: StopSignal;
   /** Stop once this resolves and everything logged before it has been yielded. */
   until?: Promise<unknown>;
   heartbeatMs: number;

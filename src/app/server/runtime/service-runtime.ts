@@ -11,7 +11,7 @@ import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { HttpError, notFound } from "../http-error.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
-import { type FollowItem, followEvents } from "./follow-events.js";
+import { type FollowItem, followEvents, type StopSignal } from "./follow-events.js";
 import { LeaseRenewals } from "./lease-renewals.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
@@ -66,7 +66,8 @@ export interface ConfirmAnswer {
 export interface FollowSessionOptions {
   /** Events after this id (default: from the first). */
   after?: number;
-  signal: AbortSignal;
+  /** Stops the follower: an AbortSignal's, or any StopSignal. */
+  signal: StopSignal;
   /** Stop once this resolves (e.g. `handle.done`) and its events are yielded. */
   until?: Promise<unknown>;
 }
