@@ -183,6 +183,37 @@ describe("followers of one session in one process", () => {
     await Promise.all([live.done, polling.done]);
   });
 
+  it("following a run its own user just started skips the session look-up; anyone else is still checked", async () => {
+    const backend = memoryBackend();
+    let lookups = 0;
+    const get = backend.sessions.get.bind(backend.sessions);
+    backend.sessions.get = (sessionId) => {
+      lookups += 1;
+      return get(sessionId);
+    };
+    const runtime = new ServiceRuntime({
+      backend,
+      agents: [{ name: "a", model: new ScriptedModel([{ text: "hi", delayMs: 20 }]) }],
+    });
+    runtimes.push(runtime);
+    const mine = await runtime.createSession("alice");
+    const other = await runtime.createSession("alice");
+    const run = await runtime.startReply("alice", mine.sessionId, [userMsg("go")]);
+    const signal = new AbortController().signal;
+    const follow = (user: string, sessionId: string) =>
+      runtime.follow(user, sessionId, { after: run.after, signal, until: run.done });
+    lookups = 0;
+    const items = await follow("alice", mine.sessionId);
+    expect(lookups).toBe(0);
+    // the run's promise proves nothing about another user, nor about another session
+    await expect(follow("mallory", mine.sessionId)).rejects.toMatchObject({ status: 404 });
+    await expect(follow("mallory", other.sessionId)).rejects.toMatchObject({ status: 404 });
+    expect(lookups).toBe(2);
+    const events = [];
+    for await (const item of items) if (item.kind === "event") events.push(item.event.type);
+    expect(events.at(-1)).toBe("REPLY_END");
+  });
+
   it("a slow follower neither stalls the others nor loses an event", async () => {
     const backend = memoryBackend();
     const { options, finish } = followOptions(backend);

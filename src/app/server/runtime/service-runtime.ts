@@ -86,6 +86,8 @@ export class ServiceRuntime {
   readonly #defaultAgent: string;
   readonly #hooks = new WeakMap<AgentState, CheckpointHook>();
   readonly #runs = new Map<string, LocalRun>();
+  /** Who started each run of this replica, by its `done` promise (a follower's `until`). */
+  readonly #starters = new WeakMap<Promise<unknown>, { user: string; sessionId: string }>();
   readonly #heartbeatMs: number;
   /** One timer renewing every lease this replica holds; none for in-process locks (they never expire). */
   readonly #renewals: LeaseRenewals | undefined;
@@ -346,7 +348,11 @@ export class ServiceRuntime {
     sessionId: string,
     options: FollowSessionOptions,
   ): Promise<AsyncGenerator<FollowItem>> {
-    await this.getSession(user, sessionId);
+    // Following a run the same user just started here: its start checked the session's owner.
+    const starter = options.until && this.#starters.get(options.until);
+    if (!starter || starter.user !== user || starter.sessionId !== sessionId) {
+      await this.getSession(user, sessionId);
+    }
     const follow: Parameters<typeof followEvents>[2] = {
       after: options.after ?? 0,
       signal: options.signal,
@@ -394,6 +400,7 @@ export class ServiceRuntime {
       throw error;
     }
     this.#runs.set(sessionId, run);
+    this.#starters.set(run.handle.done, { user, sessionId });
     void run.handle.done.finally(() => {
       release();
       if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);
