@@ -26,7 +26,10 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, what: string):
       }
     };
     child.stdout!.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`${what} exited (${code}) before it was ready: ${seen}`)));
+    // "close", not "exit": a process can exit before its last stdout chunk (a long result line) is read
+    child.once("close", (code) =>
+      reject(new Error(`${what} exited (${code}) before it was ready: ${seen.slice(0, 2000)}`)),
+    );
   });
 }
 
