@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { HttpError } from "../http-error.js";
+import { requestHeader } from "./request-header.js";
 
 /** The user every request acts as when the server has no tokens (it then listens on 127.0.0.1 only). */
 export const LOCAL_USER = "local";
@@ -41,7 +42,7 @@ export function bearerAuth(
       c.set("user", LOCAL_USER);
       return next();
     }
-    const header = c.req.header("authorization");
+    const header = requestHeader(c, "authorization");
     const token =
       /^Bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim() ??
       (c.req.method === "GET" && QUERY_TOKEN_ROUTE.test(c.req.path)

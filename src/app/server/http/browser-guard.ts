@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { HttpError } from "../http-error.js";
+import { requestHeader } from "./request-header.js";
 
 /** Host names every server answers to: the loopback ones. */
 export const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"] as const;
@@ -49,7 +50,7 @@ export function hostGuard(allowed: readonly string[] | "*"): MiddlewareHandler {
 export function originGuard(corsOrigins: readonly string[]): MiddlewareHandler {
   const allowed = new Set(corsOrigins.map((origin) => origin.replace(/\/+$/, "").toLowerCase()));
   return async (c, next) => {
-    const origin = c.req.header("origin");
+    const origin = requestHeader(c, "origin");
     if (origin === undefined) return next();
     const url = new URL(c.req.url);
     const listed = allowed.has(origin.toLowerCase());

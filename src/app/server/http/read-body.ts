@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { formatPath } from "../../../message/index.js";
 import { HttpError } from "../http-error.js";
 import { bodyText } from "./node-body.js";
+import { requestHeader } from "./request-header.js";
 
 const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
@@ -12,7 +13,7 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * not JSON → 400 invalid_json; wrong shape → 400 naming the field. An empty body counts as `{}`.
  */
 export async function readBody<T>(c: Context, schema: z.ZodType<T>, what: string): Promise<T> {
-  const contentType = c.req.header("content-type");
+  const contentType = requestHeader(c, "content-type");
   const text = await bodyText(c);
   if ((text !== "" || contentType !== undefined) && !JSON_TYPE.test(contentType ?? ""))
     throw new HttpError(

@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { RunHandle } from "../runtime/run-execution.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
+import { requestHeader } from "./request-header.js";
 import { sseResponse } from "./sse.js";
 
 /**
@@ -9,7 +10,7 @@ import { sseResponse } from "./sse.js";
  * goes on server-side if the client leaves.
  */
 export function runResponse(c: Context, runtime: ServiceRuntime, user: string, run: RunHandle): Response {
-  if ((c.req.header("accept") ?? "").includes("text/event-stream")) {
+  if ((requestHeader(c, "accept") ?? "").includes("text/event-stream")) {
     return sseResponse(
       (signal) => runtime.follow(user, run.sessionId, { after: run.after, signal, until: run.done }),
       c.req.raw,

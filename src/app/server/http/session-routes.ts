@@ -3,6 +3,7 @@ import { HttpError, notFound } from "../http-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
 import type { ServiceVariables } from "./auth.js";
 import { readBody } from "./read-body.js";
+import { requestHeader } from "./request-header.js";
 import { CreateSessionBody, RenameSessionBody } from "./request-schemas.js";
 import { resumePoint, sseResponse } from "./sse.js";
 
@@ -60,7 +61,7 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
     const user = c.var.user;
     const sessionId = c.req.param("id");
     await runtime.getSession(user, sessionId);
-    const after = resumePoint(c.req.header("last-event-id"), c.req.query("after"), 0);
+    const after = resumePoint(requestHeader(c, "last-event-id"), c.req.query("after"), 0);
     if (after === undefined)
       throw new HttpError(400, "invalid_request", "Last-Event-ID / after: a decimal event id like 42");
     const newest = await runtime.backend.events.lastSeq(sessionId);
