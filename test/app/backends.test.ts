@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createBackend } from "../../src/app/server/backend/create-backend.js";
 import { ownerIsGone } from "../../src/app/server/backend/lease-owner.js";
+import { newestEvent } from "../../src/app/server/backend/newest-event.js";
 import type { BackendOptions, ServiceBackend } from "../../src/app/server/backend/types.js";
 import { followEvents } from "../../src/app/server/runtime/follow-events.js";
 import { createEvent } from "../../src/event/index.js";
@@ -55,8 +56,13 @@ for (const kind of kinds) {
       ]);
       expect((await b.events.read(s, 0, 2)).map((e) => e.seq)).toEqual([1, 2]);
       expect(await b.events.lastSeq(s)).toBe(3);
+      const newest = await b.events.last?.(s);
+      expect(newest).toMatchObject({ seq: 3, event: { name: "e3" } });
+      expect(JSON.parse(newest?.json ?? "null")).toEqual(newest?.event);
+      expect(await b.events.last?.(`${s}-none`)).toBeUndefined();
       await b.events.delete(s);
       expect(await b.events.read(s, 0, 10)).toEqual([]);
+      expect(await b.events.last?.(s)).toBeUndefined();
     });
 
     it("keeps at most maxEventsPerSession events; a follower from before the window is told about the gap", async () => {
@@ -160,5 +166,25 @@ describe("lease owners", () => {
     expect(ownerIsGone(`${hostname()}:2147483646:x`)).toBe(true);
     expect(ownerIsGone(`${hostname()}:${process.ppid}:x`)).toBe(false);
     expect(ownerIsGone("another-host:2147483646:x")).toBe(false);
+  });
+});
+
+describe("newestEvent", () => {
+  it("asks lastSeq then reads that one event when a log has no `last` (a custom backend)", async () => {
+    const backend = await createBackend("memory:");
+    const { last: _last, ...withoutLast } = backend.events;
+    const log = {
+      ...withoutLast,
+      append: backend.events.append.bind(backend.events),
+      read: backend.events.read.bind(backend.events),
+      lastSeq: backend.events.lastSeq.bind(backend.events),
+      firstSeq: backend.events.firstSeq.bind(backend.events),
+      delete: backend.events.delete.bind(backend.events),
+    };
+    expect(await newestEvent(log, "s")).toBeUndefined();
+    await log.append("s", [event(1), event(2)]);
+    const newest = await newestEvent(log, "s");
+    expect(newest).toMatchObject({ seq: 2, event: { name: "e2" } });
+    await backend.close();
   });
 });

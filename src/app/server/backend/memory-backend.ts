@@ -54,6 +54,13 @@ class MemoryEventLog implements EventLog {
     return (this.#logs.get(sessionId)?.next ?? 1) - 1;
   }
 
+  async last(sessionId: string): Promise<LoggedEvent | undefined> {
+    const stored = this.#logs.get(sessionId)?.events.at(-1);
+    if (!stored) return undefined;
+    stored.event ??= JSON.parse(stored.json) as AgentEvent;
+    return stored as LoggedEvent;
+  }
+
   async firstSeq(sessionId: string): Promise<number> {
     return this.#logs.get(sessionId)?.events[0]?.seq ?? 0;
   }

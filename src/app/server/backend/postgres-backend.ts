@@ -141,6 +141,14 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
         ]);
         return Number(rows[0]?.seq ?? 0);
       },
+      async last(sessionId) {
+        const { rows } = await pool.query(
+          `SELECT seq, event FROM ${p}events WHERE session_id = $1 ORDER BY seq DESC LIMIT 1`,
+          [sessionId],
+        );
+        const row = rows[0];
+        return row && { seq: Number(row.seq), event: JSON.parse(row.event), json: row.event };
+      },
       async firstSeq(sessionId) {
         const { rows } = await pool.query(`SELECT MIN(seq) AS seq FROM ${p}events WHERE session_id = $1`, [
           sessionId,

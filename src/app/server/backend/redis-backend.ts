@@ -170,6 +170,12 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         const [entry] = await redis.xrevrange(streamKey(sessionId), "+", "-", "COUNT", 1);
         return entry ? seqOf(entry[0]) : 0;
       },
+      async last(sessionId) {
+        const [entry] = await redis.xrevrange(streamKey(sessionId), "+", "-", "COUNT", 1);
+        if (!entry) return undefined;
+        const json = entry[1][1] ?? "null";
+        return { seq: seqOf(entry[0]), event: JSON.parse(json), json };
+      },
       async firstSeq(sessionId) {
         const [entry] = await redis.xrange(streamKey(sessionId), "-", "+", "COUNT", 1);
         return entry ? seqOf(entry[0]) : 0;

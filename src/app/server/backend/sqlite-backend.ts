@@ -79,6 +79,9 @@ export async function sqliteBackend(
     last: db.prepare<[string], { seq: number | null }>(
       `SELECT MAX(seq) AS seq FROM ${p}events WHERE session_id = ?`,
     ),
+    newest: db.prepare<[string], { seq: number; event: string }>(
+      `SELECT seq, event FROM ${p}events WHERE session_id = ? ORDER BY seq DESC LIMIT 1`,
+    ),
     first: db.prepare<[string], { seq: number | null }>(
       `SELECT MIN(seq) AS seq FROM ${p}events WHERE session_id = ?`,
     ),
@@ -157,6 +160,10 @@ export async function sqliteBackend(
           .all(sessionId, after, limit)
           .map((row) => ({ seq: row.seq, event: JSON.parse(row.event), json: row.event })),
       lastSeq: async (sessionId) => q.last.get(sessionId)?.seq ?? 0,
+      last: async (sessionId) => {
+        const row = q.newest.get(sessionId);
+        return row && { seq: row.seq, event: JSON.parse(row.event), json: row.event };
+      },
       firstSeq: async (sessionId) => q.first.get(sessionId)?.seq ?? 0,
       delete: async (sessionId) => void q.deleteEvents.run(sessionId),
     },

@@ -23,6 +23,11 @@ export interface EventLog {
   read(sessionId: string, after: number, limit: number): Promise<LoggedEvent[]>;
   /** The seq of the newest event (0 when none). */
   lastSeq(sessionId: string): Promise<number>;
+  /**
+   * The newest event (undefined when none), its seq and the event in one read. Optional: without it
+   * `newestEvent` asks `lastSeq`, then `read`s that one event.
+   */
+  last?(sessionId: string): Promise<LoggedEvent | undefined>;
   /** The seq of the oldest kept event (0 when none). */
   firstSeq(sessionId: string): Promise<number>;
   delete(sessionId: string): Promise<void>;

@@ -2,6 +2,7 @@ import { recoverCutOffReply } from "../../../agent/index.js";
 import { type AgentEvent, createEvent, foldEvents } from "../../../event/index.js";
 import type { Msg } from "../../../message/index.js";
 import type { AgentState, StoredState } from "../../../state/index.js";
+import { newestEvent } from "../backend/newest-event.js";
 import type { LoggedEvent, ServiceBackend } from "../backend/types.js";
 import { closingEvents, lastReply } from "./close-cut-off-reply.js";
 
@@ -35,15 +36,18 @@ async function looksCutOff(backend: ServiceBackend, sessionId: string): Promise<
   return reply !== undefined || (await logEndsOpen(backend, sessionId));
 }
 
+/** What the caller has just read of the log: its newest event (undefined: the log is empty). */
+export interface KnownNewest {
+  event: LoggedEvent | undefined;
+}
+
 /** Whether the log's newest event leaves a reply open (anything but a top-level REPLY_END). */
 export async function logEndsOpen(
   backend: ServiceBackend,
   sessionId: string,
-  lastSeq?: number,
+  known?: KnownNewest,
 ): Promise<boolean> {
-  const last = lastSeq ?? (await backend.events.lastSeq(sessionId));
-  if (last === 0) return false;
-  const [tail] = await backend.events.read(sessionId, last - 1, 1);
+  const tail = known ? known.event : await newestEvent(backend.events, sessionId);
   return tail !== undefined && !(tail.event.type === "REPLY_END" && tail.event.source === undefined);
 }
 
@@ -53,13 +57,13 @@ export async function logEndsOpen(
  * What the log holds of the reply (streamed text and thinking, finished tool results) is kept; open
  * blocks are ended, unfinished calls get `interrupted` results, and REPLY_END says `interrupted`.
  * A reply paused on purpose (waiting for an answer) is left alone. Returns whether it closed one,
- * and the session's state as it is now stored (so the caller need not load it again). `lastSeq`: the
- * log's newest id, when the caller has just read it.
+ * and the session's state as it is now stored (so the caller need not load it again). `known`: the
+ * log's newest event, when the caller has just read it.
  */
 export async function closeCutOffReply(
   backend: ServiceBackend,
   sessionId: string,
-  lastSeq?: number,
+  known?: KnownNewest,
 ): Promise<{ closed: boolean; stored: StoredState | undefined }> {
   const stored = await backend.store.load(sessionId);
   if (!stored) return { closed: false, stored };
@@ -67,7 +71,7 @@ export async function closeCutOffReply(
   const cutOff =
     state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
   if (state.replyContext?.waitingFor) return { closed: false, stored };
-  if (cutOff === undefined && !(await logEndsOpen(backend, sessionId, lastSeq)))
+  if (cutOff === undefined && !(await logEndsOpen(backend, sessionId, known)))
     return { closed: false, stored };
 
   const found = lastReply(await readLog(backend, sessionId));

@@ -2,6 +2,7 @@ import type { Agent, CheckpointReason, ReplyInput } from "../../../agent/index.j
 import { type AgentEvent, createEvent } from "../../../event/index.js";
 import { toErrorInfo } from "../../../message/index.js";
 import type { AgentState } from "../../../state/index.js";
+import { newestEvent } from "../backend/newest-event.js";
 import type { RunLease, ServiceBackend } from "../backend/types.js";
 import { HttpError, notFound } from "../http-error.js";
 import { EventQueue } from "./event-queue.js";
@@ -76,8 +77,9 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   try {
     // A reply a dead run left open is closed first (in the log and the state), by the rule recovery
     // uses; the closing events are part of this run's stream.
-    after = await backend.events.lastSeq(sessionId);
-    const { stored } = await closeCutOffReply(backend, sessionId, after);
+    const newest = await newestEvent(backend.events, sessionId);
+    after = newest?.seq ?? 0;
+    const { stored } = await closeCutOffReply(backend, sessionId, { event: newest });
     if (!stored) throw notFound(sessionId);
     state = stored.state;
     let version = stored.version;
