@@ -83,6 +83,32 @@ for (const kind of kinds) {
       expect(items).toEqual(["gap", 4, 5, 6, 7, 8]);
     });
 
+    it("a follower that falls behind the retention window mid-stream is told about the gap", async () => {
+      const b = await open({ maxEventsPerSession: 5 });
+      const s = runName("s");
+      await b.events.append(s, [event(1), event(2)]);
+      let finish = () => {};
+      const until = new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      const follower = followEvents(b, s, {
+        after: 0,
+        signal: new AbortController().signal,
+        heartbeatMs: 1000,
+        pollMs: 20,
+        until,
+      });
+      const seen: Array<number | string> = [];
+      for (let i = 0; i < 2; i++) {
+        const next = await follower.next();
+        if (!next.done && next.value.kind === "event") seen.push(next.value.seq);
+      }
+      for (let i = 3; i <= 10; i++) await b.events.append(s, [event(i)]); // keeps 6…10
+      finish();
+      for await (const item of follower) seen.push(item.kind === "event" ? item.seq : item.kind);
+      expect(seen).toEqual([1, 2, "gap", 6, 7, 8, 9, 10]);
+    });
+
     if (kind.name === "Redis" || kind.name === "PostgreSQL")
       it("delivers a replica's own bus message once (the broker's echo is skipped) and the others' too", async () => {
         const [a, b] = [await open(), await open()];

@@ -95,7 +95,8 @@ class Waiter implements ClockWaiter, FeedListener {
 /**
  * Streams a session's event log from `after`: the events already logged, then live ones as they are
  * appended (woken by the bus; re-reading every `pollMs` or heartbeat as a safety net), in seq order,
- * each exactly once. Followers of one session share reads and event items (SessionFeeds), and all
+ * each exactly once; where the log's retention bound dropped events the follower had not read yet, a
+ * `gap` item comes first. Followers of one session share reads and event items (SessionFeeds), and all
  * waiting followers share one timer (FollowClock).
  */
 export async function* followEvents(
@@ -117,11 +118,6 @@ export async function* followEvents(
   waiter.aborted = signal.aborted;
   signal.addEventListener("abort", waiter.abort);
   try {
-    const first = await backend.events.firstSeq(sessionId);
-    if (first > cursor + 1) {
-      yield { kind: "gap", firstSeq: first };
-      cursor = first - 1;
-    }
     let quietSince = Date.now();
     while (!waiter.aborted) {
       const wasFinished = waiter.finished;
@@ -133,6 +129,9 @@ export async function* followEvents(
         (hearsEveryAppend && feed.caughtUp(cursor) ? NOTHING_NEW : await feed.read(cursor, PAGE));
       for (const item of batch) {
         if (waiter.aborted) return;
+        // The log is gap-free: a later first event means the retention bound dropped the ones between
+        // (at the start, or under a follower that fell that far behind).
+        if (item.seq > cursor + 1) yield { kind: "gap", firstSeq: item.seq };
         yield item;
         cursor = item.seq;
         if (watch) inFlight = inFlightAfter(item.event) ?? inFlight;
