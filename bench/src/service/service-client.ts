@@ -1,6 +1,7 @@
 /**
  * One load client (the driver starts several): creates <streams> sessions, then opens a reply stream
- * on each (POST /v1/sessions/:id/replies with Accept: text/event-stream), at most <openConcurrency>
+ * on each (POST /v1/sessions/:id/replies with Accept: text/event-stream, over one raw keep-alive
+ * connection per session: SseConnection), at most <openConcurrency>
  * opening at once, and measures for every TEXT_BLOCK_DELTA the delay from the time the model emitted
  * it (its text) to the time this process parsed it, and from the time it was due (the model's
  * schedule: what a user waits for when the server falls behind). Delays are also kept apart for deltas received
@@ -12,6 +13,7 @@
  * argv: <baseURL> <streams> <deltasPerStream> <openConcurrency> [replies]. Prints one JSON line on stdout.
  */
 import { Agent, request } from "node:http";
+import { SseConnection } from "./sse-connection.js";
 
 const [baseURL = "", streamsText = "1000", deltasText = "20", concurrencyText = "200", repliesText = "1"] =
   process.argv.slice(2);
@@ -22,24 +24,17 @@ const openConcurrency = Number(concurrencyText);
 const agent = new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 const now = () => performance.timeOrigin + performance.now();
 
-function post(
-  path: string,
-  body: unknown,
-  accept: string,
-  onOpen?: () => void,
-  onData?: (text: string) => void,
-): Promise<string> {
+/** POSTs JSON through node:http (session creation, before the measured phase) and answers the body. */
+function post(path: string, body: unknown, accept: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const req = request(
       `${baseURL}${path}`,
       { method: "POST", agent, headers: { "content-type": "application/json", accept } },
       (res) => {
         res.setEncoding("utf8");
-        onOpen?.();
         let text = "";
         res.on("data", (chunk: string) => {
-          if (onData && (res.statusCode ?? 0) < 300) onData(chunk);
-          else text += chunk;
+          text += chunk;
         });
         res.on("end", () =>
           (res.statusCode ?? 0) < 300
@@ -67,27 +62,29 @@ let completed = 0;
 let allOpen = false;
 const errors: string[] = [];
 
-async function oneStream(sessionId: string, asked: number, onOpen: () => void): Promise<void> {
-  let buffer = "";
+const target = new URL(baseURL);
+
+async function oneStream(
+  connection: SseConnection,
+  sessionId: string,
+  asked: number,
+  onOpen: () => void,
+): Promise<void> {
   let seen = 0;
-  await post(
-    `/v1/sessions/${sessionId}/replies`,
-    { text: `go ${asked}` },
-    "text/event-stream",
-    () => {
-      opened += 1;
-      open += 1;
-      peakOpen = Math.max(peakOpen, open);
-      onOpen();
-    },
-    (chunk) => {
-      buffer += chunk;
-      let end = buffer.indexOf("\n\n");
-      while (end !== -1) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf("\n\n");
-        if (!frame.includes("event: TEXT_BLOCK_DELTA")) continue;
+  let counted = false;
+  await connection
+    .post(
+      `/v1/sessions/${sessionId}/replies`,
+      JSON.stringify({ text: `go ${asked}` }),
+      () => {
+        counted = true;
+        opened += 1;
+        open += 1;
+        peakOpen = Math.max(peakOpen, open);
+        onOpen();
+      },
+      (frame) => {
+        if (!frame.includes("event: TEXT_BLOCK_DELTA")) return;
         const data = frame.slice(frame.indexOf("data: ") + 6);
         const [emitted = 0, due = 0] = (JSON.parse(data) as { delta: string }).delta.split(" ").map(Number);
         const received = now();
@@ -98,20 +95,26 @@ async function oneStream(sessionId: string, asked: number, onOpen: () => void): 
           heldDue.push(due);
         }
         seen += 1;
-      }
-    },
-  ).finally(() => {
-    if (opened > 0) open -= 1;
-  });
+      },
+    )
+    .finally(() => {
+      if (counted) open -= 1;
+    });
   if (seen !== asked) throw new Error(`a stream ended after ${seen} of ${asked} deltas`);
   completed += 1;
 }
 
 /** The session's replies, one after another; `onOpen` is called once, when the first stream opens. */
 async function oneSession(sessionId: string, onOpen: () => void): Promise<void> {
-  const first = replies > 1 ? 1 + Math.floor(Math.random() * deltas) : deltas;
-  await oneStream(sessionId, first, onOpen);
-  for (let reply = 1; reply < replies; reply++) await oneStream(sessionId, deltas, () => {});
+  // one keep-alive connection per session, as a browser tab holding its conversation would use
+  const connection = new SseConnection(target.hostname, Number(target.port));
+  try {
+    const first = replies > 1 ? 1 + Math.floor(Math.random() * deltas) : deltas;
+    await oneStream(connection, sessionId, first, onOpen);
+    for (let reply = 1; reply < replies; reply++) await oneStream(connection, sessionId, deltas, () => {});
+  } finally {
+    connection.close();
+  }
 }
 
 /** Runs `work` over `items` with at most `limit` started-but-not-yet-released at once. */
@@ -146,6 +149,7 @@ const created = await limited(Array.from({ length: streams }), openConcurrency, 
 });
 for (const result of created) if (result.status === "rejected") errors.push(String(result.reason));
 const sessionsMs = now() - started;
+agent.destroy(); // the streams go over their own connections
 const streamsStarted = now();
 let openedAllMs = 0;
 // Every stream is either open or failed to open: the driver may release the held replies.
