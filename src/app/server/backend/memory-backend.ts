@@ -21,6 +21,12 @@ interface StoredEvent {
   event?: AgentEvent;
 }
 
+/** A stored event as read: its JSON parsed into the log's own copy on the first read. */
+function logged(stored: StoredEvent): LoggedEvent {
+  stored.event ??= JSON.parse(stored.json) as AgentEvent;
+  return stored as LoggedEvent;
+}
+
 class MemoryEventLog implements EventLog {
   readonly #logs = new Map<string, { next: number; events: StoredEvent[] }>();
   constructor(private readonly max: number) {}
@@ -44,10 +50,7 @@ class MemoryEventLog implements EventLog {
     if (!events || events.length === 0) return [];
     // seqs are consecutive: the first one after `after` is found by arithmetic, not by a scan
     const start = Math.max(0, after + 1 - events[0]!.seq);
-    return events.slice(start, start + limit).map((stored) => {
-      stored.event ??= JSON.parse(stored.json) as AgentEvent;
-      return stored as LoggedEvent;
-    });
+    return events.slice(start, start + limit).map(logged);
   }
 
   async lastSeq(sessionId: string): Promise<number> {
@@ -56,9 +59,7 @@ class MemoryEventLog implements EventLog {
 
   async last(sessionId: string): Promise<LoggedEvent | undefined> {
     const stored = this.#logs.get(sessionId)?.events.at(-1);
-    if (!stored) return undefined;
-    stored.event ??= JSON.parse(stored.json) as AgentEvent;
-    return stored as LoggedEvent;
+    return stored && logged(stored);
   }
 
   async firstSeq(sessionId: string): Promise<number> {

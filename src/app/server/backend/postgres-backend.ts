@@ -5,6 +5,7 @@ import { importDriver } from "../../../state/lazy-driver.js";
 import { redactUrl } from "../../../state/redact-url.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
+import { loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import {
   type BackendOptions,
@@ -133,7 +134,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
           `SELECT seq, event FROM ${p}events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           [sessionId, after, limit],
         );
-        return rows.map((row) => ({ seq: Number(row.seq), event: JSON.parse(row.event), json: row.event }));
+        return rows.map(loggedRow);
       },
       async lastSeq(sessionId) {
         const { rows } = await pool.query(`SELECT MAX(seq) AS seq FROM ${p}events WHERE session_id = $1`, [
@@ -146,8 +147,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
           `SELECT seq, event FROM ${p}events WHERE session_id = $1 ORDER BY seq DESC LIMIT 1`,
           [sessionId],
         );
-        const row = rows[0];
-        return row && { seq: Number(row.seq), event: JSON.parse(row.event), json: row.event };
+        return rows[0] && loggedRow(rows[0]);
       },
       async firstSeq(sessionId) {
         const { rows } = await pool.query(`SELECT MIN(seq) AS seq FROM ${p}events WHERE session_id = $1`, [

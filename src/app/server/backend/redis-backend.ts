@@ -13,6 +13,7 @@ import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
   DEFAULT_MAX_EVENTS,
+  type LoggedEvent,
   type RunLease,
   type ServiceBackend,
   type SessionRecord,
@@ -63,6 +64,12 @@ function toRecord(sessionId: string, h: Record<string, string>): SessionRecord |
 
 function seqOf(id: string): number {
   return Number(id.slice(id.indexOf("-") + 1));
+}
+
+/** A stream entry (its id and the fields `event <json>`) as a LoggedEvent. */
+function loggedEntry([id, fields]: [string, string[]]): LoggedEvent {
+  const json = fields[1] ?? "null";
+  return { seq: seqOf(id), event: JSON.parse(json), json };
 }
 
 /**
@@ -126,6 +133,8 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   const renewals = leaseBatch(RENEW, [ttl]);
   const releases = leaseBatch(RELEASE, []);
   const streamKey = (id: string) => `${p}events:${id}`;
+  const newestEntry = async (sessionId: string) =>
+    (await redis.xrevrange(streamKey(sessionId), "+", "-", "COUNT", 1))[0];
   const lockKey = (id: string) => `${p}lock:${id}`;
   const recordKey = (id: string) => `${p}session:${id}`;
   const ownerKey = (owner: string) => `${p}owner:${owner}`;
@@ -161,20 +170,15 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       },
       async read(sessionId, after, limit) {
         const entries = await redis.xrange(streamKey(sessionId), `0-${after + 1}`, "+", "COUNT", limit);
-        return entries.map(([id, fields]) => {
-          const json = fields[1] ?? "null";
-          return { seq: seqOf(id), event: JSON.parse(json), json };
-        });
+        return entries.map(loggedEntry);
       },
       async lastSeq(sessionId) {
-        const [entry] = await redis.xrevrange(streamKey(sessionId), "+", "-", "COUNT", 1);
+        const entry = await newestEntry(sessionId);
         return entry ? seqOf(entry[0]) : 0;
       },
       async last(sessionId) {
-        const [entry] = await redis.xrevrange(streamKey(sessionId), "+", "-", "COUNT", 1);
-        if (!entry) return undefined;
-        const json = entry[1][1] ?? "null";
-        return { seq: seqOf(entry[0]), event: JSON.parse(json), json };
+        const entry = await newestEntry(sessionId);
+        return entry && loggedEntry(entry);
       },
       async firstSeq(sessionId) {
         const [entry] = await redis.xrange(streamKey(sessionId), "-", "+", "COUNT", 1);

@@ -7,6 +7,7 @@ import { importDriver } from "../../../state/lazy-driver.js";
 import { sqliteTurnBatch } from "../../../state/sqlite-turn-batch.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
+import { loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import {
   type BackendOptions,
@@ -155,14 +156,11 @@ export async function sqliteBackend(
     bus: new LocalBus(),
     events: {
       append: async (sessionId, events) => (events.length === 0 ? [] : appends.call({ sessionId, events })),
-      read: async (sessionId, after, limit) =>
-        q.read
-          .all(sessionId, after, limit)
-          .map((row) => ({ seq: row.seq, event: JSON.parse(row.event), json: row.event })),
+      read: async (sessionId, after, limit) => q.read.all(sessionId, after, limit).map(loggedRow),
       lastSeq: async (sessionId) => q.last.get(sessionId)?.seq ?? 0,
       last: async (sessionId) => {
         const row = q.newest.get(sessionId);
-        return row && { seq: row.seq, event: JSON.parse(row.event), json: row.event };
+        return row && loggedRow(row);
       },
       firstSeq: async (sessionId) => q.first.get(sessionId)?.seq ?? 0,
       delete: async (sessionId) => void q.deleteEvents.run(sessionId),

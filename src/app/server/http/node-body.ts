@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { incomingOf } from "./node-request.js";
 
 /**
  * Request bodies read from Node's request itself. Under `@hono/node-server` a request is a light
@@ -12,11 +13,6 @@ import { bodyLimit } from "hono/body-limit";
  * checked against the limit from the header and read from the `IncomingMessage` directly; anything
  * else (a chunked upload, a runtime other than Node) takes Hono's path.
  */
-
-function incomingOf(c: Context): IncomingMessage | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming && typeof incoming.on === "function" ? incoming : undefined;
-}
 
 /** The body's declared length on Node, when the request has one and is not chunked; else undefined. */
 function declaredLength(incoming: IncomingMessage | undefined): number | undefined {

@@ -1,5 +1,5 @@
-import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
+import { incomingOf } from "./node-request.js";
 
 /**
  * A request header by its lower-case name, with repeated values joined by ", " (as `Headers.get`).
@@ -8,8 +8,8 @@ import type { Context } from "hono";
  * Elsewhere (`app.request`, other runtimes) it goes through Hono.
  */
 export function requestHeader(c: Context, name: string): string | undefined {
-  const raw = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming?.rawHeaders;
-  if (!Array.isArray(raw)) return c.req.header(name);
+  const raw = incomingOf(c)?.rawHeaders;
+  if (raw === undefined) return c.req.header(name);
   let value: string | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const key = raw[i]!;
