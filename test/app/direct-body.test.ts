@@ -1,5 +1,3 @@
-import type { AddressInfo } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app/server/app.js";
@@ -8,25 +6,21 @@ import { sendBodiesDirectly, withDirectBody } from "../../src/app/server/http/di
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
 import { conversationModel } from "./fixtures/agents.js";
 import { readSse } from "./helpers.js";
+import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
 
-const servers: ServerType[] = [];
+const servers: LoopbackServer[] = [];
 const runtimes: ServiceRuntime[] = [];
 afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    (server as unknown as { closeAllConnections(): void }).closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  for (const server of servers.splice(0)) await server.close();
   await Promise.all(runtimes.splice(0).map((runtime) => runtime.close()));
 });
 
 async function listen(
   fetch: (request: Request, env?: unknown) => Response | Promise<Response>,
 ): Promise<string> {
-  const server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-  });
+  const server = await serveOnLoopback(fetch);
   servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return server.base;
 }
 
 /** A body that must never be read on Node: reading it errors the response. */

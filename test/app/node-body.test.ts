@@ -1,16 +1,15 @@
 import { request } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApp } from "../../src/app/server/app.js";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
 import { conversationModel } from "./fixtures/agents.js";
+import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
 
 // Bodies read from Node's request (node-body.ts): the limit and the parsing must hold over a real
 // socket, for a declared length and for a chunked body alike.
 
-let server: ServerType;
+let server: LoopbackServer;
 let runtime: ServiceRuntime;
 let port: number;
 beforeEach(async () => {
@@ -19,14 +18,11 @@ beforeEach(async () => {
     agents: [{ name: "a", model: conversationModel() }],
   });
   const app = createApp(runtime, { maxBodyBytes: 200 });
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
+  server = await serveOnLoopback(app.fetch);
+  port = server.port;
 });
 afterEach(async () => {
-  (server as unknown as { closeAllConnections(): void }).closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   await runtime.close();
 });
 

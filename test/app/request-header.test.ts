@@ -1,9 +1,8 @@
-import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
-import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestHeader } from "../../src/app/server/http/request-header.js";
+import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
 
 // requestHeader reads Node's raw header list under @hono/node-server and goes through Hono
 // elsewhere: both must answer what Headers.get would, repeated headers included.
@@ -16,17 +15,13 @@ app.get("/h", (c) =>
   }),
 );
 
-let server: ServerType;
+let server: LoopbackServer;
 let port: number;
 beforeAll(async () => {
-  server = await new Promise<ServerType>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-  });
-  port = (server.address() as AddressInfo).port;
+  server = await serveOnLoopback(app.fetch);
+  port = server.port;
 });
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => server.close());
 
 /** Sends a raw request (so headers can repeat and keep their case) and answers the JSON body. */
 function rawGet(headerLines: string[]): Promise<{ direct: unknown[]; viaHono: unknown[] }> {
