@@ -1,7 +1,11 @@
 import { connect } from "node:net";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app/server/app.js";
+import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
 import { requestHeader } from "../../src/app/server/http/request-header.js";
+import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
+import { conversationModel } from "./fixtures/agents.js";
 import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
 
 // requestHeader reads Node's raw header list under @hono/node-server and goes through Hono
@@ -23,19 +27,33 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** Sends a raw request (so headers can repeat and keep their case) and answers the JSON body. */
-function rawGet(headerLines: string[]): Promise<{ direct: unknown[]; viaHono: unknown[] }> {
+/** Sends a raw request (headers may repeat and keep their case) with `Connection: close`. */
+function raw(
+  to: number,
+  requestLine: string,
+  headerLines: string[],
+  body = "",
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
+    const socket = connect(to, "127.0.0.1");
     let text = "";
     socket.setEncoding("utf8");
     socket.on("data", (chunk: string) => {
       text += chunk;
     });
-    socket.on("end", () => resolve(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))));
+    socket.on("end", () =>
+      resolve({ status: Number(text.slice(9, 12)), body: text.slice(text.indexOf("\r\n\r\n") + 4) }),
+    );
     socket.on("error", reject);
-    socket.end(`GET /h HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headerLines.join("\r\n")}\r\n\r\n`);
+    const length = body === "" ? [] : [`Content-Length: ${Buffer.byteLength(body)}`];
+    socket.end(
+      `${requestLine}\r\nHost: 127.0.0.1\r\nConnection: close\r\n${[...headerLines, ...length].join("\r\n")}\r\n\r\n${body}`,
+    );
   });
+}
+
+async function rawGet(headerLines: string[]): Promise<{ direct: unknown[]; viaHono: unknown[] }> {
+  return JSON.parse((await raw(port, "GET /h HTTP/1.1", headerLines)).body);
 }
 
 describe("requestHeader", () => {
@@ -60,5 +78,47 @@ describe("requestHeader", () => {
     const res = await app.request("/h", { headers: { authorization: "Bearer z", "x-twice": "1" } });
     const body = (await res.json()) as { direct: unknown[] };
     expect(body.direct).toEqual(["Bearer z", null, "1", null]);
+  });
+});
+
+describe("the service's bearer auth over Node's raw headers", () => {
+  let service: LoopbackServer;
+  let runtime: ServiceRuntime;
+  beforeAll(async () => {
+    runtime = new ServiceRuntime({
+      backend: memoryBackend(),
+      agents: [{ name: "a", model: conversationModel() }],
+    });
+    service = await serveOnLoopback(createApp(runtime, { tokens: new Map([["right", "alice"]]) }).fetch);
+  });
+  afterAll(async () => {
+    await service.close();
+    await runtime.close();
+  });
+  const createSession = (headers: string[]) =>
+    raw(service.port, "POST /v1/sessions HTTP/1.1", ["Content-Type: application/json", ...headers], "{}");
+
+  it("takes the right token in any header case and refuses a wrong, missing or doubled one", async () => {
+    expect((await createSession(["authorization: Bearer right"])).status).toBe(201);
+    expect((await createSession(["AUTHORIZATION: bearer right"])).status).toBe(201);
+    expect((await createSession(["Authorization: Bearer wrong"])).status).toBe(401);
+    expect((await createSession([])).status).toBe(401);
+    // a second header smuggled beside the right one does not pass as either token
+    expect((await createSession(["Authorization: Bearer right", "Authorization: Bearer right"])).status).toBe(
+      401,
+    );
+    expect((await createSession(["Authorization: Bearer wrong", "Authorization: Bearer right"])).status).toBe(
+      401,
+    );
+  });
+
+  it("refuses a body that is not declared JSON, read from the raw Content-Type", async () => {
+    const sent = await raw(
+      service.port,
+      "POST /v1/sessions HTTP/1.1",
+      ["Authorization: Bearer right", "Content-Type: text/plain"],
+      "{}",
+    );
+    expect(sent.status).toBe(415);
   });
 });
