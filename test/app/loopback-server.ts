@@ -1,5 +1,9 @@
 import type { AddressInfo } from "node:net";
 import { type ServerType, serve } from "@hono/node-server";
+import { type CreateAppOptions, createApp } from "../../src/app/server/app.js";
+import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
+import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
+import { conversationModel } from "./fixtures/agents.js";
 
 export interface LoopbackServer {
   port: number;
@@ -23,6 +27,25 @@ export async function serveOnLoopback(
     close: async () => {
       (server as unknown as { closeAllConnections(): void }).closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * The service (memory backend, one conversation agent, `createApp` with `options`) on a free loopback
+ * port; `close` stops the server and then the runtime.
+ */
+export async function serveService(options: CreateAppOptions = {}): Promise<LoopbackServer> {
+  const runtime = new ServiceRuntime({
+    backend: memoryBackend(),
+    agents: [{ name: "a", model: conversationModel() }],
+  });
+  const server = await serveOnLoopback(createApp(runtime, options).fetch);
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await runtime.close();
     },
   };
 }

@@ -1,29 +1,18 @@
 import { request } from "node:http";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { createApp } from "../../src/app/server/app.js";
-import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
-import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
-import { conversationModel } from "./fixtures/agents.js";
-import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
+import { type LoopbackServer, serveService } from "./loopback-server.js";
 
 // Bodies read from Node's request (node-body.ts): the limit and the parsing must hold over a real
 // socket, for a declared length and for a chunked body alike.
 
 let server: LoopbackServer;
-let runtime: ServiceRuntime;
 let port: number;
 beforeEach(async () => {
-  runtime = new ServiceRuntime({
-    backend: memoryBackend(),
-    agents: [{ name: "a", model: conversationModel() }],
-  });
-  const app = createApp(runtime, { maxBodyBytes: 200 });
-  server = await serveOnLoopback(app.fetch);
+  server = await serveService({ maxBodyBytes: 200 });
   port = server.port;
 });
 afterEach(async () => {
   await server.close();
-  await runtime.close();
 });
 
 /** POSTs `parts` (chunked when there is more than one), answers status and parsed body. */

@@ -1,12 +1,8 @@
 import { connect } from "node:net";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../../src/app/server/app.js";
-import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
 import { requestHeader } from "../../src/app/server/http/request-header.js";
-import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
-import { conversationModel } from "./fixtures/agents.js";
-import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
+import { type LoopbackServer, serveOnLoopback, serveService } from "./loopback-server.js";
 
 // requestHeader reads Node's raw header list under @hono/node-server and goes through Hono
 // elsewhere: both must answer what Headers.get would, repeated headers included.
@@ -83,18 +79,10 @@ describe("requestHeader", () => {
 
 describe("the service's bearer auth over Node's raw headers", () => {
   let service: LoopbackServer;
-  let runtime: ServiceRuntime;
   beforeAll(async () => {
-    runtime = new ServiceRuntime({
-      backend: memoryBackend(),
-      agents: [{ name: "a", model: conversationModel() }],
-    });
-    service = await serveOnLoopback(createApp(runtime, { tokens: new Map([["right", "alice"]]) }).fetch);
+    service = await serveService({ tokens: new Map([["right", "alice"]]) });
   });
-  afterAll(async () => {
-    await service.close();
-    await runtime.close();
-  });
+  afterAll(() => service.close());
   const createSession = (headers: string[]) =>
     raw(service.port, "POST /v1/sessions HTTP/1.1", ["Content-Type: application/json", ...headers], "{}");
 
