@@ -22,7 +22,7 @@ function lease(sessionId: string, answer: () => Promise<boolean>) {
 }
 
 describe("LeaseRenewals", () => {
-  it("renews every held lease on one timer, in one turn, and stops the timer when none is held", async () => {
+  it("renews each lease a period after it was taken or last renewed, those due together in one turn, on one timer", async () => {
     vi.useFakeTimers({ now: 0 });
     const renewals = new LeaseRenewals(100);
     const leases = Array.from({ length: 5 }, (_, i) => lease(`s${i}`, async () => true));
@@ -31,14 +31,45 @@ describe("LeaseRenewals", () => {
     for (const held of leases.slice(3)) renewals.add(held, () => {});
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(50);
-    // the ones added later are renewed on the same tick as the others
-    expect(leases.map((held) => held.renewedAt)).toEqual(leases.map(() => [100]));
+    // the first three together, a period after they were taken; the later two not yet
+    expect(leases.map((held) => held.renewedAt)).toEqual([[100], [100], [100], [], []]);
+    await vi.advanceTimersByTimeAsync(50);
+    expect(leases.map((held) => held.renewedAt)).toEqual([[100], [100], [100], [150], [150]]);
     renewals.delete(leases[0]!);
     await vi.advanceTimersByTimeAsync(100);
-    expect(leases.map((held) => held.renewedAt.length)).toEqual([1, 2, 2, 2, 2]);
+    expect(leases.map((held) => held.renewedAt)).toEqual([
+      [100],
+      [100, 200],
+      [100, 200],
+      [150, 250],
+      [150, 250],
+    ]);
     for (const held of leases) renewals.delete(held);
     expect(renewals.size).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("spreads the renewals of leases taken at different times instead of renewing them all at once", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const renewals = new LeaseRenewals(1000);
+    const leases = Array.from({ length: 100 }, (_, i) => lease(`s${i}`, async () => true));
+    // taken one every 10 ms over a period, as runs start
+    for (const held of leases) {
+      renewals.add(held, () => {});
+      await vi.advanceTimersByTimeAsync(10);
+    }
+    await vi.advanceTimersByTimeAsync(3000);
+    const renewedAt = leases.flatMap((held) => held.renewedAt);
+    const perTick = new Map<number, number>();
+    for (const at of renewedAt) perTick.set(at, (perTick.get(at) ?? 0) + 1);
+    // ten leases per tick of 100 ms, never the hundred together
+    expect(Math.max(...perTick.values())).toBe(10);
+    // and never later than a period after the last renewal
+    for (const held of leases) {
+      const gaps = held.renewedAt.slice(1).map((at, i) => at - held.renewedAt[i]!);
+      expect(gaps.every((gap) => gap === 1000)).toBe(true);
+      expect(held.renewedAt[0]! - leases.indexOf(held) * 10).toBeLessThanOrEqual(1000);
+    }
   });
 
   it("tells the run of a lease that is lost or cannot be renewed, and only that run", async () => {

@@ -1,16 +1,34 @@
 import type { RunLease } from "../backend/types.js";
 
+/** Ticks of the timer per renewal period: a lease is renewed at most a tenth of `everyMs` early. */
+const TICKS_PER_PERIOD = 10;
+
+interface Held {
+  onLost: (reason: string) => void;
+  /** The tick at which the lease is renewed next. */
+  due: number;
+}
+
 /**
- * Renews every run lease a runtime holds on one timer, all in the same turn of the event loop (a
- * backend can send them as one command), instead of a timer per run. A lease that cannot be renewed
- * (taken over, or the backend unreachable) calls its run's `onLost`, which stops the run.
+ * Renews every run lease a runtime holds, each `everyMs` after it was taken or last renewed, from one
+ * timer that ticks ten times per period; the leases due on the same tick are renewed in the same turn
+ * of the event loop (a backend can send them as one command). Renewing all of them at once instead
+ * made one burst of every lease per period (10,000 runs: one 10,000-key script on Redis, and
+ * 10,000 renewals answered at once) that stalled every stream on the replica; runs start at
+ * different times, so their renewals spread out. Time is counted in ticks, not read from the clock,
+ * so a clock set back never delays a renewal. A lease that cannot be renewed (taken over, or the
+ * backend unreachable) calls its run's `onLost`, which stops the run.
  */
 export class LeaseRenewals {
-  readonly #held = new Map<RunLease, (reason: string) => void>();
+  /** In the order they fall due: a lease renewed moves to the end. */
+  readonly #held = new Map<RunLease, Held>();
+  readonly #tickMs: number;
+  #tick = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly everyMs: number) {
     if (!(everyMs > 0)) throw new RangeError(`LeaseRenewals: everyMs must be positive (got ${everyMs})`);
+    this.#tickMs = everyMs / TICKS_PER_PERIOD;
   }
 
   /** Leases renewed now (for tests and diagnostics). */
@@ -19,8 +37,10 @@ export class LeaseRenewals {
   }
 
   add(lease: RunLease, onLost: (reason: string) => void): void {
-    this.#held.set(lease, onLost);
-    this.#timer ??= setInterval(() => this.#renewAll(), this.everyMs);
+    this.#held.delete(lease);
+    // Due after ten more ticks: between nine tenths of a period and a whole one from now.
+    this.#held.set(lease, { onLost, due: this.#tick + TICKS_PER_PERIOD });
+    this.#timer ??= setInterval(() => this.#renewDue(), this.#tickMs);
   }
 
   delete(lease: RunLease): void {
@@ -30,11 +50,21 @@ export class LeaseRenewals {
     this.#timer = undefined;
   }
 
-  #renewAll(): void {
-    for (const [lease, onLost] of this.#held) {
+  #renewDue(): void {
+    this.#tick += 1;
+    const due: RunLease[] = [];
+    for (const [lease, held] of this.#held) {
+      if (held.due > this.#tick) break;
+      due.push(lease);
+    }
+    for (const lease of due) {
+      const held = this.#held.get(lease)!;
+      this.#held.delete(lease);
+      held.due = this.#tick + TICKS_PER_PERIOD;
+      this.#held.set(lease, held);
       lease.renew().then(
-        (ok) => ok || onLost("the run lost its session lock"),
-        () => onLost("the run could not renew its session lock"),
+        (ok) => ok || held.onLost("the run lost its session lock"),
+        () => held.onLost("the run could not renew its session lock"),
       );
     }
   }
