@@ -10,13 +10,23 @@
  * the last one ends (a closed loop: every session always has a stream open). The first reply of each
  * session then asks for 1 to <deltasPerStream> deltas at random, the others for <deltasPerStream>, so
  * replies end spread evenly in time, as in a service whose conversations started at different times.
- * argv: <baseURL> <streams> <deltasPerStream> <openConcurrency> [replies]. Prints one JSON line on stdout.
+ * A session's connection stays open after its last reply, as a browser's keep-alive connection does,
+ * and all are closed once every session is done; with `close` as the last argument each closes as
+ * soon as its session is done (in the burst scenario, 10,000 closes within one interval).
+ * argv: <baseURL> <streams> <deltasPerStream> <openConcurrency> [replies] [close]. Prints one JSON line on stdout.
  */
 import { Agent, request } from "node:http";
 import { SseConnection } from "./sse-connection.js";
 
-const [baseURL = "", streamsText = "1000", deltasText = "20", concurrencyText = "200", repliesText = "1"] =
-  process.argv.slice(2);
+const [
+  baseURL = "",
+  streamsText = "1000",
+  deltasText = "20",
+  concurrencyText = "200",
+  repliesText = "1",
+  closeText = "",
+] = process.argv.slice(2);
+const closeWhenDone = closeText === "close";
 const replies = Number(repliesText);
 const streams = Number(streamsText);
 const deltas = Number(deltasText);
@@ -63,6 +73,8 @@ let allOpen = false;
 const errors: string[] = [];
 
 const target = new URL(baseURL);
+/** Connections of sessions that are done, left open until every session is (unless closeWhenDone). */
+const finishedConnections: SseConnection[] = [];
 
 async function oneStream(
   connection: SseConnection,
@@ -113,7 +125,8 @@ async function oneSession(sessionId: string, onOpen: () => void): Promise<void> 
     await oneStream(connection, sessionId, first, onOpen);
     for (let reply = 1; reply < replies; reply++) await oneStream(connection, sessionId, deltas, () => {});
   } finally {
-    connection.close();
+    if (closeWhenDone) connection.close();
+    else finishedConnections.push(connection);
   }
 }
 
@@ -174,6 +187,7 @@ const results = await limited(sessions, openConcurrency, (sessionId, release) =>
   });
 });
 for (const result of results) if (result.status === "rejected") errors.push(String(result.reason));
+for (const connection of finishedConnections) connection.close();
 process.stdout.write(
   `${JSON.stringify({
     streams,
