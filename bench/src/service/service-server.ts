@@ -26,13 +26,37 @@ const store = args[3] ?? "memory:";
 const heartbeatMs = Number(args[4] ?? 15_000);
 // "hold": every reply waits (its stream open, idle but for heartbeats) until SIGUSR1, then starts at
 // a random point of its first interval, so 10,000 streams are all open before any delta flows and the
-// deltas then arrive spread evenly, not in lockstep.
+// deltas then arrive spread evenly, not in lockstep. Each waiting reply is woken when its first delta
+// is due, not all at release: waking 10,000 at once stalled the server for the first interval.
 const hold = args[5] === "hold";
-let release: () => void = () => {};
-const released = new Promise<void>((resolve) => {
-  release = resolve;
+/** Replies waiting for the release, each with the point of the first interval it starts at. */
+const waiting: Array<{ offset: number; wake: (start: number) => void }> = [];
+let released = false;
+process.on("SIGUSR1", () => {
+  const at = now();
+  released = true;
+  waiting.sort((a, b) => a.offset - b.offset);
+  let next = 0;
+  const wakeDue = () => {
+    const elapsed = now() - at;
+    while (next < waiting.length && waiting[next]!.offset <= elapsed) {
+      const { offset, wake } = waiting[next++]!;
+      wake(at + offset);
+    }
+    if (next < waiting.length) setTimeout(wakeDue, 1);
+    else waiting.length = 0;
+  };
+  wakeDue();
 });
-process.on("SIGUSR1", () => release());
+/**
+ * When a held reply's first delta is due: a random point of its first interval, counted from the
+ * release (or, for a reply started after it, from now).
+ */
+function heldStart(): Promise<number> {
+  const offset = Math.random() * intervalMs;
+  if (released) return Promise.resolve(now() + offset);
+  return new Promise((wake) => waiting.push({ offset, wake }));
+}
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -57,9 +81,8 @@ const timestampModel: ChatModel = {
   async *stream(messages): AsyncGenerator<ChatChunk> {
     const count = deltasAsked(messages);
     let text = "";
-    if (hold) await released;
-    // held: the first delta at a random point of the first interval; else right away
-    const start = now() + (hold ? Math.random() * intervalMs : 0);
+    // held: the first delta at a random point of the first interval after the release; else right away
+    const start = hold ? await heldStart() : now();
     for (let k = 0; k < count; k++) {
       const due = start + k * intervalMs;
       const wait = due - now();
