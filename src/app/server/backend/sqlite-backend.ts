@@ -126,8 +126,9 @@ export async function sqliteBackend(
     if (seq > max) q.trim.run(sessionId, seq - max);
     return added;
   };
-  // Appends, lease renewals (one timer per runtime renews every lease) and releases made in one loop
-  // turn each share one transaction: what ends, or renews, many runs at once costs one commit.
+  // Appends, lease renewals (those due on the same tick of the runtime's renewal timer) and releases
+  // made in one loop turn each share one transaction: what ends, or renews, many runs at once costs
+  // one commit.
   type LeaseCall = { sessionId: string; owner: string };
   const appends = sqliteTurnBatch(db, ({ sessionId, events }: { sessionId: string; events: AgentEvent[] }) =>
     appendOne(sessionId, events),

@@ -28,7 +28,7 @@ export interface ServiceRuntimeOptions {
   agents: ServiceAgentOptions[];
   /** Keep-alive interval of followers (default 15 s). */
   heartbeatMs?: number;
-  /** How often the runs' locks are renewed, all at once (default a third of the backend's lock TTL). */
+  /** How long after it was taken or last renewed each run's lock is renewed (default a third of the backend's lock TTL). */
   renewEveryMs?: number;
   /** Runs at once on this replica (default 100); more get 429 with Retry-After. */
   maxConcurrentRuns?: number;
@@ -89,7 +89,7 @@ export class ServiceRuntime {
   /** Who started each run of this replica, by its `done` promise (a follower's `until`). */
   readonly #starters = new WeakMap<Promise<unknown>, { user: string; sessionId: string }>();
   readonly #heartbeatMs: number;
-  /** One timer renewing every lease this replica holds; none for in-process locks (they never expire). */
+  /** One timer renewing the leases this replica holds, each a period after the last; none for in-process locks (they never expire). */
   readonly #renewals: LeaseRenewals | undefined;
   readonly #slots: RunSlots;
   readonly #recoverCheckMs: number;
