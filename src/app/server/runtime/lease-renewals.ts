@@ -1,11 +1,11 @@
 import type { RunLease } from "../backend/types.js";
 
-/** Ticks of the timer per renewal period: a lease is renewed at most a tenth of `everyMs` early. */
+/** Ticks of the timer per renewal period: a lease is renewed within half a tick of its due time. */
 const TICKS_PER_PERIOD = 10;
 
 interface Held {
   onLost: (reason: string) => void;
-  /** The tick at which the lease is renewed next. */
+  /** When the lease is renewed next (`performance.now()` time: monotonic, whatever the wall clock does). */
   due: number;
 }
 
@@ -13,17 +13,17 @@ interface Held {
  * Renews every run lease a runtime holds, each `everyMs` after it was taken or last renewed, from one
  * timer that ticks ten times per period; the leases due on the same tick are renewed in the same turn
  * of the event loop (a backend can send them as one command). Renewing all of them at once instead
- * made one burst of every lease per period (10,000 runs: one 10,000-key script on Redis, and
- * 10,000 renewals answered at once) that stalled every stream on the replica; runs start at
- * different times, so their renewals spread out. Time is counted in ticks, not read from the clock,
- * so a clock set back never delays a renewal. A lease that cannot be renewed (taken over, or the
- * backend unreachable) calls its run's `onLost`, which stops the run.
+ * made one burst of every lease per period (10,000 runs: one 10,000-key script on Redis, and 10,000
+ * renewals answered at once) that stalled every stream on the replica; runs start at different
+ * times, so their renewals spread out. Due times are on the monotonic clock: a wall clock set back
+ * never delays a renewal, and a late tick (a busy event loop) delays only the renewals due on it. A
+ * lease that cannot be renewed (taken over, or the backend unreachable) calls its run's `onLost`,
+ * which stops the run.
  */
 export class LeaseRenewals {
   /** In the order they fall due: a lease renewed moves to the end. */
   readonly #held = new Map<RunLease, Held>();
   readonly #tickMs: number;
-  #tick = 0;
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly everyMs: number) {
@@ -38,8 +38,7 @@ export class LeaseRenewals {
 
   add(lease: RunLease, onLost: (reason: string) => void): void {
     this.#held.delete(lease);
-    // Due after ten more ticks: between nine tenths of a period and a whole one from now.
-    this.#held.set(lease, { onLost, due: this.#tick + TICKS_PER_PERIOD });
+    this.#held.set(lease, { onLost, due: performance.now() + this.everyMs });
     this.#timer ??= setInterval(() => this.#renewDue(), this.#tickMs);
   }
 
@@ -51,16 +50,16 @@ export class LeaseRenewals {
   }
 
   #renewDue(): void {
-    this.#tick += 1;
+    const now = performance.now();
     const due: RunLease[] = [];
     for (const [lease, held] of this.#held) {
-      if (held.due > this.#tick) break;
+      if (held.due > now + this.#tickMs / 2) break;
       due.push(lease);
     }
     for (const lease of due) {
       const held = this.#held.get(lease)!;
       this.#held.delete(lease);
-      held.due = this.#tick + TICKS_PER_PERIOD;
+      held.due = now + this.everyMs;
       this.#held.set(lease, held);
       lease.renew().then(
         (ok) => ok || held.onLost("the run lost its session lock"),
