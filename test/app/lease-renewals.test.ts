@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
 import type { RunLease } from "../../src/app/server/backend/types.js";
 import { LeaseRenewals } from "../../src/app/server/runtime/lease-renewals.js";
+import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
+import { conversationModel } from "./fixtures/agents.js";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -98,5 +101,17 @@ describe("LeaseRenewals", () => {
       "taken: the run lost its session lock",
       "unreachable: the run could not renew its session lock",
     ]);
+  });
+
+  it("refuses a renewal period that is not a positive finite number, or not shorter than the lock's TTL", () => {
+    for (const everyMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => new LeaseRenewals(everyMs)).toThrow(/everyMs must be a positive finite number/);
+    }
+    const backend = { ...memoryBackend(), lockTtlMs: 15_000 };
+    const agents = [{ name: "a", model: conversationModel({ text: "hi" }) }];
+    expect(() => new ServiceRuntime({ backend, agents, renewEveryMs: 15_000 })).toThrow(
+      /renewEveryMs \(15000\) must be shorter than the backend's lock TTL \(15000 ms\)/,
+    );
+    expect(() => new ServiceRuntime({ backend, agents, renewEveryMs: 5_000 })).not.toThrow();
   });
 });

@@ -27,7 +27,9 @@ export class LeaseRenewals {
   #timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(readonly everyMs: number) {
-    if (!(everyMs > 0)) throw new RangeError(`LeaseRenewals: everyMs must be positive (got ${everyMs})`);
+    if (!(everyMs > 0 && Number.isFinite(everyMs))) {
+      throw new RangeError(`LeaseRenewals: everyMs must be a positive finite number (got ${everyMs})`);
+    }
     this.#tickMs = everyMs / TICKS_PER_PERIOD;
   }
 

@@ -111,6 +111,12 @@ export class ServiceRuntime {
     this.#defaultAgent = options.agents[0]!.name;
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
     const ttl = options.backend.lockTtlMs;
+    if (ttl !== undefined && options.renewEveryMs !== undefined && !(options.renewEveryMs < ttl)) {
+      // renewed no sooner than the lease expires, every run would lose its lock
+      throw new RangeError(
+        `ServiceRuntime: renewEveryMs (${options.renewEveryMs}) must be shorter than the backend's lock TTL (${ttl} ms)`,
+      );
+    }
     this.#renewals =
       ttl === undefined
         ? undefined
