@@ -10,6 +10,7 @@ import { followEvents } from "../../src/app/server/runtime/follow-events.js";
 import { createEvent } from "../../src/event/index.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { dropBackend } from "./drop-backend.js";
+import { appendRawEvent } from "./raw-event.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-backends-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,6 +65,28 @@ for (const kind of kinds) {
       expect(await b.events.read(s, 0, 10)).toEqual([]);
       expect(await b.events.last?.(s)).toBeUndefined();
     });
+
+    if (kind.shared) {
+      it("names the session and the seq of a stored event that was damaged, instead of failing further on", async () => {
+        const b = await open();
+        const notJson = runName("s");
+        await b.events.append(notJson, [event(1), event(2)]);
+        await appendRawEvent(url, prefix, notJson, 3, "{not json");
+        const damaged = new RegExp(`event 3 in the log of session "${notJson}" is not JSON`);
+        await expect(b.events.last!(notJson)).rejects.toThrow(damaged);
+        await expect(newestEvent(b.events, notJson)).rejects.toThrow(damaged);
+        await expect(b.events.read(notJson, 1, 10)).rejects.toThrow(damaged);
+        // the events before it still read
+        expect((await b.events.read(notJson, 0, 2)).map((e) => e.seq)).toEqual([1, 2]);
+        for (const text of ["null", "42", '"REPLY_END"', '{"type":7}']) {
+          const notEvent = runName("s");
+          await appendRawEvent(url, prefix, notEvent, 1, text);
+          await expect(b.events.last!(notEvent)).rejects.toThrow(
+            new RegExp(`event 1 in the log of session "${notEvent}" is not an event`),
+          );
+        }
+      });
+    }
 
     it("keeps at most maxEventsPerSession events; a follower from before the window is told about the gap", async () => {
       const b = await open({ maxEventsPerSession: 5 });

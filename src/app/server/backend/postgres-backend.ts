@@ -134,7 +134,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
           `SELECT seq, event FROM ${p}events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
           [sessionId, after, limit],
         );
-        return rows.map(loggedRow);
+        return rows.map((row) => loggedRow(sessionId, row));
       },
       async lastSeq(sessionId) {
         const { rows } = await pool.query(`SELECT MAX(seq) AS seq FROM ${p}events WHERE session_id = $1`, [
@@ -147,7 +147,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
           `SELECT seq, event FROM ${p}events WHERE session_id = $1 ORDER BY seq DESC LIMIT 1`,
           [sessionId],
         );
-        return rows[0] && loggedRow(rows[0]);
+        return rows[0] && loggedRow(sessionId, rows[0]);
       },
       async firstSeq(sessionId) {
         const { rows } = await pool.query(`SELECT MIN(seq) AS seq FROM ${p}events WHERE session_id = $1`, [

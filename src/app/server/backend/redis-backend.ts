@@ -7,6 +7,7 @@ import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { RedisScript } from "../../../state/redis-script.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
+import { parseLoggedEvent } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { redisAppendBatch } from "./redis-append-batch.js";
 import {
@@ -66,10 +67,11 @@ function seqOf(id: string): number {
   return Number(id.slice(id.indexOf("-") + 1));
 }
 
-/** A stream entry (its id and the fields `event <json>`) as a LoggedEvent. */
-function loggedEntry([id, fields]: [string, string[]]): LoggedEvent {
-  const json = fields[1] ?? "null";
-  return { seq: seqOf(id), event: JSON.parse(json), json };
+/** A stream entry (its id and the fields `event <json>`) of session `sessionId`'s log as a LoggedEvent. */
+function loggedEntry(sessionId: string, [id, fields]: [string, string[]]): LoggedEvent {
+  const seq = seqOf(id);
+  const json = fields[1] ?? "";
+  return { seq, event: parseLoggedEvent(sessionId, seq, json), json };
 }
 
 /**
@@ -170,7 +172,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       },
       async read(sessionId, after, limit) {
         const entries = await redis.xrange(streamKey(sessionId), `0-${after + 1}`, "+", "COUNT", limit);
-        return entries.map(loggedEntry);
+        return entries.map((entry) => loggedEntry(sessionId, entry));
       },
       async lastSeq(sessionId) {
         const entry = await newestEntry(sessionId);
@@ -178,7 +180,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       },
       async last(sessionId) {
         const entry = await newestEntry(sessionId);
-        return entry && loggedEntry(entry);
+        return entry && loggedEntry(sessionId, entry);
       },
       async firstSeq(sessionId) {
         const [entry] = await redis.xrange(streamKey(sessionId), "-", "+", "COUNT", 1);

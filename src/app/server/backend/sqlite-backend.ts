@@ -157,11 +157,12 @@ export async function sqliteBackend(
     bus: new LocalBus(),
     events: {
       append: async (sessionId, events) => (events.length === 0 ? [] : appends.call({ sessionId, events })),
-      read: async (sessionId, after, limit) => q.read.all(sessionId, after, limit).map(loggedRow),
+      read: async (sessionId, after, limit) =>
+        q.read.all(sessionId, after, limit).map((row) => loggedRow(sessionId, row)),
       lastSeq: async (sessionId) => q.last.get(sessionId)?.seq ?? 0,
       last: async (sessionId) => {
         const row = q.newest.get(sessionId);
-        return row && loggedRow(row);
+        return row && loggedRow(sessionId, row);
       },
       firstSeq: async (sessionId) => q.first.get(sessionId)?.seq ?? 0,
       delete: async (sessionId) => void q.deleteEvents.run(sessionId),
