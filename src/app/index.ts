@@ -32,9 +32,15 @@ export {
 } from "./server/config/service-config.js";
 export { bearerAuth, LOCAL_USER, parseTokens, type ServiceVariables } from "./server/http/auth.js";
 export { readBody } from "./server/http/read-body.js";
-export { resumePoint, sseFrame, sseResponse } from "./server/http/sse.js";
+export { resumePoint, type SseSource, sseFrame, sseResponse } from "./server/http/sse.js";
 export { HttpError, type HttpErrorType, toHttpError } from "./server/http-error.js";
-export type { FollowItem, StopSignal } from "./server/runtime/follow-events.js";
+export {
+  Follower,
+  type FollowItem,
+  type FollowOptions,
+  type FollowSink,
+  type StopSignal,
+} from "./server/runtime/follower.js";
 export type { RunHandle } from "./server/runtime/run-execution.js";
 export {
   type ConfirmAnswer,

@@ -12,7 +12,7 @@ import { sseResponse } from "./sse.js";
 export function runResponse(c: Context, runtime: ServiceRuntime, user: string, run: RunHandle): Response {
   if ((requestHeader(c, "accept") ?? "").includes("text/event-stream")) {
     return sseResponse(
-      (signal) => runtime.follow(user, run.sessionId, { after: run.after, signal, until: run.done }),
+      (signal) => runtime.openFollower(user, run.sessionId, { after: run.after, signal, until: run.done }),
       c.req.raw,
     );
   }

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import type { FollowItem, StopSignal } from "../runtime/follow-events.js";
+import { followerItems } from "../runtime/follow-events.js";
+import { Follower, type FollowItem, type FollowSink, type StopSignal } from "../runtime/follower.js";
 import { withDirectBody } from "./direct-body.js";
 
 const encoder = new TextEncoder();
@@ -39,7 +40,10 @@ const SSE_HEADERS = {
   "x-accel-buffering": "no",
 };
 
-type OpenFollower = (signal: StopSignal) => Promise<AsyncGenerator<FollowItem>>;
+/** What an SSE stream follows: a Follower (delivered into the socket by callbacks) or any item generator. */
+export type SseSource = Follower | AsyncGenerator<FollowItem>;
+
+type OpenFollower = (signal: StopSignal) => Promise<SseSource>;
 
 /** A stop signal with one listener (the follower's): no EventTarget, no AbortController, per stream. */
 class StopLatch implements StopSignal {
@@ -68,6 +72,7 @@ class StopLatch implements StopSignal {
 class SseFollower {
   readonly #latch = new StopLatch();
   readonly #open: OpenFollower;
+  #source: Promise<SseSource> | undefined;
   #items: AsyncGenerator<FollowItem> | undefined;
   #finished = false;
 
@@ -75,8 +80,15 @@ class SseFollower {
     this.#open = open;
   }
 
+  source(): Promise<SseSource> {
+    this.#source ??= this.#open(this.#latch);
+    return this.#source;
+  }
+
   async items(): Promise<AsyncGenerator<FollowItem>> {
-    this.#items ??= await this.#open(this.#latch);
+    if (this.#items) return this.#items;
+    const source = await this.source();
+    this.#items = source instanceof Follower ? followerItems(source) : source;
     return this.#items;
   }
 
@@ -106,12 +118,39 @@ function drained(out: ServerResponse): Promise<void> {
   });
 }
 
-/** The direct body: each frame written to Node's response as the follower yields it. */
-async function writeFrames(follower: SseFollower, out: ServerResponse): Promise<void> {
-  out.once("close", () => follower.stop());
+/**
+ * A Follower's frames written straight to Node's response: pushed as the follower delivers them,
+ * pausing while the socket's buffer is full. No promise or generator per stream between events.
+ */
+class SocketSink implements FollowSink {
+  constructor(
+    private readonly stream: SseFollower,
+    private readonly out: ServerResponse,
+  ) {}
+
+  push(item: FollowItem): boolean {
+    return this.out.write(sseFrame(item));
+  }
+
+  end(): void {
+    // the follower ended by itself, or failed (e.g. the log went away): end the stream; the client reconnects
+    this.stream.finished();
+    this.out.end();
+  }
+}
+
+/** The direct body: each frame written to Node's response as the follower delivers it. */
+async function writeFrames(stream: SseFollower, out: ServerResponse): Promise<void> {
+  out.once("close", () => stream.stop());
   out.write(CONNECTED);
   try {
-    const items = await follower.items();
+    const source = await stream.source();
+    if (source instanceof Follower) {
+      out.on("drain", () => source.resume());
+      source.start(new SocketSink(stream, out));
+      return;
+    }
+    const items = await stream.items();
     for (;;) {
       const next = await items.next();
       if (next.done || out.destroyed) break;
@@ -120,7 +159,7 @@ async function writeFrames(follower: SseFollower, out: ServerResponse): Promise<
   } catch {
     // the follower failed (e.g. the log went away): end the stream; the client reconnects
   }
-  follower.finished();
+  stream.finished();
   out.end();
 }
 

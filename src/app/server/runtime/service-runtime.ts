@@ -11,7 +11,8 @@ import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { HttpError, notFound } from "../http-error.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
-import { type FollowItem, followEvents, type StopSignal } from "./follow-events.js";
+import { type FollowItem, followerItems } from "./follow-events.js";
+import { Follower, type FollowOptions, type StopSignal } from "./follower.js";
 import { LeaseRenewals } from "./lease-renewals.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
@@ -354,12 +355,20 @@ export class ServiceRuntime {
     sessionId: string,
     options: FollowSessionOptions,
   ): Promise<AsyncGenerator<FollowItem>> {
+    return followerItems(await this.openFollower(user, sessionId, options));
+  }
+
+  /**
+   * `follow`'s follower itself, not yet started: `follower.start(sink)` delivers into a callback sink
+   * (what the SSE routes do: no async generator per stream).
+   */
+  async openFollower(user: string, sessionId: string, options: FollowSessionOptions): Promise<Follower> {
     // Following a run the same user just started here: its start checked the session's owner.
     const starter = options.until && this.#starters.get(options.until);
     if (!starter || starter.user !== user || starter.sessionId !== sessionId) {
       await this.getSession(user, sessionId);
     }
-    const follow: Parameters<typeof followEvents>[2] = {
+    const follow: FollowOptions = {
       after: options.after ?? 0,
       signal: options.signal,
       heartbeatMs: this.#heartbeatMs,
@@ -374,7 +383,7 @@ export class ServiceRuntime {
     } else {
       follow.watch = { everyMs: this.#recoverCheckMs, check: () => this.recover(sessionId) };
     }
-    return followEvents(this.backend, sessionId, follow);
+    return new Follower(this.backend, sessionId, follow);
   }
 
   /** Waits for this replica's runs to finish their current step, then closes the backend. */

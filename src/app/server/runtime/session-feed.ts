@@ -145,6 +145,24 @@ export class SessionFeed {
     return this.#complete && this.#items.at(-1)?.seq === after;
   }
 
+  /** The items kept from the newest read or notification (never mutated: replaced as a whole). */
+  get kept(): readonly EventItem[] {
+    return this.#items;
+  }
+
+  /** Whether the kept items end at the newest append this process has been told of (see `read`'s `fresh`). */
+  get keptComplete(): boolean {
+    return this.#complete;
+  }
+
+  /** Where the event after `after` is in `kept`, or -1 if it is not there. */
+  keptIndex(after: number): number {
+    const items = this.#items;
+    if (items.length === 0) return -1;
+    const index = after + 1 - items[0]!.seq;
+    return index >= 0 && index < items.length ? index : -1;
+  }
+
   /** `read`'s answer when the kept items hold it (no read of the log, no promise); else undefined. */
   readKept(after: number, limit: number): { items: EventItem[]; fresh: boolean } | undefined {
     const cached = this.#cached(after, limit);
@@ -152,11 +170,8 @@ export class SessionFeed {
   }
 
   #cached(after: number, limit: number): EventItem[] | undefined {
-    const items = this.#items;
-    if (items.length === 0) return undefined;
-    const index = after + 1 - items[0]!.seq;
-    if (index < 0 || index >= items.length) return undefined;
-    return items.slice(index, index + limit);
+    const index = this.keptIndex(after);
+    return index < 0 ? undefined : this.#items.slice(index, index + limit);
   }
 
   /** Keeps what a tail read returned (when it is newer than what is kept) for the other followers. */

@@ -1,0 +1,213 @@
+import { request as httpRequest } from "node:http";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
+import type { ServiceBackend } from "../../src/app/server/backend/types.js";
+import { sendBodiesDirectly } from "../../src/app/server/http/direct-body.js";
+import { sseResponse } from "../../src/app/server/http/sse.js";
+import { FollowClock } from "../../src/app/server/runtime/follow-clock.js";
+import { Follower, type FollowItem, type FollowSink } from "../../src/app/server/runtime/follower.js";
+import { SessionFeeds } from "../../src/app/server/runtime/session-feed.js";
+import { type AgentEvent, createEvent } from "../../src/event/index.js";
+import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
+
+const servers: LoopbackServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+const delta = (i: number): AgentEvent =>
+  createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: `d${i}` });
+
+/** Appends `count` deltas and tells followers with the logged events, as a run's EventQueue does. */
+async function append(backend: ServiceBackend, from: number, count: number) {
+  const events = await backend.events.append(
+    "s",
+    Array.from({ length: count }, (_, k) => delta(from + k)),
+  );
+  await backend.bus.publish({ sessionId: "s", kind: "events", events });
+}
+
+/** A sink that takes `room` items, then asks the follower to wait until `resume`. */
+class RecordingSink implements FollowSink {
+  readonly items: FollowItem[] = [];
+  ends: unknown[] = [];
+  room: number;
+
+  constructor(room = Number.POSITIVE_INFINITY) {
+    this.room = room;
+  }
+
+  push(item: FollowItem): boolean {
+    this.items.push(item);
+    this.room -= 1;
+    return this.room > 0;
+  }
+
+  end(error?: unknown): void {
+    this.ends.push(error);
+  }
+
+  seqs(): number[] {
+    return this.items.flatMap((item) => (item.kind === "event" ? [item.seq] : []));
+  }
+}
+
+function setup(heartbeatMs = 60_000, maxEventsPerSession?: number) {
+  const backend = memoryBackend(maxEventsPerSession ? { maxEventsPerSession } : {});
+  const feeds = new SessionFeeds(backend);
+  const clock = new FollowClock(10);
+  let finish!: () => void;
+  const until = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const follower = (after = 0) =>
+    new Follower(backend, "s", { after, until, heartbeatMs, feeds, clock, pollMs: Number.POSITIVE_INFINITY });
+  return { backend, feeds, clock, follower, finish };
+}
+
+describe("Follower (callback-driven)", () => {
+  it("pauses when the sink is full and resumes where it stopped: every event once, in order", async () => {
+    const { backend, follower, finish } = setup();
+    await append(backend, 1, 5);
+    const sink = new RecordingSink(2);
+    const f = follower();
+    f.start(sink);
+    await vi.waitFor(() => expect(sink.seqs()).toEqual([1, 2]));
+    await append(backend, 6, 3); // appended while paused: not pushed until the sink makes room
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sink.seqs()).toEqual([1, 2]);
+    sink.room = 3;
+    f.resume();
+    expect(sink.seqs()).toEqual([1, 2, 3, 4, 5]);
+    sink.room = Number.POSITIVE_INFINITY;
+    f.resume();
+    await vi.waitFor(() => expect(sink.seqs()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]));
+    finish();
+    await vi.waitFor(() => expect(sink.ends).toEqual([undefined]));
+  });
+
+  it("delivers live appends from the bus without reading the log, and ends once `until` resolves", async () => {
+    const { backend, follower, finish, feeds, clock } = setup();
+    const read = vi.spyOn(backend.events, "read");
+    const sink = new RecordingSink();
+    follower().start(sink);
+    await vi.waitFor(() => expect(clock.size).toBe(1)); // read the empty log once, then sleeps
+    const readsBefore = read.mock.calls.length;
+    for (let i = 1; i <= 4; i++) await append(backend, i, 1);
+    expect(sink.seqs()).toEqual([1, 2, 3, 4]);
+    expect(read.mock.calls.length).toBe(readsBefore);
+    finish();
+    await vi.waitFor(() => expect(sink.ends).toEqual([undefined]));
+    expect(feeds.size).toBe(0);
+    expect(clock.size).toBe(0);
+  });
+
+  it("stop ends the sink once and leaves the feed and the clock; nothing is pushed after it", async () => {
+    const { backend, follower, feeds, clock } = setup();
+    const sink = new RecordingSink();
+    const f = follower();
+    f.start(sink);
+    await vi.waitFor(() => expect(clock.size).toBe(1));
+    f.stop();
+    f.stop();
+    expect(sink.ends).toEqual([undefined]);
+    expect([feeds.size, clock.size]).toEqual([0, 0]);
+    await append(backend, 1, 2);
+    expect(sink.items).toEqual([]);
+  });
+
+  it("a follower stopped from inside push delivers nothing more", async () => {
+    const { backend, follower } = setup();
+    await append(backend, 1, 5);
+    const f = follower();
+    const items: FollowItem[] = [];
+    const ends: unknown[] = [];
+    f.start({
+      push: (item) => {
+        items.push(item);
+        if (items.length === 2) f.stop();
+        return true;
+      },
+      end: (error) => ends.push(error),
+    });
+    await vi.waitFor(() => expect(ends).toEqual([undefined]));
+    expect(items.map((item) => (item.kind === "event" ? item.seq : item.kind))).toEqual([1, 2]);
+  });
+
+  it("a failed read of the log ends the sink with the error", async () => {
+    const { backend, follower } = setup();
+    const failure = new Error("the log is gone");
+    vi.spyOn(backend.events, "read").mockRejectedValue(failure);
+    const sink = new RecordingSink();
+    follower().start(sink);
+    await vi.waitFor(() => expect(sink.ends).toEqual([failure]));
+  });
+
+  it("a gap comes before the first event after trimmed ones; a keep-alive after a quiet heartbeat", async () => {
+    const { backend, follower, finish } = setup(30, 2);
+    await append(backend, 1, 4); // the log keeps the newest two
+    const sink = new RecordingSink();
+    follower().start(sink);
+    await vi.waitFor(() => expect(sink.items.some((item) => item.kind === "heartbeat")).toBe(true));
+    expect(sink.items.slice(0, 3)).toMatchObject([
+      { kind: "gap", firstSeq: 3 },
+      { kind: "event", seq: 3 },
+      { kind: "event", seq: 4 },
+    ]);
+    finish();
+    await vi.waitFor(() => expect(sink.ends).toEqual([undefined]));
+  });
+
+  it("starts once; an already aborted signal ends it at once", () => {
+    const { backend } = setup();
+    const controller = new AbortController();
+    controller.abort();
+    const f = new Follower(backend, "s", { after: 0, heartbeatMs: 1000, signal: controller.signal });
+    const sink = new RecordingSink();
+    f.start(sink);
+    expect(sink.ends).toEqual([undefined]);
+    expect(() => f.start(new RecordingSink())).toThrow(/already started/);
+  });
+});
+
+describe("SSE from a Follower, written straight to the socket", () => {
+  it("waits for the socket to drain when a client stops reading, then sends every frame in order", async () => {
+    const backend = memoryBackend();
+    const big = "x".repeat(4000);
+    const count = 2000; // ~8 MB: far beyond what the socket buffers take
+    await backend.events.append(
+      "s",
+      Array.from({ length: count }, (_, i) =>
+        createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: `${i} ${big}` }),
+      ),
+    );
+    const resume = vi.spyOn(Follower.prototype, "resume");
+    const server = await serveOnLoopback(
+      sendBodiesDirectly(() =>
+        sseResponse(
+          async (signal) =>
+            new Follower(backend, "s", { after: 0, signal, heartbeatMs: 60_000, until: Promise.resolve() }),
+        ),
+      ),
+    );
+    servers.push(server);
+    const ids = await new Promise<number[]>((resolve, reject) => {
+      httpRequest(`${server.base}/`, (response) => {
+        response.pause(); // the client stalls: the server's writes fill the socket
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        response.on("end", () => resolve([...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))));
+        response.on("error", reject);
+        setTimeout(() => response.resume(), 200);
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(ids).toEqual(Array.from({ length: count }, (_, i) => i + 1));
+    expect(resume).toHaveBeenCalled(); // the follower waited for "drain" at least once
+    resume.mockRestore();
+  });
+});
