@@ -7,6 +7,15 @@ interface Pending<T, R> {
   reject(error: unknown): void;
 }
 
+export interface LoopTurnBatchOptions {
+  /**
+   * Items sent per loop turn at most; the rest wait for the next turn, in order (default: all, in
+   * sends of 256). For a `send` that does its work synchronously (SQLite), so that a backlog becomes
+   * several short stalls with I/O between them, not one long one.
+   */
+  perTurn?: number;
+}
+
 /**
  * The calls made in one turn of the event loop, handed to `send` together at `setImmediate` (one
  * command and one reply for all of them): at once on a quiet loop, in bigger batches the busier it
@@ -15,8 +24,16 @@ interface Pending<T, R> {
 export class LoopTurnBatch<T, R> {
   #pending: Pending<T, R>[] = [];
   #scheduled = false;
+  readonly #perTurn: number;
 
-  constructor(private readonly send: (items: T[]) => Promise<R[]>) {}
+  constructor(
+    private readonly send: (items: T[]) => Promise<R[]>,
+    options: LoopTurnBatchOptions = {},
+  ) {
+    const perTurn = options.perTurn ?? Number.POSITIVE_INFINITY;
+    if (!(perTurn >= 1)) throw new RangeError(`LoopTurnBatch: perTurn must be at least 1 (got ${perTurn})`);
+    this.#perTurn = perTurn;
+  }
 
   call(item: T): Promise<R> {
     return new Promise<R>((resolve, reject) => {
@@ -28,9 +45,15 @@ export class LoopTurnBatch<T, R> {
   }
 
   readonly #flush = (): void => {
-    this.#scheduled = false;
-    const pending = this.#pending;
-    this.#pending = [];
+    let pending = this.#pending;
+    if (pending.length > this.#perTurn) {
+      this.#pending = pending.slice(this.#perTurn);
+      pending = pending.slice(0, this.#perTurn);
+      setImmediate(this.#flush); // still scheduled: calls made meanwhile join the rest
+    } else {
+      this.#pending = [];
+      this.#scheduled = false;
+    }
     for (let i = 0; i < pending.length; i += MAX_BATCH) void this.#sendBatch(pending.slice(i, i + MAX_BATCH));
   };
 
