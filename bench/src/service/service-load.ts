@@ -15,7 +15,7 @@ export interface ServiceLoadOptions {
   streams?: number;
   deltas?: number;
   intervalMs?: number;
-  /** `memory:` (default), `sqlite` (a fresh file under /tmp) or a `redis://` URL. */
+  /** `memory:` (default), `sqlite` or `sqlite:` (a fresh file under /tmp, removed after), `sqlite:PATH`, or a `redis://` URL. */
   store?: string;
   /** Client processes (default: one per 2,500 streams, at least 1). */
   clients?: number;
@@ -136,7 +136,10 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
   const intervalMs = options.intervalMs ?? 100;
   const clients = options.clients ?? Math.max(1, Math.ceil(streams / 2500));
   const sqliteFile = `/tmp/agentscope-bench-service-${process.pid}.db`;
-  const store = options.store === "sqlite" ? `sqlite:${sqliteFile}` : (options.store ?? "memory:");
+  // `sqlite` and `sqlite:` alike get a fresh file, removed after the run: `sqlite:` with no path would
+  // otherwise be the service's default file, which grows from one run to the next.
+  const freshSqlite = options.store === "sqlite" || options.store === "sqlite:";
+  const store = freshSqlite ? `sqlite:${sqliteFile}` : (options.store ?? "memory:");
   const load0 = loadavg()[0]!;
   const replicas = options.replicas ?? 1;
   const replies = options.replies ?? 1;
@@ -260,7 +263,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
     const pids = servers.map(({ child }) => child.pid);
     for (const { child } of servers) child.kill();
     await Promise.all(servers.map(({ child }) => new Promise((resolve) => child.once("exit", resolve))));
-    if (store.startsWith("sqlite:"))
+    if (freshSqlite)
       for (const suffix of ["", "-wal", "-shm"]) rmSync(`${sqliteFile}${suffix}`, { force: true });
     if (store.startsWith("redis"))
       for (const pattern of prefix ? [`${prefix}*`] : pids.map((pid) => `bench${pid}:*`))
