@@ -42,7 +42,11 @@ export interface FollowOptions {
 
 /** Where a follower delivers: one item at a time, then once `end`. */
 export interface FollowSink {
-  /** Takes one item; false asks the follower to wait for `resume()` before the next. */
+  /**
+   * Takes one item; false asks the follower to wait for `resume()` before the next. Call `resume()`
+   * later (on the sink's own "drain"), not from inside `push`: before `push` has answered, the
+   * follower is not waiting yet and ignores it.
+   */
   push(item: FollowItem): boolean;
   /** The follower has ended: by itself (`until`), stopped, or failed (`error`). Called once. */
   end(error?: unknown): void;
