@@ -1,14 +1,5 @@
 import type { ServiceBackend } from "../backend/types.js";
-import {
-  Follower,
-  type FollowItem,
-  type FollowOptions,
-  type FollowSink,
-  type StopSignal,
-} from "./follower.js";
-
-export type { FollowItem, FollowOptions, FollowSink, StopSignal };
-export { Follower };
+import { Follower, type FollowItem, type FollowOptions, type FollowSink } from "./follower.js";
 
 /**
  * The sink behind `followerItems`: holds what the follower pushed until the consumer takes it, and

@@ -53,13 +53,12 @@ export class LeaseRenewals {
 
   #renewDue(): void {
     const now = performance.now();
-    const due: RunLease[] = [];
-    for (const [lease, held] of this.#held) {
-      if (held.due > now + this.#tickMs / 2) break;
-      due.push(lease);
+    const due: Array<[RunLease, Held]> = [];
+    for (const entry of this.#held) {
+      if (entry[1].due > now + this.#tickMs / 2) break;
+      due.push(entry);
     }
-    for (const lease of due) {
-      const held = this.#held.get(lease)!;
+    for (const [lease, held] of due) {
       this.#held.delete(lease);
       held.due = now + this.everyMs;
       this.#held.set(lease, held);

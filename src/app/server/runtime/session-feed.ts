@@ -114,8 +114,8 @@ export class SessionFeed {
    * while those end at the newest append notified. Otherwise they were kept from an earlier read.
    */
   async read(after: number, limit: number): Promise<{ items: EventItem[]; fresh: boolean }> {
-    const kept = this.readKept(after, limit);
-    if (kept) return kept;
+    const kept = this.#cached(after, limit);
+    if (kept) return { items: kept, fresh: this.#complete };
     const tail = this.#items.at(-1)?.seq;
     if (tail !== undefined && after < tail) {
       // Behind the kept batch: read on its own, without disturbing the shared tail.
@@ -161,12 +161,6 @@ export class SessionFeed {
     if (items.length === 0) return -1;
     const index = after + 1 - items[0]!.seq;
     return index >= 0 && index < items.length ? index : -1;
-  }
-
-  /** `read`'s answer when the kept items hold it (no read of the log, no promise); else undefined. */
-  readKept(after: number, limit: number): { items: EventItem[]; fresh: boolean } | undefined {
-    const cached = this.#cached(after, limit);
-    return cached ? { items: cached, fresh: this.#complete } : undefined;
   }
 
   #cached(after: number, limit: number): EventItem[] | undefined {
