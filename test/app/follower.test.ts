@@ -5,7 +5,12 @@ import type { ServiceBackend } from "../../src/app/server/backend/types.js";
 import { sendBodiesDirectly } from "../../src/app/server/http/direct-body.js";
 import { sseResponse } from "../../src/app/server/http/sse.js";
 import { FollowClock } from "../../src/app/server/runtime/follow-clock.js";
-import { Follower, type FollowItem, type FollowSink } from "../../src/app/server/runtime/follower.js";
+import {
+  Follower,
+  type FollowItem,
+  type FollowSink,
+  type StopSignal,
+} from "../../src/app/server/runtime/follower.js";
 import { SessionFeeds } from "../../src/app/server/runtime/session-feed.js";
 import { type AgentEvent, createEvent } from "../../src/event/index.js";
 import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
@@ -209,5 +214,34 @@ describe("SSE from a Follower, written straight to the socket", () => {
     expect(ids).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     expect(resume).toHaveBeenCalled(); // the follower waited for "drain" at least once
     resume.mockRestore();
+  });
+
+  it("still serves an async generator of items (sseResponse's source before Follower), and stops it when the client leaves", async () => {
+    let returned = false;
+    async function* items(signal: StopSignal): AsyncGenerator<FollowItem> {
+      try {
+        for (let seq = 1; seq <= 3; seq++) yield { kind: "event", seq, event: delta(seq) };
+        // then waits for more until the stream's signal stops it
+        await new Promise<void>((resolve) => signal.addEventListener("abort", resolve));
+      } finally {
+        returned = true;
+      }
+    }
+    const server = await serveOnLoopback(
+      sendBodiesDirectly(() => sseResponse(async (signal) => items(signal))),
+    );
+    servers.push(server);
+    const controller = new AbortController();
+    const response = await fetch(`${server.base}/`, { signal: controller.signal });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = "";
+    while ((text.match(/^id: /gm) ?? []).length < 3) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    expect([...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]))).toEqual([1, 2, 3]);
+    controller.abort();
+    await vi.waitFor(() => expect(returned).toBe(true));
   });
 });
