@@ -43,9 +43,65 @@ describe("LoopTurnBatch", () => {
     expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
   });
 
-  it("refuses a perTurn below 1", () => {
-    for (const perTurn of [0, -1, Number.NaN]) {
-      expect(() => new LoopTurnBatch(async (items: number[]) => items, { perTurn })).toThrow(/perTurn/);
+  it("with perSend, splits one turn's calls into sends of that many", async () => {
+    const sends: number[][] = [];
+    const batch = new LoopTurnBatch<number, number>(
+      async (items) => {
+        sends.push(items);
+        return items;
+      },
+      { perSend: 2 },
+    );
+    expect(await Promise.all([1, 2, 3, 4, 5].map((n) => batch.call(n)))).toEqual([1, 2, 3, 4, 5]);
+    expect(sends).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it("with maxInFlight 1, calls made while a send is unanswered wait and go together when it answers", async () => {
+    const sends: number[][] = [];
+    const answers: Array<() => void> = [];
+    const batch = new LoopTurnBatch<number, number>(
+      (items) => {
+        sends.push(items);
+        return new Promise((resolve) => answers.push(() => resolve(items)));
+      },
+      { maxInFlight: 1 },
+    );
+    const first = batch.call(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sends).toEqual([[1]]);
+    const later = [2, 3, 4].map((n) => batch.call(n));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sends).toEqual([[1]]); // still waiting for the first answer
+    answers.shift()?.();
+    expect(await first).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sends).toEqual([[1], [2, 3, 4]]);
+    answers.shift()?.();
+    expect(await Promise.all(later)).toEqual([2, 3, 4]);
+  });
+
+  it("with maxInFlight, a failed send still lets the waiting calls go", async () => {
+    let sends = 0;
+    const batch = new LoopTurnBatch<number, number>(
+      async (items) => {
+        sends += 1;
+        if (sends === 1) throw new Error("boom");
+        return items;
+      },
+      { maxInFlight: 1 },
+    );
+    const first = batch.call(1).catch((error: Error) => error.message);
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = batch.call(2);
+    expect(await first).toBe("boom");
+    expect(await second).toBe(2);
+  });
+
+  it("refuses a perTurn, perSend or maxInFlight below 1", () => {
+    for (const name of ["perTurn", "perSend", "maxInFlight"]) {
+      for (const value of [0, -1, Number.NaN]) {
+        expect(() => new LoopTurnBatch(async (items: number[]) => items, { [name]: value })).toThrow(name);
+      }
     }
   });
 });
