@@ -288,7 +288,7 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     await page.keyboard.press("Enter");
     await page.fill("#search", "");
     await page.waitForSelector("#sessions .session-title:text('Groceries')");
-    expect(await page.locator("#title").textContent()).toBe("Groceries");
+    await expect.poll(() => page.locator("#title").textContent()).toBe("Groceries");
 
     const count = await items.count();
     const remove = page.locator("#sessions li.session.current .session-delete");
