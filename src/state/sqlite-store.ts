@@ -5,7 +5,7 @@ import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "./sql-names.js";
-import { sqliteTurnBatch } from "./sqlite-turn-batch.js";
+import { SqliteWriter } from "./sqlite-writer.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
@@ -18,6 +18,11 @@ export interface SqliteStateStoreOptions {
   path?: string;
   /** An open better-sqlite3 database to use instead (left open by `close`). */
   database?: BetterSqlite3.Database;
+  /**
+   * The writer of `database` to share (the service's, whose writes run in a worker thread), left open
+   * by `close`; by default the store writes through its own, in this thread.
+   */
+  writer?: SqliteWriter;
   table?: string;
   /** How long a write waits for another process's write lock; default 5 s. */
   busyTimeoutMs?: number;
@@ -29,20 +34,10 @@ interface Row {
   updated_at: number;
 }
 
-interface SaveCall {
-  sessionId: string;
-  json: string;
-  expected: number;
-}
-
 interface Statements {
   db: BetterSqlite3.Database;
   load: BetterSqlite3.Statement<[string], Row>;
   version: BetterSqlite3.Statement<[string], { version: number }>;
-  insert: BetterSqlite3.Statement<[string, string, number]>;
-  /** state, updated_at, session_id, expected version */
-  update: BetterSqlite3.Statement<[string, number, string, number]>;
-  remove: BetterSqlite3.Statement<[string]>;
   listFirst: BetterSqlite3.Statement<[number], { session_id: string; version: number; updated_at: number }>;
   listAfter: BetterSqlite3.Statement<
     [string, number],
@@ -50,11 +45,13 @@ interface Statements {
   >;
   /** Compare-and-set: the new version, or StateConflictError. */
   cas: (sessionId: string, json: string, expected: number) => Promise<number>;
+  remove: (sessionId: string) => Promise<boolean>;
 }
 
 /**
- * The embedded default: SQLite through better-sqlite3, in WAL mode. Compare-and-set runs in one
- * IMMEDIATE transaction, so processes sharing the file never lose an update.
+ * The embedded default: SQLite through better-sqlite3, in WAL mode. A compare-and-set is one statement
+ * that changes the row only at the expected version, in an IMMEDIATE transaction, so processes sharing
+ * the file never lose an update.
  */
 export class SqliteStateStore implements AgentStateStore {
   readonly path: string;
@@ -98,36 +95,35 @@ export class SqliteStateStore implements AgentStateStore {
       db,
       load: db.prepare<[string], Row>(`SELECT version, state, updated_at FROM ${t} WHERE session_id = ?`),
       version: db.prepare<[string], { version: number }>(`SELECT version FROM ${t} WHERE session_id = ?`),
-      insert: db.prepare<[string, string, number]>(
-        `INSERT INTO ${t} (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)`,
-      ),
-      update: db.prepare<[string, number, string, number]>(
-        `UPDATE ${t} SET version = version + 1, state = ?, updated_at = ? WHERE session_id = ? AND version = ?`,
-      ),
-      remove: db.prepare<[string]>(`DELETE FROM ${t} WHERE session_id = ?`),
       listFirst: db.prepare(`SELECT session_id, version, updated_at FROM ${t} ORDER BY session_id LIMIT ?`),
       listAfter: db.prepare(
         `SELECT session_id, version, updated_at FROM ${t} WHERE session_id > ? ORDER BY session_id LIMIT ?`,
       ),
-    } as Omit<Statements, "cas">;
-    // Every save of one loop turn in one IMMEDIATE transaction (one commit, not one per session);
-    // each compare-and-set answers on its own: a conflict fails only its save.
-    const saves = sqliteTurnBatch(
-      db,
-      ({ sessionId, json, expected }: SaveCall): number | StateConflictError => {
-        const actual = s.version.get(sessionId)?.version ?? 0;
-        if (actual !== expected) return new StateConflictError(sessionId, expected, actual);
-        if (expected === 0) s.insert.run(sessionId, json, Date.now());
-        else s.update.run(json, Date.now(), sessionId, expected);
-        return expected + 1;
-      },
+    } as Omit<Statements, "cas" | "remove">;
+    // Saves go through the writer: every save of one loop turn commits in one transaction, and each
+    // compare-and-set is one statement that changes a row only if the version is the expected one.
+    const writer = this.#options.writer ?? new SqliteWriter(db);
+    const insert = writer.prepare(
+      `INSERT INTO ${t} (session_id, version, state, updated_at) VALUES (?, 1, ?, ?) ON CONFLICT (session_id) DO NOTHING`,
     );
+    const update = writer.prepare(
+      `UPDATE ${t} SET version = version + 1, state = ?, updated_at = ? WHERE session_id = ? AND version = ?`,
+    );
+    const remove = writer.prepare(`DELETE FROM ${t} WHERE session_id = ?`);
     return {
       ...s,
       cas: async (sessionId, json, expected) => {
-        const result = await saves.call({ sessionId, json, expected });
-        if (result instanceof StateConflictError) throw result;
-        return result;
+        const write =
+          expected === 0
+            ? { statement: insert, args: [sessionId, json, Date.now()] }
+            : { statement: update, args: [json, Date.now(), sessionId, expected] };
+        const [changed] = await writer.write([write]);
+        if (changed === 1) return expected + 1;
+        throw new StateConflictError(sessionId, expected, s.version.get(sessionId)?.version ?? 0);
+      },
+      remove: async (sessionId) => {
+        const [changed] = await writer.write([{ statement: remove, args: [sessionId] }]);
+        return (changed as number) > 0;
       },
     };
   }
@@ -145,7 +141,7 @@ export class SqliteStateStore implements AgentStateStore {
 
   async delete(sessionId: string): Promise<boolean> {
     assertSessionId(sessionId);
-    return (await this.#statements()).remove.run(sessionId).changes > 0;
+    return (await this.#statements()).remove(sessionId);
   }
 
   async list(options?: ListOptions): Promise<SessionPage> {

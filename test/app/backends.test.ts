@@ -163,6 +163,14 @@ for (const kind of kinds) {
       await next!.release();
     });
 
+    it("of two acquires of one session at once, one gets it", async () => {
+      const backend = await open();
+      const s = runName("s");
+      const got = await Promise.all([backend.locks.acquire(s), backend.locks.acquire(s)]);
+      expect(got.filter(Boolean)).toHaveLength(1);
+      await got.find(Boolean)!.release();
+    });
+
     it("renewals made together each answer for their own lease", async () => {
       const backend = await open();
       const sessions = Array.from({ length: 12 }, (_, k) => runName(`r${k}`));
@@ -185,6 +193,20 @@ for (const kind of kinds) {
         expect(taken).toBeDefined();
         expect(await lease!.renew()).toBe(false);
         await taken!.release();
+      });
+
+      it("of two replicas that find the same lease expired, one takes it", async () => {
+        const [a, b, c] = [
+          await open({ lockTtlMs: 150 }),
+          await open({ lockTtlMs: 150 }),
+          await open({ lockTtlMs: 150 }),
+        ];
+        const s = runName("s");
+        expect(await a.locks.acquire(s)).toBeDefined();
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        const taken = await Promise.all([b.locks.acquire(s), c.locks.acquire(s)]);
+        expect(taken.filter(Boolean)).toHaveLength(1);
+        await taken.find(Boolean)!.release();
       });
     }
 

@@ -4,7 +4,8 @@ import type BetterSqlite3 from "better-sqlite3";
 import type { AgentEvent } from "../../../event/index.js";
 import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
-import { sqliteTurnBatch } from "../../../state/sqlite-turn-batch.js";
+import type { SqliteArg } from "../../../state/sqlite-executor.js";
+import { SqliteWriter } from "../../../state/sqlite-writer.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
 import { loggedRow } from "./logged-row.js";
@@ -68,10 +69,13 @@ export async function sqliteBackend(
   db.pragma("busy_timeout = 5000");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
-  const checkpointer = file === ":memory:" ? undefined : new WalCheckpointer(db, file);
   const p = options.prefix ?? "agentscope_";
   db.exec(schema(p));
-  const store = new SqliteStateStore({ database: db });
+  // Every write runs in a worker thread with its own connection (for a file): the commits of 10,000
+  // streams' events, leases and states never hold up this thread. Reads stay here.
+  const writer = new SqliteWriter(db, { workerFile: file });
+  const checkpointer = file === ":memory:" ? undefined : new WalCheckpointer(writer, file);
+  const store = new SqliteStateStore({ database: db, writer });
   await store.init();
   const max = options.maxEventsPerSession ?? DEFAULT_MAX_EVENTS;
   const ttl = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
@@ -86,67 +90,65 @@ export async function sqliteBackend(
     first: db.prepare<[string], { seq: number | null }>(
       `SELECT MIN(seq) AS seq FROM ${p}events WHERE session_id = ?`,
     ),
-    insert: db.prepare<[string, number, string]>(
-      `INSERT INTO ${p}events (session_id, seq, event) VALUES (?, ?, ?)`,
-    ),
-    trim: db.prepare<[string, number]>(`DELETE FROM ${p}events WHERE session_id = ? AND seq <= ?`),
     read: db.prepare<[string, number, number], { seq: number; event: string }>(
       `SELECT seq, event FROM ${p}events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
-    ),
-    deleteEvents: db.prepare<[string]>(`DELETE FROM ${p}events WHERE session_id = ?`),
-    createSession: db.prepare<[string, string, string, string | null, string]>(
-      `INSERT OR IGNORE INTO ${p}sessions (session_id, owner, agent, title, created_at) VALUES (?, ?, ?, ?, ?)`,
     ),
     getSession: db.prepare<[string], RecordRow>(`SELECT * FROM ${p}sessions WHERE session_id = ?`),
     listSessions: db.prepare<[string, string, number], RecordRow>(
       `SELECT * FROM ${p}sessions WHERE owner = ? AND session_id > ? ORDER BY session_id LIMIT ?`,
     ),
-    setTitle: db.prepare<[string, string]>(`UPDATE ${p}sessions SET title = ? WHERE session_id = ?`),
-    deleteSession: db.prepare<[string]>(`DELETE FROM ${p}sessions WHERE session_id = ?`),
     getLease: db.prepare<[string], { owner: string; expires_at: number }>(
       `SELECT owner, expires_at FROM ${p}leases WHERE session_id = ?`,
     ),
-    putLease: db.prepare<[string, string, number]>(
-      `INSERT OR REPLACE INTO ${p}leases (session_id, owner, expires_at) VALUES (?, ?, ?)`,
-    ),
-    renewLease: db.prepare<[number, string, string]>(
-      `UPDATE ${p}leases SET expires_at = ? WHERE session_id = ? AND owner = ?`,
-    ),
-    dropLease: db.prepare<[string, string]>(`DELETE FROM ${p}leases WHERE session_id = ? AND owner = ?`),
   };
+  const w = {
+    /** session_id, event, session_id: the event at the session's next seq, which it returns. */
+    append: writer.prepare(
+      `INSERT INTO ${p}events (session_id, seq, event) SELECT ?, COALESCE(MAX(seq), 0) + 1, ? FROM ${p}events WHERE session_id = ? RETURNING seq`,
+    ),
+    trim: writer.prepare(`DELETE FROM ${p}events WHERE session_id = ? AND seq <= ?`),
+    deleteEvents: writer.prepare(`DELETE FROM ${p}events WHERE session_id = ?`),
+    createSession: writer.prepare(
+      `INSERT OR IGNORE INTO ${p}sessions (session_id, owner, agent, title, created_at) VALUES (?, ?, ?, ?, ?)`,
+    ),
+    setTitle: writer.prepare(`UPDATE ${p}sessions SET title = ? WHERE session_id = ?`),
+    deleteSession: writer.prepare(`DELETE FROM ${p}sessions WHERE session_id = ?`),
+    newLease: writer.prepare(
+      `INSERT INTO ${p}leases (session_id, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO NOTHING`,
+    ),
+    /** owner, expires_at, then the session and the lease seen expired or abandoned (compare-and-set) */
+    takeOverLease: writer.prepare(
+      `UPDATE ${p}leases SET owner = ?, expires_at = ? WHERE session_id = ? AND owner = ? AND expires_at = ?`,
+    ),
+    renewLease: writer.prepare(`UPDATE ${p}leases SET expires_at = ? WHERE session_id = ? AND owner = ?`),
+    dropLease: writer.prepare(`DELETE FROM ${p}leases WHERE session_id = ? AND owner = ?`),
+  };
+  const changes = async (statement: number, ...args: SqliteArg[]): Promise<number> =>
+    (await writer.write([{ statement, args }]))[0] as number;
 
-  const appendOne = (sessionId: string, events: AgentEvent[]): LoggedEvent[] => {
-    let seq = q.last.get(sessionId)?.seq ?? 0;
-    const added = events.map((event) => {
-      seq += 1;
-      const json = JSON.stringify(event);
-      q.insert.run(sessionId, seq, json);
-      return { seq, event, json };
-    });
-    if (seq > max) q.trim.run(sessionId, seq - max);
+  const append = async (sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> => {
+    const jsons = events.map((event) => JSON.stringify(event));
+    const seqs = await writer.write(
+      jsons.map((json) => ({ statement: w.append, args: [sessionId, json, sessionId] })),
+    );
+    const added = events.map((event, i) => ({
+      seq: Number(seqs[i]),
+      event,
+      json: jsons[i]!,
+    }));
+    const seq = added[added.length - 1]!.seq;
+    if (seq > max) await changes(w.trim, sessionId, seq - max);
     return added;
   };
-  // Appends, lease renewals (those due on the same tick of the runtime's renewal timer) and releases
-  // made in one loop turn each share one transaction: what ends, or renews, many runs at once costs
-  // one commit.
-  type LeaseCall = { sessionId: string; owner: string };
-  const appends = sqliteTurnBatch(db, ({ sessionId, events }: { sessionId: string; events: AgentEvent[] }) =>
-    appendOne(sessionId, events),
-  );
-  const renewals = sqliteTurnBatch(
-    db,
-    ({ sessionId, owner }: LeaseCall) => q.renewLease.run(Date.now() + ttl, sessionId, owner).changes === 1,
-  );
-  const releases = sqliteTurnBatch(db, ({ sessionId, owner }: LeaseCall) => {
-    q.dropLease.run(sessionId, owner);
-  });
-
-  const takeLease = db.transaction((sessionId: string, owner: string): boolean => {
+  // A lease is taken by compare-and-set against the row read here: another process that takes or
+  // renews it in between makes the write change nothing.
+  const takeLease = async (sessionId: string, owner: string): Promise<boolean> => {
     const row = q.getLease.get(sessionId);
-    if (row && row.expires_at > Date.now() && !ownerIsGone(row.owner)) return false;
-    q.putLease.run(sessionId, owner, Date.now() + ttl);
-    return true;
-  });
+    const expiresAt = Date.now() + ttl;
+    if (!row) return (await changes(w.newLease, sessionId, owner, expiresAt)) === 1;
+    if (row.expires_at > Date.now() && !ownerIsGone(row.owner)) return false;
+    return (await changes(w.takeOverLease, owner, expiresAt, sessionId, row.owner, row.expires_at)) === 1;
+  };
 
   const local = new Set<string>();
   return {
@@ -156,7 +158,7 @@ export async function sqliteBackend(
     pollMs: 250,
     bus: new LocalBus(),
     events: {
-      append: async (sessionId, events) => (events.length === 0 ? [] : appends.call({ sessionId, events })),
+      append: async (sessionId, events) => (events.length === 0 ? [] : append(sessionId, events)),
       read: async (sessionId, after, limit) =>
         q.read.all(sessionId, after, limit).map((row) => loggedRow(sessionId, row)),
       lastSeq: async (sessionId) => q.last.get(sessionId)?.seq ?? 0,
@@ -165,23 +167,30 @@ export async function sqliteBackend(
         return row && loggedRow(sessionId, row);
       },
       firstSeq: async (sessionId) => q.first.get(sessionId)?.seq ?? 0,
-      delete: async (sessionId) => void q.deleteEvents.run(sessionId),
+      delete: async (sessionId) => void (await changes(w.deleteEvents, sessionId)),
     },
     locks: {
       async acquire(sessionId): Promise<RunLease | undefined> {
         if (local.has(sessionId)) return undefined;
+        local.add(sessionId); // held here while it is being taken
         const owner = leaseOwner();
-        if (!takeLease.immediate(sessionId, owner)) return undefined;
-        local.add(sessionId);
+        let taken = false;
+        try {
+          taken = await takeLease(sessionId, owner);
+        } finally {
+          if (!taken) local.delete(sessionId);
+        }
+        if (!taken) return undefined;
         let released = false;
         return {
           sessionId,
-          renew: async () => !released && renewals.call({ sessionId, owner }),
+          renew: async () =>
+            !released && (await changes(w.renewLease, Date.now() + ttl, sessionId, owner)) === 1,
           release: async () => {
             if (released) return;
             released = true;
             local.delete(sessionId);
-            await releases.call({ sessionId, owner });
+            await changes(w.dropLease, sessionId, owner);
           },
         };
       },
@@ -193,18 +202,19 @@ export async function sqliteBackend(
     },
     sessions: {
       create: async (r) =>
-        q.createSession.run(r.sessionId, r.owner, r.agent, r.title ?? null, r.createdAt).changes === 1,
+        (await changes(w.createSession, r.sessionId, r.owner, r.agent, r.title ?? null, r.createdAt)) === 1,
       get: async (sessionId) => {
         const row = q.getSession.get(sessionId);
         return row && toRecord(row);
       },
       list: async (owner, { limit, cursor }) =>
         pageRecords(q.listSessions.all(owner, cursor ?? "", limit + 1).map(toRecord), limit),
-      setTitle: async (sessionId, title) => q.setTitle.run(title, sessionId).changes === 1,
-      delete: async (sessionId) => void q.deleteSession.run(sessionId),
+      setTitle: async (sessionId, title) => (await changes(w.setTitle, title, sessionId)) === 1,
+      delete: async (sessionId) => void (await changes(w.deleteSession, sessionId)),
     },
     async close() {
       await store.close();
+      await writer.close();
       await checkpointer?.close();
       db.close();
     },

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteWriter } from "../../../state/sqlite-writer.js";
+import { commonJsExecArgv } from "../../../state/sqlite-writer-worker.js";
 
 /**
  * SQLite's WAL checkpoints, off the event loop. By default the connection that commits past 1,000
@@ -8,8 +9,8 @@ import type BetterSqlite3 from "better-sqlite3";
  * synchronous, so under a steady write load the service stalled every stream for tens to hundreds of
  * milliseconds at a time. Here the service's connection never checkpoints (`wal_autocheckpoint = 0`);
  * a worker thread with its own connection runs a PASSIVE checkpoint (it never blocks a writer) every
- * `everyMs`. If the worker cannot start or dies, the connection checkpoints itself again, so the WAL
- * never grows without bound.
+ * `everyMs`. If the worker cannot start or dies, the connections that write checkpoint themselves
+ * again, so the WAL never grows without bound.
  *
  * The worker is a few lines of CommonJS given as text: the package ships bundled entry points, and a
  * worker file would need an entry of its own.
@@ -34,14 +35,19 @@ const AUTOCHECKPOINT_PAGES = 1000; // SQLite's default
 export class WalCheckpointer {
   readonly #worker: Worker;
   readonly #exited: Promise<void>;
+  #closing = false;
 
-  constructor(db: BetterSqlite3.Database, file: string, everyMs = 1000) {
+  constructor(writer: Pick<SqliteWriter, "pragma">, file: string, everyMs = 1000) {
     const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, everyMs } });
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, file, everyMs },
+      execArgv: commonJsExecArgv(),
+    });
     this.#worker.unref();
-    db.pragma("wal_autocheckpoint = 0");
+    writer.pragma("wal_autocheckpoint = 0");
     const fallBack = () => {
-      if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+      if (!this.#closing) writer.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     };
     this.#worker.once("error", fallBack);
     this.#exited = new Promise((resolve) => this.#worker.once("exit", () => resolve()));
@@ -50,6 +56,7 @@ export class WalCheckpointer {
 
   /** Runs a last checkpoint in the worker and waits for it to end. */
   async close(): Promise<void> {
+    this.#closing = true;
     this.#worker.postMessage("stop");
     await this.#exited;
   }

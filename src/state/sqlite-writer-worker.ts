@@ -1,0 +1,154 @@
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import { type EncodedCalls, EXECUTOR_SOURCE, type SqliteWriteResult } from "./sqlite-executor.js";
+
+// The worker dies of what it cannot prepare or set: better-sqlite3's errors lose their message on
+// the way to this thread, so it throws a plain Error instead.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const plain = (error) => new Error(String((error && error.message) || error));
+let db;
+let executor;
+try {
+  const Database = require(workerData.driver);
+  db = new Database(workerData.file, { fileMustExist: true });
+  db.pragma("busy_timeout = " + workerData.busyTimeoutMs);
+  db.pragma("synchronous = NORMAL");
+  executor = (function (db) {${EXECUTOR_SOURCE}})(db);
+} catch (error) {
+  throw plain(error);
+}
+parentPort.on("message", (message) => {
+  if (message.kind === "execute") {
+    let reply;
+    try {
+      reply = { id: message.id, results: executor.execute(message.encoded) };
+    } catch (error) {
+      reply = { id: message.id, error: { message: String(error && error.message), code: error && error.code } };
+    }
+    return parentPort.postMessage(reply);
+  }
+  try {
+    if (message.kind === "prepare") executor.prepare(message.sql);
+    else if (message.kind === "pragma") db.pragma(message.pragma);
+    else {
+      db.close();
+      parentPort.close();
+    }
+  } catch (error) {
+    throw plain(error);
+  }
+});
+`;
+
+/**
+ * This process's flags, for a worker given as CommonJS text: without `--input-type`, which would make
+ * it a module (no `require`) when the process was started with `--input-type=module`.
+ */
+export function commonJsExecArgv(): string[] {
+  return process.execArgv.filter((flag) => !flag.startsWith("--input-type"));
+}
+
+interface Reply {
+  id: number;
+  results?: SqliteWriteResult[];
+  error?: { message: string; code?: string };
+}
+
+interface InFlight {
+  resolve(results: SqliteWriteResult[]): void;
+  reject(error: Error): void;
+}
+
+/**
+ * A worker thread with its own connection to a SQLite file, running the writes sent to it in order,
+ * each send in one transaction. The worker keeps the process alive only while a send is in flight.
+ * If it stops on its own (it failed to start, or threw), every send in flight fails and `onStop`
+ * hears why; the caller then writes in its own thread.
+ */
+export class SqliteWriterWorker {
+  readonly #worker: Worker;
+  readonly #inFlight = new Map<number, InFlight>();
+  readonly #exited: Promise<void>;
+  #nextId = 0;
+  #idle: (() => void) | undefined;
+  #stopping = false;
+  #stopped = false;
+
+  constructor(file: string, busyTimeoutMs: number, onStop: (reason: Error) => void) {
+    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { driver, file, busyTimeoutMs },
+      execArgv: commonJsExecArgv(),
+    });
+    this.#worker.unref();
+    this.#worker.on("message", (reply: Reply) => this.#settle(reply));
+    let failure: Error | undefined;
+    this.#worker.once("error", (error) => {
+      failure = error;
+    });
+    this.#exited = new Promise((resolve) => {
+      this.#worker.once("exit", (code) => {
+        this.#stopped = true;
+        if (this.#stopping) return resolve();
+        const reason = new Error(
+          `the SQLite writer worker stopped (${failure?.message ?? `exit code ${code}`}); writes go on in this thread`,
+          { cause: failure },
+        );
+        for (const pending of this.#inFlight.values()) pending.reject(reason);
+        this.#inFlight.clear();
+        this.#idle?.();
+        onStop(reason);
+        resolve();
+      });
+    });
+  }
+
+  /** False once the worker has stopped: send nothing more. */
+  get running(): boolean {
+    return !this.#stopped && !this.#stopping;
+  }
+
+  prepare(sql: string): void {
+    this.#worker.postMessage({ kind: "prepare", sql });
+  }
+
+  pragma(pragma: string): void {
+    this.#worker.postMessage({ kind: "pragma", pragma });
+  }
+
+  execute(encoded: EncodedCalls): Promise<SqliteWriteResult[]> {
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.#inFlight.size === 0) this.#worker.ref();
+      this.#inFlight.set(id, { resolve, reject });
+      this.#worker.postMessage({ kind: "execute", id, encoded });
+    });
+  }
+
+  #settle(reply: Reply): void {
+    const pending = this.#inFlight.get(reply.id);
+    if (!pending) return;
+    this.#inFlight.delete(reply.id);
+    if (this.#inFlight.size === 0) {
+      this.#worker.unref();
+      this.#idle?.();
+    }
+    if (reply.results) pending.resolve(reply.results);
+    else pending.reject(Object.assign(new Error(reply.error?.message), { code: reply.error?.code }));
+  }
+
+  /** Waits for the sends in flight, then closes the worker's connection. */
+  async close(): Promise<void> {
+    if (this.#stopping) return this.#exited;
+    if (this.#inFlight.size > 0 && !this.#stopped) {
+      await new Promise<void>((resolve) => {
+        this.#idle = resolve;
+      });
+    }
+    this.#stopping = true;
+    if (!this.#stopped) this.#worker.postMessage({ kind: "stop" });
+    return this.#exited;
+  }
+}
