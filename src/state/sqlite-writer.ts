@@ -35,10 +35,11 @@ export interface SqliteWriterOptions {
 }
 
 /**
- * Every write of one SQLite database, the calls made in one loop turn run in one IMMEDIATE
- * transaction (one commit, not one per call). A call is a list of writes (`prepare`'s statements and
- * their arguments) that commit together; it answers one result per write. A failing statement fails
- * every call of its transaction: answer a per-call failure (a compare-and-set conflict) as a result.
+ * Every write of one SQLite database, calls made together in one IMMEDIATE transaction (one commit,
+ * not one per call): those of one loop turn, or with a worker, those made while its previous
+ * transaction ran. A call is a list of writes (`prepare`'s statements and their arguments) that commit
+ * together; it answers one result per write. A failing statement fails every call of its
+ * transaction: answer a per-call failure (a compare-and-set conflict) as a result.
  *
  * With `workerFile` the writes run in a worker thread; reads stay on the caller's connection, which in
  * WAL mode sees each transaction once its call has answered. If the worker stops, the calls in flight
