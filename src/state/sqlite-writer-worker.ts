@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { type EncodedCalls, EXECUTOR_SOURCE, type SqliteWriteResult } from "./sqlite-executor.js";
+import { startSqliteWorker } from "./sqlite-worker-thread.js";
 
 // The worker dies of what it cannot prepare or set: better-sqlite3's errors lose their message on
 // the way to this thread, so it throws a plain Error instead.
@@ -41,14 +41,6 @@ parentPort.on("message", (message) => {
 });
 `;
 
-/**
- * This process's flags, for a worker given as CommonJS text: without `--input-type`, which would make
- * it a module (no `require`) when the process was started with `--input-type=module`.
- */
-export function commonJsExecArgv(): string[] {
-  return process.execArgv.filter((flag) => !flag.startsWith("--input-type"));
-}
-
 interface Reply {
   id: number;
   results?: SqliteWriteResult[];
@@ -76,13 +68,7 @@ export class SqliteWriterWorker {
   #stopped = false;
 
   constructor(file: string, busyTimeoutMs: number, onStop: (reason: Error) => void) {
-    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.#worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { driver, file, busyTimeoutMs },
-      execArgv: commonJsExecArgv(),
-    });
-    this.#worker.unref();
+    this.#worker = startSqliteWorker(WORKER_SOURCE, { file, busyTimeoutMs });
     this.#worker.on("message", (reply: Reply) => this.#settle(reply));
     let failure: Error | undefined;
     this.#worker.once("error", (error) => {

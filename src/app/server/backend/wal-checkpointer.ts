@@ -1,7 +1,6 @@
-import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
+import { startSqliteWorker } from "../../../state/sqlite-worker-thread.js";
 import type { SqliteWriter } from "../../../state/sqlite-writer.js";
-import { commonJsExecArgv } from "../../../state/sqlite-writer-worker.js";
 
 /**
  * SQLite's WAL checkpoints, off the event loop. By default the connection that commits past 1,000
@@ -12,8 +11,7 @@ import { commonJsExecArgv } from "../../../state/sqlite-writer-worker.js";
  * `everyMs`. If the worker cannot start or dies, the connections that write checkpoint themselves
  * again, so the WAL never grows without bound.
  *
- * The worker is a few lines of CommonJS given as text: the package ships bundled entry points, and a
- * worker file would need an entry of its own.
+ * The worker is a few lines of CommonJS text (`startSqliteWorker`).
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
@@ -38,13 +36,7 @@ export class WalCheckpointer {
   #closing = false;
 
   constructor(writer: Pick<SqliteWriter, "pragma">, file: string, everyMs = 1000) {
-    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-    this.#worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { driver, file, everyMs },
-      execArgv: commonJsExecArgv(),
-    });
-    this.#worker.unref();
+    this.#worker = startSqliteWorker(WORKER_SOURCE, { file, everyMs });
     writer.pragma("wal_autocheckpoint = 0");
     const fallBack = () => {
       if (!this.#closing) writer.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
