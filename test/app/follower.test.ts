@@ -1,4 +1,5 @@
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, ServerResponse } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
 import type { ServiceBackend } from "../../src/app/server/backend/types.js";
@@ -214,6 +215,86 @@ describe("SSE from a Follower, written straight to the socket", () => {
     expect(ids).toEqual(Array.from({ length: count }, (_, i) => i + 1));
     expect(resume).toHaveBeenCalled(); // the follower waited for "drain" at least once
     resume.mockRestore();
+  });
+
+  /** A raw HTTP client on `base`: every chunk the socket reads, as text. */
+  async function rawChunks(
+    base: string,
+  ): Promise<{ chunks: string[]; received: (text: string) => Promise<void> }> {
+    const url = new URL(base);
+    const socket = connect(Number(url.port), url.hostname);
+    const chunks: string[] = [];
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => chunks.push(chunk));
+    socket.write(`GET / HTTP/1.1\r\nhost: ${url.host}\r\n\r\n`);
+    const received = (text: string) => vi.waitFor(() => expect(chunks.join("")).toContain(text));
+    return { chunks, received };
+  }
+
+  it("holds a run's last frame until the stream ends, then sends both in one write", async () => {
+    const { backend, finish } = setup();
+    const cork = vi.spyOn(ServerResponse.prototype, "cork");
+    let runDone!: () => void;
+    const until = new Promise<void>((resolve) => {
+      runDone = resolve;
+    });
+    const server = await serveOnLoopback(
+      sendBodiesDirectly(() =>
+        sseResponse(
+          async (signal) => new Follower(backend, "s", { after: 0, signal, heartbeatMs: 60_000, until }),
+        ),
+      ),
+    );
+    servers.push(server);
+    const client = await rawChunks(server.base);
+    await append(backend, 1, 1);
+    await client.received("id: 1\n");
+    const [end] = await backend.events.append("s", [
+      createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" }),
+    ]);
+    await backend.bus.publish({ sessionId: "s", kind: "events", events: [end!] });
+    await vi.waitFor(() => expect(cork).toHaveBeenCalledTimes(1));
+    expect(client.chunks.join("")).not.toContain("REPLY_END"); // held while the run frees the session
+    runDone();
+    await client.received("0\r\n\r\n");
+    const last = client.chunks.find((chunk) => chunk.includes("event: REPLY_END"));
+    expect(last).toMatch(/event: REPLY_END\n[\s\S]*\r\n0\r\n\r\n$/); // the frame and the end in one read
+    cork.mockRestore();
+    finish();
+  });
+
+  it("sends a held last frame anyway if the stream does not end soon; a stream that does not end with a run holds nothing", async () => {
+    const { backend } = setup();
+    const cork = vi.spyOn(ServerResponse.prototype, "cork");
+    const never = new Promise<void>(() => {});
+    let withRun = true;
+    const server = await serveOnLoopback(
+      sendBodiesDirectly(() =>
+        sseResponse(
+          async (signal) =>
+            new Follower(backend, "s", {
+              after: 0,
+              signal,
+              heartbeatMs: 60_000,
+              ...(withRun ? { until: never } : {}),
+            }),
+        ),
+      ),
+    );
+    servers.push(server);
+    const held = await rawChunks(server.base);
+    await held.received(": connected");
+    withRun = false;
+    const open = await rawChunks(server.base);
+    await open.received(": connected");
+    const [end] = await backend.events.append("s", [
+      createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" }),
+    ]);
+    await backend.bus.publish({ sessionId: "s", kind: "events", events: [end!] });
+    await held.received("event: REPLY_END");
+    await open.received("event: REPLY_END");
+    expect(cork).toHaveBeenCalledTimes(1); // the stream that ends with a run only
+    cork.mockRestore();
   });
 
   it("still serves an async generator of items (sseResponse's source before Follower), and stops it when the client leaves", async () => {

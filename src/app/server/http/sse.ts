@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { followerItems } from "../runtime/follow-events.js";
 import { Follower, type FollowItem, type FollowSink, type StopSignal } from "../runtime/follower.js";
+import { RUN_END_EVENTS } from "../runtime/run-end-events.js";
 import { withDirectBody } from "./direct-body.js";
 
 const encoder = new TextEncoder();
@@ -119,20 +120,49 @@ function drained(out: ServerResponse): Promise<void> {
 }
 
 /**
+ * How long a run's last frame may wait for the end of its stream: that end comes once the run has
+ * freed the session (one store round trip), and goes out in the same write as the frame.
+ */
+const LAST_FRAME_HOLD_MS = 50;
+
+/**
  * A Follower's frames written straight to Node's response: pushed as the follower delivers them,
  * pausing while the socket's buffer is full. No promise or generator per stream between events.
+ *
+ * On a stream that ends with its run, the run's last event (REPLY_END, REQUIRE_*) is held in the
+ * corked socket until the stream ends (at most LAST_FRAME_HOLD_MS), so the frame and the response's
+ * end go out in one write, not two: at thousands of replies ending per second, that write is a large
+ * part of what the service spends. The client sees the reply end when the session takes its next
+ * message.
  */
 class SocketSink implements FollowSink {
+  #held: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly stream: SseFollower,
     private readonly out: ServerResponse,
+    private readonly endsWithRun: boolean,
   ) {}
 
   push(item: FollowItem): boolean {
+    if (
+      this.endsWithRun &&
+      this.#held === undefined &&
+      item.kind === "event" &&
+      RUN_END_EVENTS.has(item.event.type)
+    ) {
+      this.out.cork();
+      this.#held = setTimeout(this.#release, LAST_FRAME_HOLD_MS);
+    }
     return this.out.write(sseFrame(item));
   }
 
+  readonly #release = (): void => {
+    this.out.uncork();
+  };
+
   end(): void {
+    clearTimeout(this.#held); // ending the response writes what the cork holds
     // the follower ended by itself, or failed (e.g. the log went away): end the stream; the client reconnects
     this.stream.finished();
     this.out.end();
@@ -147,7 +177,7 @@ async function writeFrames(stream: SseFollower, out: ServerResponse): Promise<vo
     const source = await stream.source();
     if (source instanceof Follower) {
       out.on("drain", () => source.resume());
-      source.start(new SocketSink(stream, out));
+      source.start(new SocketSink(stream, out, source.endsWithRun));
       return;
     }
     const items = await stream.items();

@@ -141,6 +141,11 @@ export class Follower implements ClockWaiter, FeedListener {
     this.#inFlight = options.watch !== undefined;
   }
 
+  /** Whether this follower ends with a run (`until`), soon after that run's last event. */
+  get endsWithRun(): boolean {
+    return this.#options.until !== undefined;
+  }
+
   /** Starts delivering into `sink` (once). */
   start(sink: FollowSink): void {
     if (this.#sink) throw new Error("Follower: already started");

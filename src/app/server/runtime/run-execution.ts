@@ -8,6 +8,7 @@ import { HttpError, notFound } from "../http-error.js";
 import { EventQueue } from "./event-queue.js";
 import type { LeaseRenewals } from "./lease-renewals.js";
 import { closeCutOffReply } from "./recover-session.js";
+import { RUN_END_EVENTS } from "./run-end-events.js";
 
 /** A run accepted by the service. Its events are those logged with seq > `after`. */
 export interface RunHandle {
@@ -20,13 +21,6 @@ export interface RunHandle {
 
 /** Saves a state at a checkpoint; registered per running state (one Agent serves many sessions). */
 export type CheckpointHook = (state: AgentState, reason: CheckpointReason) => Promise<void>;
-
-/** Events that may be a run's last (the agent then saves and stops): held back until that save is done. */
-const TERMINAL = new Set<AgentEvent["type"]>([
-  "REPLY_END",
-  "REQUIRE_USER_CONFIRM",
-  "REQUIRE_EXTERNAL_EXECUTION",
-]);
 
 export interface RunContext {
   backend: ServiceBackend;
@@ -105,7 +99,8 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     const held: AgentEvent[] = [];
     const push = (event: AgentEvent) => {
       for (const earlier of held.splice(0)) queue.push(earlier);
-      if (TERMINAL.has(event.type)) held.push(event);
+      if (RUN_END_EVENTS.has(event.type))
+        held.push(event); // until the final save is done
       else queue.push(event);
     };
     let failure: unknown;
