@@ -52,11 +52,12 @@ export const EXECUTOR_SOURCE = `
     while (i < encoded.length) {
       const writes = encoded[i++];
       for (let w = 0; w < writes; w++) {
-        const statement = statements[encoded[i++]];
+        const id = encoded[i++];
+        const statement = statements[id];
+        if (statement === undefined) throw new RangeError("no prepared statement " + id);
         const count = encoded[i++];
         const args = encoded.slice(i, i + count);
         i += count;
-        if (statement === undefined) throw new RangeError("no prepared statement " + encoded[i - count - 2]);
         results.push(statement.reader ? (statement.get(...args) ?? null) : statement.run(...args).changes);
       }
     }

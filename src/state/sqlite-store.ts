@@ -113,17 +113,15 @@ export class SqliteStateStore implements AgentStateStore {
     return {
       ...s,
       cas: async (sessionId, json, expected) => {
-        const write =
+        const changed =
           expected === 0
-            ? { statement: insert, args: [sessionId, json, Date.now()] }
-            : { statement: update, args: [json, Date.now(), sessionId, expected] };
-        const [changed] = await writer.write([write]);
+            ? await writer.run(insert, sessionId, json, Date.now())
+            : await writer.run(update, json, Date.now(), sessionId, expected);
         if (changed === 1) return expected + 1;
         throw new StateConflictError(sessionId, expected, s.version.get(sessionId)?.version ?? 0);
       },
       remove: async (sessionId) => {
-        const [changed] = await writer.write([{ statement: remove, args: [sessionId] }]);
-        return (changed as number) > 0;
+        return ((await writer.run(remove, sessionId)) as number) > 0;
       },
     };
   }

@@ -3,6 +3,7 @@ import { LoopTurnBatch } from "./loop-turn-batch.js";
 import {
   encodeCalls,
   inThreadExecutor,
+  type SqliteArg,
   type SqliteExecutor,
   type SqliteWrite,
   type SqliteWriteResult,
@@ -89,6 +90,11 @@ export class SqliteWriter {
   /** Runs `writes` together, in this loop turn's transaction. */
   write(writes: readonly SqliteWrite[]): Promise<SqliteWriteResult[]> {
     return this.#batch.call(writes);
+  }
+
+  /** Runs one statement (a call of one write) and answers its result. */
+  async run(statement: number, ...args: SqliteArg[]): Promise<SqliteWriteResult> {
+    return (await this.#batch.call([{ statement, args }]))[0]!;
   }
 
   async #send(calls: (readonly SqliteWrite[])[]): Promise<SqliteWriteResult[][]> {

@@ -46,6 +46,7 @@ for (const inWorker of [false, true]) {
         ]),
       ).toEqual([1, 2, null]);
       expect(value("a")).toBe(2);
+      expect(await writer.run(bump, "a")).toBe(3); // one write on its own
     });
 
     it("commits the calls of one loop turn together: a failing statement rolls back every one of them", async () => {

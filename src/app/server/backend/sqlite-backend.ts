@@ -124,7 +124,7 @@ export async function sqliteBackend(
     dropLease: writer.prepare(`DELETE FROM ${p}leases WHERE session_id = ? AND owner = ?`),
   };
   const changes = async (statement: number, ...args: SqliteArg[]): Promise<number> =>
-    (await writer.write([{ statement, args }]))[0] as number;
+    (await writer.run(statement, ...args)) as number;
 
   const append = async (sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> => {
     const jsons = events.map((event) => JSON.stringify(event));

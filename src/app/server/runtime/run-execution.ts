@@ -99,8 +99,7 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     const held: AgentEvent[] = [];
     const push = (event: AgentEvent) => {
       for (const earlier of held.splice(0)) queue.push(earlier);
-      if (RUN_END_EVENTS.has(event.type))
-        held.push(event); // until the final save is done
+      if (RUN_END_EVENTS.has(event.type)) held.push(event);
       else queue.push(event);
     };
     let failure: unknown;
