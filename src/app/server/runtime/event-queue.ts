@@ -2,9 +2,23 @@ import type { AgentEvent } from "../../../event/index.js";
 import type { ServiceBackend } from "../backend/types.js";
 
 /**
+ * Runs `callback` once the current microtask queue is empty (Node runs its nextTick queue after each
+ * drain of the microtasks): whatever a run pushes in the same tick, over any number of awaits that
+ * settle at once, is then in the batch.
+ */
+const afterMicrotasks: (callback: () => void) => void =
+  typeof process !== "undefined" && typeof process.nextTick === "function"
+    ? (callback) => process.nextTick(callback)
+    : (callback) => setTimeout(callback, 0);
+
+/**
  * Appends a run's events to the log in order, batching whatever arrived while the previous append
  * was in flight, and tells followers on the bus. The agent loop never waits for an append, except
  * through `flush` (before each checkpoint, so the log is never behind the saved state).
+ *
+ * An append starts once the tick that pushed its first event has settled: the last delta of a reply
+ * and the events that end its model call arrive in one tick, and go out as one append (one store round
+ * trip, one frame write per follower) rather than two.
  */
 export class EventQueue {
   #pending: AgentEvent[] = [];
@@ -18,7 +32,7 @@ export class EventQueue {
 
   push(event: AgentEvent): void {
     this.#pending.push(event);
-    this.#flushing ??= this.#drain();
+    this.#flushing ??= new Promise<void>((resolve) => afterMicrotasks(resolve)).then(() => this.#drain());
   }
 
   /** Resolves when everything pushed so far is in the log; rejects if an append failed. */
