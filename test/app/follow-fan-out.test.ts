@@ -215,6 +215,43 @@ describe("followers of one session in one process", () => {
     expect(events.at(-1)).toBe("REPLY_END");
   });
 
+  it("the feed lets a batch go once every follower has it, and keeps it while one is behind", async () => {
+    const backend = countingBackend();
+    const { options, finish } = followOptions(backend);
+    // the shared feed itself, seen through a listener that is never behind
+    const feed = options.feeds.join("s", { notify: () => {}, cursor: Number.POSITIVE_INFINITY });
+    const followers = Array.from({ length: 3 }, () => collect(followEvents(backend, "s", options)));
+    await appendAndDeliver(backend, "s", 1, 3);
+    await vi.waitFor(() => {
+      for (const f of followers) expect(f.events.length).toBe(3);
+    });
+    // every follower has the batch: a live stream holds no event until the next append
+    expect(feed.kept).toEqual([]);
+
+    // one follower takes a single event and stops pulling: the batch stays for it
+    const slow = followEvents(backend, "s", { ...options, after: 3 });
+    const slowFirst = slow.next();
+    const readsBefore = backend.reads;
+    await appendAndDeliver(backend, "s", 4, 3);
+    expect((await slowFirst).value).toMatchObject({ kind: "event", seq: 4 });
+    await vi.waitFor(() => {
+      for (const f of followers) expect(f.events.length).toBe(6);
+    });
+    expect(feed.kept.map((item) => item.seq)).toEqual([4, 5, 6]);
+    // it takes the rest from the kept batch (no read of the log), and then the batch goes
+    const rest = [(await slow.next()).value, (await slow.next()).value];
+    expect(rest).toMatchObject([{ seq: 5 }, { seq: 6 }]);
+    await vi.waitFor(() => expect(feed.kept).toEqual([]));
+    expect(backend.reads).toBe(readsBefore);
+
+    // a follower that joins later, from the start, reads what was let go from the log
+    const late = collect(followEvents(backend, "s", options));
+    await vi.waitFor(() => expect(late.events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]));
+    finish();
+    await slow.return(undefined);
+    await Promise.all([...followers, late].map((f) => f.done));
+  });
+
   it("a slow follower neither stalls the others nor loses an event", async () => {
     const backend = memoryBackend();
     const { options, finish } = followOptions(backend);

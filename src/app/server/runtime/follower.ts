@@ -175,6 +175,11 @@ export class Follower implements ClockWaiter, FeedListener {
     this.#drive();
   }
 
+  /** The seq of the last event taken (see FeedListener). */
+  get cursor(): number {
+    return this.#cursor;
+  }
+
   /** The session's log may have grown (its feed heard an append). */
   notify(): void {
     this.#woken = true;
@@ -284,6 +289,8 @@ export class Follower implements ClockWaiter, FeedListener {
     this.#items = NO_ITEMS;
     this.#step = Step.Decide;
     if (count > 0) {
+      // A batch delivered: the feed lets the batch it keeps go if every follower has it now.
+      this.#feed!.letGoIfTaken();
       this.#quietSince = Date.now();
       // A short page from a fresh read is everything logged when this turn began; anything appended
       // since has woken this follower (the bus speaks after the append). Else read on.

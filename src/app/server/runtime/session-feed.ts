@@ -6,6 +6,8 @@ export type EventItem = { kind: "event" } & LoggedEvent;
 /** A follower of a session: told when the session's log may have grown. */
 export interface FeedListener {
   notify(): void;
+  /** The seq of the last event this listener has taken (delivered or skipped). */
+  readonly cursor: number;
 }
 
 function toItem(logged: LoggedEvent): EventItem {
@@ -53,12 +55,16 @@ export class SessionFeeds {
  * One followed session: the events the newest read of the log's tail returned, and at most one such
  * read at a time. The followers at the tail (woken by the same append) get those shared items; one
  * that is behind them (catching up, or slow) reads the log itself, so it never loses an event and
- * never holds the others back. Only the newest batch is kept, so a session followed by one stream
- * holds no more than that stream would.
+ * never holds the others back. Only the newest batch is kept, and only until every follower has
+ * taken it (they do at once when they are at the tail): a live stream then holds no event between
+ * two appends. Events held that long (a model's seconds between deltas) outlived two young-generation
+ * collections and were promoted, so every delta had made old garbage for the next full collection.
  */
 export class SessionFeed {
   readonly #listeners = new Set<FeedListener>();
   #items: EventItem[] = [];
+  /** The seq the kept batch ended at (kept after the batch itself is let go), if any. */
+  #tail: number | undefined;
   /**
    * The kept items end at the newest append this process has been told of: the last notification
    * carried its events (a run in this process appended them). A follower served from them then knows
@@ -84,12 +90,25 @@ export class SessionFeed {
     const events = message.events;
     if (events !== undefined && events.length > 0) {
       this.#items = events.map(toItem);
+      this.#tail = events.at(-1)!.seq;
       this.#complete = true;
     } else {
       this.#complete = false; // appended elsewhere (another replica): only a read of the log knows what
     }
     for (const listener of this.#listeners) listener.notify();
+    this.letGoIfTaken();
   };
+
+  /**
+   * Drops the kept batch once every follower has it (checked after each notification, and by a
+   * follower that finished taking it later); one that wants it after that reads the log.
+   */
+  letGoIfTaken(): void {
+    const tail = this.#tail;
+    if (tail === undefined || this.#items.length === 0) return;
+    for (const listener of this.#listeners) if (listener.cursor < tail) return;
+    this.#items = [];
+  }
 
   add(listener: FeedListener): void {
     this.#listeners.add(listener);
@@ -103,6 +122,7 @@ export class SessionFeed {
 
   reset(): void {
     this.#items = [];
+    this.#tail = undefined;
     this.#complete = false;
     this.#fetch = undefined;
   }
@@ -116,7 +136,7 @@ export class SessionFeed {
   async read(after: number, limit: number): Promise<{ items: EventItem[]; fresh: boolean }> {
     const kept = this.#cached(after, limit);
     if (kept) return { items: kept, fresh: this.#complete };
-    const tail = this.#items.at(-1)?.seq;
+    const tail = this.#tail;
     if (tail !== undefined && after < tail) {
       // Behind the kept batch: read on its own, without disturbing the shared tail.
       const logged = await this.backend.events.read(this.sessionId, after, limit);
@@ -142,7 +162,7 @@ export class SessionFeed {
    * follower there that hears every append (its run is in this process) has nothing to read.
    */
   caughtUp(after: number): boolean {
-    return this.#complete && this.#items.at(-1)?.seq === after;
+    return this.#complete && this.#tail === after;
   }
 
   /** The items kept from the newest read or notification (never mutated: replaced as a whole). */
@@ -171,9 +191,9 @@ export class SessionFeed {
   /** Keeps what a tail read returned (when it is newer than what is kept) for the other followers. */
   #keep(logged: LoggedEvent[]): EventItem[] {
     const added = logged.map(toItem);
-    const tail = this.#items.at(-1)?.seq ?? 0;
-    if (added.length > 0 && added.at(-1)!.seq > tail) {
+    if (added.length > 0 && added.at(-1)!.seq > (this.#tail ?? 0)) {
       this.#items = added;
+      this.#tail = added.at(-1)!.seq;
       this.#complete = false; // a page of the log, not known to reach the newest append
     }
     return added;
