@@ -88,10 +88,19 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   const p = options.prefix ?? "agentscope:";
   const ttl = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
   const max = options.maxEventsPerSession ?? DEFAULT_MAX_EVENTS;
-  // Commands issued close together go out in one write (appends of many sessions, renewals): less
-  // CPU per command on both sides. Not for the subscriber, whose connection only listens.
+  // Commands issued close together go out in one write (reads and lock commands of many sessions):
+  // less CPU per command on both sides. Not the scripts: each is already one call for every session
+  // of a loop turn (appends, saves, renewals, releases), and in an automatic pipeline a call waits for
+  // the pipeline before it to be answered, which kept each batch's arguments (every event's JSON)
+  // alive long enough to be promoted to the old generation, and so brought full collections sooner.
+  // Not for the subscriber, whose connection only listens.
   const connect = async (enableAutoPipelining: boolean): Promise<Redis> => {
-    const client = new RedisClient(url, { lazyConnect: true, maxRetriesPerRequest: 3, enableAutoPipelining });
+    const client = new RedisClient(url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 3,
+      enableAutoPipelining,
+      autoPipeliningIgnoredCommands: ["evalsha", "eval"],
+    });
     client.on("error", () => {}); // commands reject with the error; ioredis would print it otherwise
     try {
       await client.connect();
