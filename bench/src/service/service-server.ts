@@ -35,6 +35,10 @@ let released = false;
 process.on("SIGUSR1", () => {
   const at = now();
   released = true;
+  // for a server log (AGENTSCOPE_BENCH_SERVER_LOG): lines such as --trace-gc's count ms from start too
+  process.stdout.write(`released at ${performance.now().toFixed(0)} ms\n`);
+  if (process.env.AGENTSCOPE_BENCH_ALLOCATIONS)
+    void sampleAllocations(process.env.AGENTSCOPE_BENCH_ALLOCATIONS);
   waiting.sort((a, b) => a.offset - b.offset);
   let next = 0;
   const wakeDue = () => {
@@ -48,6 +52,32 @@ process.on("SIGUSR1", () => {
   };
   wakeDue();
 });
+/**
+ * AGENTSCOPE_BENCH_ALLOCATIONS=file: samples every allocation (also those collected since) for 20 s
+ * from the release, and writes the sampling heap profile (DevTools' format) there: where the delta
+ * phase allocates, by function. AGENTSCOPE_BENCH_ALLOCATIONS_PROMOTED=1 leaves out what a scavenge
+ * collected: what is left is what was promoted to the old generation (or is still young at the end).
+ */
+async function sampleAllocations(file: string): Promise<void> {
+  const { Session } = await import("node:inspector");
+  const { writeFileSync } = await import("node:fs");
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post("HeapProfiler.startSampling", {
+    samplingInterval: 32768,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: !process.env.AGENTSCOPE_BENCH_ALLOCATIONS_PROMOTED,
+  });
+  await sleep(20_000);
+  const { profile } = (await post("HeapProfiler.stopSampling")) as { profile: unknown };
+  writeFileSync(file, JSON.stringify(profile));
+  process.stdout.write(`allocations sampled into ${file}\n`);
+}
+
 /**
  * When a held reply's first delta is due: a random point of its first interval, counted from the
  * release (or, for a reply started after it, from now).
