@@ -74,22 +74,50 @@ export class Agent {
     input?: ReplyInput,
     options: ReplyOptions<S> = {},
   ): AsyncGenerator<AgentEvent> {
+    const run = this.newRun(input, options);
+    if (!run) return (async function* () {})();
+    // Without onReply hooks the caller iterates the run itself: no generator layer in between.
+    return this.replyHooks ? this.withReplyHooks(run, input) : run.run(input);
+  }
+
+  /**
+   * Runs one reply as `replyStream` does, but hands each event to `onEvent` as it is emitted instead
+   * of yielding it: no generator step per event, nothing suspended between the model's stream and
+   * the consumer while the reply waits for the model. For a consumer that only forwards events (the
+   * service's run). Resolves when the reply has ended or paused; errors about the input reject before
+   * any event, and change nothing. With `onReply` middleware, the hooks' stream is forwarded.
+   */
+  async replyTo<S extends z.ZodType | undefined = undefined>(
+    input: ReplyInput,
+    onEvent: (event: AgentEvent) => void,
+    options: ReplyOptions<S> = {},
+  ): Promise<void> {
+    const run = this.newRun(input, options);
+    if (!run) return;
+    if (this.replyHooks) {
+      for await (const event of this.withReplyHooks(run, input)) onEvent(event);
+      return;
+    }
+    run.sink = onEvent;
+    const events = run.run(input);
+    for (let next = await events.next(); !next.done; next = await events.next()) onEvent(next.value);
+  }
+
+  /** The run of one reply, or undefined for an interrupt with nothing in flight (changes nothing). */
+  private newRun(input: ReplyInput, options: ReplyOptions<z.ZodType | undefined>): ReplyRun | undefined {
     const state = options.state ?? this.state;
-    // Interrupting a session with nothing in flight changes nothing and is not an error.
     if (
       isAnswer(input) &&
       input.type === "USER_INTERRUPT" &&
       !state.replyContext &&
       !this.running.has(state)
     ) {
-      return (async function* () {})();
+      return undefined;
     }
-    const run = new ReplyRun(this.config, state, options, {
+    return new ReplyRun(this.config, state, options, {
       start: (actual) => this.enter(state, actual),
       end: () => this.running.delete(state),
     });
-    // Without onReply hooks the caller iterates the run itself: no generator layer in between.
-    return this.replyHooks ? this.withReplyHooks(run, input) : run.run(input);
   }
 
   /** One reply per state at a time; input checked and a cut-off reply repaired before anything runs. */

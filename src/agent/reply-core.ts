@@ -39,6 +39,8 @@ export interface RunConfig {
  */
 export abstract class ReplyCore {
   protected readonly out: AgentEvent[] = [];
+  /** Where events go instead of being yielded (`Agent.replyTo`); unset, the run yields them. */
+  sink: ((event: AgentEvent) => void) | undefined;
   protected wake: (() => void) | undefined;
   protected msg!: Msg;
   protected stopReason: string | undefined;
@@ -114,14 +116,16 @@ export abstract class ReplyCore {
     }
   }
 
-  /** Yields the buffered events; saves a checkpoint after each finished tool result. */
+  /** Yields the buffered events (or hands them to the sink); saves a checkpoint after each finished tool result. */
   protected async *drain(): AsyncGenerator<AgentEvent> {
     const out = this.out;
+    const sink = this.sink;
     let i = 0;
     while (i < out.length) {
       const event = out[i]!;
       i += 1;
-      yield event;
+      if (sink) sink(event);
+      else yield event;
       if (event.type === "TOOL_RESULT_END") await this.save("tool_result");
     }
     out.length = 0;

@@ -101,6 +101,7 @@ export class ReplyRun extends StreamingRun {
         let withFormat = false;
         let failure: unknown;
         const blocks = new BlockTracker();
+        const sink = this.sink;
         let model = this.config.model;
         let fallbackFrom: string | undefined;
         while (true) {
@@ -129,7 +130,8 @@ export class ReplyRun extends StreamingRun {
                   else this.onDelta(chunk, blocks, readAt);
                 }
                 const out = this.out;
-                for (let i = 0; i < out.length; i++) yield out[i]!;
+                if (sink) for (let i = 0; i < out.length; i++) sink(out[i]!);
+                else for (let i = 0; i < out.length; i++) yield out[i]!;
                 out.length = 0;
               }
             } else {
@@ -140,7 +142,8 @@ export class ReplyRun extends StreamingRun {
                 }
                 this.onDelta(chunk, blocks);
                 const out = this.out;
-                for (let i = 0; i < out.length; i++) yield out[i]!;
+                if (sink) for (let i = 0; i < out.length; i++) sink(out[i]!);
+                else for (let i = 0; i < out.length; i++) yield out[i]!;
                 out.length = 0;
               }
             }

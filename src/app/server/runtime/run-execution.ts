@@ -64,9 +64,26 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   const lease = await acquire(ctx);
   const controller = new AbortController();
   const queue = new EventQueue(backend, sessionId);
+  // The last event, if it may end the run, waits for the final save; anything after it releases it.
+  const held: AgentEvent[] = [];
+  let replyId: string | undefined;
+  let accept: (() => void) | undefined;
+  const accepted = new Promise<void>((resolve) => {
+    accept = resolve;
+  });
+  // The agent hands over each event as it is emitted (no generator step per event): the first one
+  // means the input was accepted.
+  const onEvent = (event: AgentEvent) => {
+    if (replyId === undefined) {
+      replyId = event.replyId;
+      accept?.();
+    }
+    for (const earlier of held.splice(0)) queue.push(earlier);
+    if (RUN_END_EVENTS.has(event.type)) held.push(event);
+    else queue.push(event);
+  };
   let state: AgentState | undefined;
-  let generator: AsyncGenerator<AgentEvent> | undefined;
-  let first: IteratorResult<AgentEvent>;
+  let reply: Promise<void>;
   let after: number;
   try {
     // A reply a dead run left open is closed first (in the log and the state), by the rule recovery
@@ -81,31 +98,23 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
       await queue.flush();
       version = (await backend.store.save(sessionId, current, { expectedVersion: version })).version;
     });
-    generator = ctx.agent.replyStream(input, { state, signal: controller.signal });
-    first = await generator.next();
+    reply = ctx.agent.replyTo(input, onEvent, { state, signal: controller.signal });
+    // Input errors reject before any event; a reply with no event at all (nothing to interrupt) resolves.
+    await Promise.race([accepted, reply]);
   } catch (error) {
     if (state) ctx.hooks.delete(state);
     await lease.release();
     throw error;
   }
-  const replyId = first.done ? "" : first.value.replyId;
   const stopInterrupts = backend.bus.subscribe(sessionId, (message) => {
     if (message.kind === "interrupt") controller.abort(message.reason);
   });
   ctx.renewals?.add(lease, (reason) => controller.abort(reason));
 
-  const pump = async () => {
-    // The last event, if it may end the run, waits for the final save; anything after it releases it.
-    const held: AgentEvent[] = [];
-    const push = (event: AgentEvent) => {
-      for (const earlier of held.splice(0)) queue.push(earlier);
-      if (RUN_END_EVENTS.has(event.type)) held.push(event);
-      else queue.push(event);
-    };
+  const finish = async () => {
     let failure: unknown;
     try {
-      if (!first.done) push(first.value);
-      for (let next = await generator.next(); !next.done; next = await generator.next()) push(next.value);
+      await reply;
     } catch (error) {
       failure = error;
     }
@@ -116,7 +125,11 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
       );
       if (failure !== undefined && !paused && !held.some((e) => e.type === "REPLY_END")) {
         held.push(
-          createEvent("REPLY_END", { replyId, finishedReason: "error", error: toErrorInfo(failure) }),
+          createEvent("REPLY_END", {
+            replyId: replyId ?? "",
+            finishedReason: "error",
+            error: toErrorInfo(failure),
+          }),
         );
       }
       for (const event of held) queue.push(event);
@@ -130,9 +143,9 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
       await lease.release().catch(() => {});
     }
   };
-  const done = pump();
+  const done = finish();
   return {
-    handle: { sessionId, replyId, after, done },
+    handle: { sessionId, replyId: replyId ?? "", after, done },
     abort: (reason) => controller.abort(reason),
   };
 }
