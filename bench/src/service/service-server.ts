@@ -54,7 +54,7 @@ process.on("SIGUSR1", () => {
 });
 /**
  * AGENTSCOPE_BENCH_ALLOCATIONS=file: samples every allocation (also those collected since) for 20 s
- * from the release, and writes the sampling heap profile (DevTools' format) there: where the delta
+ * from the release (AGENTSCOPE_BENCH_ALLOCATIONS_WINDOW="from,to" in s from the release, to move it), and writes the sampling heap profile (DevTools' format) there: where the delta
  * phase allocates, by function. AGENTSCOPE_BENCH_ALLOCATIONS_PROMOTED=1 leaves out what a scavenge
  * collected: what is left is what was promoted to the old generation (or is still young at the end).
  */
@@ -67,12 +67,18 @@ async function sampleAllocations(file: string): Promise<void> {
     new Promise<unknown>((resolve, reject) =>
       session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
     );
+  // AGENTSCOPE_BENCH_ALLOCATIONS_WINDOW="from,to" (s after the release; default 0,20): e.g. 19,25 for the end burst
+  const [from = 0, to = 20] = (process.env.AGENTSCOPE_BENCH_ALLOCATIONS_WINDOW ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map(Number);
+  await sleep(from * 1000);
   await post("HeapProfiler.startSampling", {
     samplingInterval: 32768,
     includeObjectsCollectedByMajorGC: true,
     includeObjectsCollectedByMinorGC: !process.env.AGENTSCOPE_BENCH_ALLOCATIONS_PROMOTED,
   });
-  await sleep(20_000);
+  await sleep((to - from) * 1000);
   const { profile } = (await post("HeapProfiler.stopSampling")) as { profile: unknown };
   writeFileSync(file, JSON.stringify(profile));
   process.stdout.write(`allocations sampled into ${file}\n`);
