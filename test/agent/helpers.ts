@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Middleware } from "../../src/agent/index.js";
 import type { AgentEvent } from "../../src/event/index.js";
 import { functionTool } from "../../src/tool/index.js";
 
@@ -33,3 +34,14 @@ export const time = functionTool({
   readOnly: true,
   execute: ({ city }) => `noon in ${city}`,
 });
+
+/** A middleware whose onReply passes the reply through and emits a CUSTOM "hello" right after REPLY_START. */
+export const announcer: Middleware = {
+  name: "announce",
+  async *onReply(input, ctx, next) {
+    for await (const event of next(input)) {
+      yield event;
+      if (event.type === "REPLY_START") ctx.emit({ type: "CUSTOM", name: "hello", value: 1 });
+    }
+  },
+};

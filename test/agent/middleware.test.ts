@@ -6,7 +6,7 @@ import { blocksOf, textOf, userMsg } from "../../src/message/index.js";
 import type { ChatChunk } from "../../src/model/core.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 import { functionTool } from "../../src/tool/index.js";
-import { collect, shape, weather } from "./helpers.js";
+import { announcer, collect, shape, weather } from "./helpers.js";
 
 const write = functionTool({
   name: "write",
@@ -98,15 +98,6 @@ describe("middleware", () => {
   });
 
   it("wraps the whole reply and can emit events into it", async () => {
-    const announcer: Middleware = {
-      name: "announce",
-      async *onReply(input, ctx, next) {
-        for await (const event of next(input)) {
-          yield event;
-          if (event.type === "REPLY_START") ctx.emit({ type: "CUSTOM", name: "hello", value: 1 });
-        }
-      },
-    };
     const agent = new Agent({
       name: "a",
       model: new ScriptedModel([{ text: "ok" }]),

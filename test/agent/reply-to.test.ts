@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { Agent, type Middleware } from "../../src/agent/index.js";
+import { Agent } from "../../src/agent/index.js";
 import type { AgentEvent } from "../../src/event/index.js";
 import { userMsg } from "../../src/message/index.js";
 import { ScriptedModel } from "../../src/testing/index.js";
-import { collect, weather } from "./helpers.js";
+import { announcer, collect, weather } from "./helpers.js";
 
 /** The events without what differs from one run to the next (ids, times). */
 const comparable = (events: AgentEvent[]) =>
@@ -71,15 +71,6 @@ describe("Agent.replyTo", () => {
   });
 
   it("with onReply middleware, forwards the hooks' stream (what a hook adds included)", async () => {
-    const announcer: Middleware = {
-      name: "announcer",
-      async *onReply(input, ctx, next) {
-        for await (const event of next(input)) {
-          yield event;
-          if (event.type === "REPLY_START") ctx.emit({ type: "CUSTOM", name: "hello", value: 1 });
-        }
-      },
-    };
     const agent = new Agent({
       name: "a",
       model: new ScriptedModel([{ text: "ok" }]),
