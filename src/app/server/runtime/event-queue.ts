@@ -2,14 +2,16 @@ import type { AgentEvent } from "../../../event/index.js";
 import type { ServiceBackend } from "../backend/types.js";
 
 /**
- * Runs `callback` once the current microtask queue is empty (Node runs its nextTick queue after each
- * drain of the microtasks): whatever a run pushes in the same tick, over any number of awaits that
- * settle at once, is then in the batch.
+ * Resolves once the current microtask queue is empty (Node runs its nextTick queue after each drain
+ * of the microtasks): whatever a run pushes in the same tick, over any number of awaits that settle
+ * at once, is then in the batch.
  */
-const afterMicrotasks: (callback: () => void) => void =
-  typeof process !== "undefined" && typeof process.nextTick === "function"
-    ? (callback) => process.nextTick(callback)
-    : (callback) => setTimeout(callback, 0);
+const tickSettled = (): Promise<void> =>
+  new Promise((resolve) =>
+    typeof process !== "undefined" && typeof process.nextTick === "function"
+      ? process.nextTick(resolve)
+      : setTimeout(resolve, 0),
+  );
 
 /**
  * Appends a run's events to the log in order, batching whatever arrived while the previous append
@@ -32,7 +34,7 @@ export class EventQueue {
 
   push(event: AgentEvent): void {
     this.#pending.push(event);
-    this.#flushing ??= new Promise<void>((resolve) => afterMicrotasks(resolve)).then(() => this.#drain());
+    this.#flushing ??= this.#drain();
   }
 
   /** Resolves when everything pushed so far is in the log; rejects if an append failed. */
@@ -42,6 +44,7 @@ export class EventQueue {
   }
 
   async #drain(): Promise<void> {
+    await tickSettled();
     try {
       while (this.#pending.length > 0 && this.#failure === undefined) {
         const batch = this.#pending;

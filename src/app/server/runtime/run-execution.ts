@@ -67,7 +67,7 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   // The last event, if it may end the run, waits for the final save; anything after it releases it.
   const held: AgentEvent[] = [];
   let replyId: string | undefined;
-  let accept: (() => void) | undefined;
+  let accept!: () => void;
   const accepted = new Promise<void>((resolve) => {
     accept = resolve;
   });
@@ -76,9 +76,12 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   const onEvent = (event: AgentEvent) => {
     if (replyId === undefined) {
       replyId = event.replyId;
-      accept?.();
+      accept();
     }
-    for (const earlier of held.splice(0)) queue.push(earlier);
+    if (held.length > 0) {
+      for (const earlier of held) queue.push(earlier);
+      held.length = 0;
+    }
     if (RUN_END_EVENTS.has(event.type)) held.push(event);
     else queue.push(event);
   };
