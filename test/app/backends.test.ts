@@ -39,6 +39,12 @@ for (const kind of kinds) {
       opened.push(backend);
       return backend;
     };
+    /** Opened, and its first write done: SQLite's writer thread can take longer to start than a short TTL. */
+    const openWritten = async (options: BackendOptions) => {
+      const backend = await open(options);
+      await (await backend.locks.acquire(runName("warm")))?.release();
+      return backend;
+    };
     afterAll(async () => {
       await Promise.all(opened.map((b) => b.close()));
       await dropBackend(url, prefix);
@@ -183,8 +189,8 @@ for (const kind of kinds) {
 
     if (kind.shared) {
       it("a lease that was not renewed expires and another replica takes the session", async () => {
-        const a = await open({ lockTtlMs: 150 });
-        const b = await open({ lockTtlMs: 150 });
+        const a = await openWritten({ lockTtlMs: 150 });
+        const b = await openWritten({ lockTtlMs: 150 });
         const s = runName("s");
         const lease = await a.locks.acquire(s);
         expect(await b.locks.acquire(s)).toBeUndefined();
@@ -197,9 +203,9 @@ for (const kind of kinds) {
 
       it("of two replicas that find the same lease expired, one takes it", async () => {
         const [a, b, c] = [
-          await open({ lockTtlMs: 150 }),
-          await open({ lockTtlMs: 150 }),
-          await open({ lockTtlMs: 150 }),
+          await openWritten({ lockTtlMs: 150 }),
+          await openWritten({ lockTtlMs: 150 }),
+          await openWritten({ lockTtlMs: 150 }),
         ];
         const s = runName("s");
         expect(await a.locks.acquire(s)).toBeDefined();
