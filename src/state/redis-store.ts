@@ -2,6 +2,7 @@ import type { Redis } from "ioredis";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
 import { LoopTurnBatch } from "./loop-turn-batch.js";
+import { REDIS_SAVE_STATE_LUA } from "./redis-save-state.js";
 import { RedisScript } from "./redis-script.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
@@ -35,20 +36,13 @@ export interface RedisStateStoreOptions {
  * version, state JSON, session id. Returns `ok, version` per save (ok 0: the version it found). Every
  * compare-and-set is atomic: the script runs alone, saves of one call in order.
  */
-const SAVE_SCRIPT = new RedisScript(`
+const SAVE_SCRIPT = new RedisScript(`${REDIS_SAVE_STATE_LUA}
 local out = {}
 for k = 2, #KEYS do
   local a = 2 + (k - 2) * 3
-  local actual = tonumber(redis.call('HGET', KEYS[k], 'version') or '0')
-  if actual ~= tonumber(ARGV[a]) then
-    out[#out + 1] = 0
-    out[#out + 1] = actual
-  else
-    redis.call('HSET', KEYS[k], 'version', actual + 1, 'state', ARGV[a + 1], 'updatedAt', ARGV[1])
-    redis.call('ZADD', KEYS[1], 0, ARGV[a + 2])
-    out[#out + 1] = 1
-    out[#out + 1] = actual + 1
-  end
+  local ok, version = save_state(KEYS[k], KEYS[1], ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[1])
+  out[#out + 1] = ok
+  out[#out + 1] = version
 end
 return out`);
 
@@ -110,24 +104,26 @@ export class RedisStateStore implements AgentStateStore {
   /** The saves of one turn of the event loop (many sessions at once on a service), as one script call. */
   readonly #saves = new LoopTurnBatch<SaveCall, { ok: boolean; version: number }>(async (saves) => {
     const redis = await this.#redis();
-    const keys = [this.#index, ...saves.map((save) => this.#key(save.sessionId))];
+    const keys = [this.indexKey, ...saves.map((save) => this.stateKey(save.sessionId))];
     const args: Array<string | number> = [new Date().toISOString()];
     for (const save of saves) args.push(save.expected, save.json, save.sessionId);
     const out = (await SAVE_SCRIPT.run(redis, keys, args)) as number[];
     return saves.map((_, i) => ({ ok: out[2 * i] === 1, version: Number(out[2 * i + 1]) }));
   });
 
-  #key(sessionId: string): string {
+  /** The hash holding a session's state (for `REDIS_SAVE_STATE_LUA` in a script of its own). */
+  stateKey(sessionId: string): string {
     return `${this.prefix}s:${sessionId}`;
   }
 
-  get #index(): string {
+  /** The sorted set of saved sessions (for `REDIS_SAVE_STATE_LUA`). */
+  get indexKey(): string {
     return `${this.prefix}index`;
   }
 
   async load(sessionId: string): Promise<StoredState | undefined> {
     assertSessionId(sessionId);
-    const [version, state] = await (await this.#redis()).hmget(this.#key(sessionId), "version", "state");
+    const [version, state] = await (await this.#redis()).hmget(this.stateKey(sessionId), "version", "state");
     if (version === null) return undefined;
     return { state: decodeState(sessionId, state ?? ""), version: Number(version) };
   }
@@ -142,16 +138,16 @@ export class RedisStateStore implements AgentStateStore {
   async delete(sessionId: string): Promise<boolean> {
     assertSessionId(sessionId);
     const redis = await this.#redis();
-    return (await DELETE_SCRIPT.run(redis, [this.#key(sessionId), this.#index], [sessionId])) === 1;
+    return (await DELETE_SCRIPT.run(redis, [this.stateKey(sessionId), this.indexKey], [sessionId])) === 1;
   }
 
   async list(options?: ListOptions): Promise<SessionPage> {
     const { limit, after } = readListOptions(options);
     const redis = await this.#redis();
     const start = after === undefined ? "-" : `(${after}`;
-    const ids = await redis.zrangebylex(this.#index, start, "+", "LIMIT", 0, limit + 1);
+    const ids = await redis.zrangebylex(this.indexKey, start, "+", "LIMIT", 0, limit + 1);
     const pipeline = redis.pipeline();
-    for (const id of ids) pipeline.hmget(this.#key(id), "version", "updatedAt");
+    for (const id of ids) pipeline.hmget(this.stateKey(id), "version", "updatedAt");
     const replies = (await pipeline.exec()) ?? [];
     const sessions: SessionSummary[] = [];
     replies.forEach(([error, reply], i) => {

@@ -1,24 +1,39 @@
 import { describe, expect, it } from "vitest";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
-import type { BusMessage } from "../../src/app/server/backend/types.js";
+import type { BusMessage, RunEnd } from "../../src/app/server/backend/types.js";
 import { EventQueue } from "../../src/app/server/runtime/event-queue.js";
 import { type AgentEvent, createEvent } from "../../src/event/index.js";
+import { emptyAgentState, StateConflictError } from "../../src/state/index.js";
 
 const delta = (i: number): AgentEvent =>
   createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: `d${i}` });
 
-/** A memory backend whose appends are recorded (the events of each call) and whose bus messages are kept. */
+const replyEnd = (): AgentEvent => createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" });
+const named = (events: AgentEvent[]) =>
+  events.map((event) => (event as { delta?: string }).delta ?? event.type);
+
+/**
+ * A memory backend whose appends and saves are recorded in `steps` (the events of each append) and
+ * whose bus messages are kept.
+ */
 function recordingBackend() {
   const backend = memoryBackend();
   const appends: string[][] = [];
+  const steps: string[] = [];
   const append = backend.events.append.bind(backend.events);
   backend.events.append = (sessionId, events) => {
-    appends.push(events.map((event) => (event as { delta?: string }).delta ?? event.type));
+    appends.push(named(events));
+    steps.push(`append ${named(events)}`);
     return append(sessionId, events);
+  };
+  const save = backend.store.save.bind(backend.store);
+  backend.store.save = (sessionId, state, options) => {
+    steps.push("save");
+    return save(sessionId, state, options);
   };
   const heard: BusMessage[] = [];
   backend.bus.subscribe("s", (message) => heard.push(message));
-  return { backend, appends, heard };
+  return { backend, appends, steps, heard };
 }
 
 /** Settles after `hops` chained promise reactions, as a generator handing on an event does. */
@@ -68,5 +83,74 @@ describe("EventQueue", () => {
     queue.push(delta(2));
     await expect(queue.flush()).rejects.toThrow(/cannot append to the event log of session "s": disk full/);
     await expect(queue.flush()).rejects.toThrow(/disk full/);
+  });
+
+  it("end hands what the tick pushed to the backend's endRun with the save and the end events: one call, one message", async () => {
+    const { backend, appends, heard } = recordingBackend();
+    const ends: RunEnd[] = [];
+    backend.endRun = async (end) => {
+      ends.push(end);
+      await end.lease.release();
+      return { logged: await backend.events.append("s", [...end.events, ...end.endEvents]) };
+    };
+    appends.length = 0;
+    const lease = (await backend.locks.acquire("s"))!;
+    const state = emptyAgentState("s");
+    const queue = new EventQueue(backend, "s");
+    queue.push(delta(1));
+    await afterHops(3); // the reply ends a few awaits after its last delta, in the same tick
+    const result = await queue.end({ save: { state, expectedVersion: 0 }, endEvents: [replyEnd()], lease });
+    expect(ends.map((end) => [named(end.events), end.save?.state, named(end.endEvents)])).toEqual([
+      [["d1"], state, ["REPLY_END"]],
+    ]);
+    expect(appends).toEqual([["d1", "REPLY_END"]]); // only the one endRun made: the queue appended nothing
+    expect(heard).toHaveLength(1);
+    expect(heard[0]).toMatchObject({ kind: "events", events: result.logged });
+    expect(await backend.locks.isHeld("s")).toBe(false);
+  });
+
+  it("end without endRun logs, saves and logs in turn, then releases; a lost save still logs the end", async () => {
+    const { backend, steps, heard } = recordingBackend();
+    const state = emptyAgentState("s");
+    await backend.store.save("s", state, { expectedVersion: 0 });
+    steps.length = 0;
+    let lease = (await backend.locks.acquire("s"))!;
+    let queue = new EventQueue(backend, "s");
+    queue.push(delta(1));
+    let result = await queue.end({ save: { state, expectedVersion: 1 }, endEvents: [replyEnd()], lease });
+    expect(steps).toEqual(["append d1", "save", "append REPLY_END"]);
+    expect(result.version).toBe(2);
+    expect(result.logged.map((e) => [e.seq, e.event.type])).toEqual([
+      [1, "TEXT_BLOCK_DELTA"],
+      [2, "REPLY_END"],
+    ]);
+    expect(heard.map((m) => (m.kind === "events" ? m.events?.length : 0))).toEqual([1, 1]);
+    expect(await backend.locks.isHeld("s")).toBe(false);
+
+    lease = (await backend.locks.acquire("s"))!;
+    queue = new EventQueue(backend, "s");
+    result = await queue.end({ save: { state, expectedVersion: 1 }, endEvents: [replyEnd()], lease });
+    expect(result.saveError).toBeInstanceOf(StateConflictError);
+    expect(result.logged.map((e) => e.seq)).toEqual([3]);
+    expect((await backend.store.load("s"))?.version).toBe(2);
+    expect(await backend.locks.isHeld("s")).toBe(false);
+  });
+
+  it("after a failed append, end saves and logs nothing more, and still frees the session", async () => {
+    const { backend, steps } = recordingBackend();
+    const state = emptyAgentState("s");
+    const lease = (await backend.locks.acquire("s"))!;
+    backend.events.append = async () => {
+      throw new Error("disk full");
+    };
+    const queue = new EventQueue(backend, "s");
+    queue.push(delta(1));
+    await new Promise((resolve) => setImmediate(resolve)); // the append has failed
+    await expect(
+      queue.end({ save: { state, expectedVersion: 0 }, endEvents: [replyEnd()], lease }),
+    ).rejects.toThrow(/disk full/);
+    expect(steps).toEqual([]);
+    expect(await backend.store.load("s")).toBeUndefined();
+    expect(await backend.locks.isHeld("s")).toBe(false);
   });
 });

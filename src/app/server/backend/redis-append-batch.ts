@@ -3,28 +3,44 @@ import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { RedisScript } from "../../../state/redis-script.js";
 
 /**
+ * Lua shared by the scripts that log events. `last_seq(stream)`: the seq of a session's newest event (0
+ * when none). `add_events(stream, max, seq, from, count)`: adds ARGV[from .. from + count - 1] (events'
+ * JSON) after `seq`, trimming the stream to `max`; returns the new last seq. Entry ids are `0-<seq>`, so
+ * seq survives trimming. `others_listen(channel, own)`: whether a replica besides this one (`own`: its
+ * own subscriptions) listens on the bus channel; a notice goes out only then (the sender would only
+ * skip its own echo).
+ */
+export const REDIS_LOG_LUA = `
+local function last_seq(stream)
+  local last = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
+  if #last == 0 then return 0 end
+  return tonumber(string.match(last[1][1], '%-(%d+)$'))
+end
+local function add_events(stream, max, seq, from, count)
+  for i = from, from + count - 1 do
+    seq = seq + 1
+    redis.call('XADD', stream, 'MAXLEN', max, '0-' .. seq, 'e', ARGV[i])
+  end
+  return seq
+end
+local function others_listen(channel, own)
+  return redis.call('PUBSUB', 'NUMSUB', channel)[2] > tonumber(own)
+end`;
+
+/**
  * KEYS: one stream per append. ARGV: max length, bus channel, this replica's own subscriptions to the
  * channel (1, or 0 while its subscriber reconnects), then per key: its event count, its bus notice,
- * its events' JSON. Returns the last seq per key. Entry ids are `0-<seq>`, so seq survives trimming.
- * A notice goes out only when another replica listens (the sender would only skip its own echo).
+ * its events' JSON. Returns the last seq per key.
  */
-const APPEND = new RedisScript(`
+const APPEND = new RedisScript(`${REDIS_LOG_LUA}
 local max, channel = ARGV[1], ARGV[2]
-local notify = redis.call('PUBSUB', 'NUMSUB', channel)[2] > tonumber(ARGV[3])
+local notify = others_listen(channel, ARGV[3])
 local out = {}
 local a = 4
 for k = 1, #KEYS do
   local count, notice = tonumber(ARGV[a]), ARGV[a + 1]
-  a = a + 2
-  local seq = 0
-  local last = redis.call('XREVRANGE', KEYS[k], '+', '-', 'COUNT', 1)
-  if #last > 0 then seq = tonumber(string.match(last[1][1], '%-(%d+)$')) end
-  for i = 1, count do
-    seq = seq + 1
-    redis.call('XADD', KEYS[k], 'MAXLEN', max, '0-' .. seq, 'e', ARGV[a])
-    a = a + 1
-  end
-  out[k] = seq
+  out[k] = add_events(KEYS[k], max, last_seq(KEYS[k]), a + 2, count)
+  a = a + 2 + count
   if notify then redis.call('PUBLISH', channel, notice) end
 end
 return out`);

@@ -1,7 +1,7 @@
 import type { Redis } from "ioredis";
 import type { AgentEvent } from "../../../event/index.js";
 import { newId } from "../../../message/index.js";
-import { RedisStateStore } from "../../../state/index.js";
+import { encodeState, RedisStateStore, StateConflictError } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
 import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { RedisScript } from "../../../state/redis-script.js";
@@ -10,11 +10,14 @@ import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { parseLoggedEvent } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { redisAppendBatch } from "./redis-append-batch.js";
+import { type RedisRunEnd, redisRunEndBatch } from "./redis-run-end.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
   DEFAULT_MAX_EVENTS,
   type LoggedEvent,
+  type RunEnd,
+  type RunEndResult,
   type RunLease,
   type ServiceBackend,
   type SessionRecord,
@@ -74,6 +77,18 @@ function loggedEntry(sessionId: string, [id, fields]: [string, string[]]): Logge
   return { seq, event: parseLoggedEvent(sessionId, seq, json), json };
 }
 
+/** Events as logged, numbered up to `lastSeq`, with the JSON they were logged as. */
+function loggedUpTo(lastSeq: number, events: AgentEvent[], json: string[]): LoggedEvent[] {
+  const first = lastSeq - events.length + 1;
+  return events.map((event, i) => ({ seq: first + i, event, json: json[i]! }));
+}
+
+/** A lease of this backend: its lock's owner, and how to mark it released. */
+interface HeldLock {
+  owner: string;
+  released(): void;
+}
+
 /**
  * Redis: the event log is a Stream per session (entry id `0-<seq>`, trimmed to the retention bound),
  * the run lock `SET NX PX` renewed by its holder, sessions a hash each plus a sorted set per owner,
@@ -125,11 +140,14 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   });
   await subscriber.subscribe(channel);
 
-  const appends = redisAppendBatch(redis, {
+  const logOptions = {
     maxEventsPerSession: max,
     channel,
     ownSubscriptions: () => (subscriber.status === "ready" ? 1 : 0),
-  });
+  };
+  const appends = redisAppendBatch(redis, logOptions);
+  const runEnds = redisRunEndBatch(redis, { ...logOptions, index: store.indexKey });
+  const heldLocks = new WeakMap<RunLease, HeldLock>();
   // Leases renewed (LeaseRenewals: all in one turn) or released together go in one script call.
   const leaseBatch = (script: RedisScript, leading: Array<string | number>) =>
     new LoopTurnBatch<{ key: string; owner: string }, boolean>(async (leases) => {
@@ -175,9 +193,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         if (events.length === 0) return [];
         const json = events.map((event) => JSON.stringify(event));
         const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
-        const last = await appends.call({ key: streamKey(sessionId), notice, json });
-        const first = last - events.length + 1;
-        return events.map((event, i) => ({ seq: first + i, event, json: json[i]! }));
+        return loggedUpTo(await appends.call({ key: streamKey(sessionId), notice, json }), events, json);
       },
       async read(sessionId, after, limit) {
         const entries = await redis.xrange(streamKey(sessionId), `0-${after + 1}`, "+", "COUNT", limit);
@@ -204,7 +220,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         const owner = leaseOwner();
         if (!(await take(sessionId, owner))) return undefined;
         let released = false;
-        return {
+        const lease: RunLease = {
           sessionId,
           renew: async () => !released && (await renewals.call({ key: lockKey(sessionId), owner })),
           release: async () => {
@@ -213,6 +229,8 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
             await releases.call({ key: lockKey(sessionId), owner });
           },
         };
+        heldLocks.set(lease, { owner, released: () => (released = true) });
+        return lease;
       },
       async isHeld(sessionId) {
         // A lease left by a process on this host that died is not held (as acquire treats it).
@@ -249,6 +267,41 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         await redis.del(recordKey(sessionId));
         if (owner !== null) await redis.zrem(ownerKey(owner), sessionId);
       },
+    },
+    async endRun(end: RunEnd): Promise<RunEndResult> {
+      const { sessionId } = end;
+      const held = heldLocks.get(end.lease);
+      if (!held) throw new TypeError(`endRun: the lease of session "${sessionId}" is not this backend's`);
+      const json = end.events.map((event) => JSON.stringify(event));
+      const endJson = end.endEvents.map((event) => JSON.stringify(event));
+      let save: RedisRunEnd["save"];
+      let saveError: Error | undefined;
+      if (end.save) {
+        const expected = end.save.expectedVersion;
+        try {
+          save = { expected, json: encodeState(sessionId, end.save.state, { expectedVersion: expected }) };
+        } catch (error) {
+          saveError = error as Error; // a state no store can hold: the events are logged all the same
+        }
+      }
+      const { lastSeq, saved, version } = await runEnds.call({
+        sessionId,
+        stream: streamKey(sessionId),
+        stateKey: store.stateKey(sessionId),
+        lock: lockKey(sessionId),
+        owner: held.owner,
+        notice: encodeBusMessage({ sessionId, kind: "events" }, replica),
+        json,
+        ...(save ? { save } : {}),
+        endJson,
+      });
+      held.released();
+      if (save && !saved) saveError = new StateConflictError(sessionId, save.expected, version);
+      return {
+        logged: loggedUpTo(lastSeq, [...end.events, ...end.endEvents], [...json, ...endJson]),
+        ...(saved ? { version } : {}),
+        ...(saveError ? { saveError } : {}),
+      };
     },
     async close() {
       await store.close();

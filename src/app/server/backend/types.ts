@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../../event/index.js";
-import type { AgentStateStore } from "../../../state/index.js";
+import type { AgentState, AgentStateStore } from "../../../state/index.js";
 
 /** An event as the log keeps it: `seq` increases by one per event within a session (the SSE `id:`). */
 export interface LoggedEvent {
@@ -45,6 +45,31 @@ export interface RunLocks {
   /** The lease, or undefined when another run holds the session. */
   acquire(sessionId: string): Promise<RunLease | undefined>;
   isHeld(sessionId: string): Promise<boolean>;
+}
+
+/**
+ * What a run does as it ends, in this order: it logs its last events, saves its state (compare-and-set),
+ * logs its end events (REPLY_END, or the pause), and releases its lease. The end events are logged even
+ * when the save fails (as when a checkpoint fails): the reply did end.
+ */
+export interface RunEnd {
+  sessionId: string;
+  /** Events not yet logged; they come before the save. */
+  events: AgentEvent[];
+  /** The final save, when the run asked for one. */
+  save?: { state: AgentState; expectedVersion: number };
+  /** Logged after the save. */
+  endEvents: AgentEvent[];
+  lease: RunLease;
+}
+
+export interface RunEndResult {
+  /** Both lists of events as logged, in order. */
+  logged: LoggedEvent[];
+  /** The saved version; undefined when there was no save or it failed (`saveError`). */
+  version?: number;
+  /** Why the save failed (a StateConflictError, a state no store can hold). */
+  saveError?: Error;
 }
 
 /** Who owns a session and which agent answers in it. */
@@ -106,6 +131,12 @@ export interface ServiceBackend {
   readonly locks: RunLocks;
   readonly sessions: SessionDirectory;
   readonly bus: ServiceBus;
+  /**
+   * Optional: a run's end (`RunEnd`) in one round trip and atomically, so a follower hears of the last
+   * events and the end events together. Without it the run does each step in turn. Does not tell
+   * followers in this process (the caller publishes what was logged).
+   */
+  endRun?(end: RunEnd): Promise<RunEndResult>;
   readonly pollMs?: number;
   /** How long a run lease lives without renewal (runs renew it every third of that); undefined: in-process locks. */
   readonly lockTtlMs?: number;

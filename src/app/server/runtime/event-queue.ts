@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../../event/index.js";
-import type { ServiceBackend } from "../backend/types.js";
+import type { LoggedEvent, RunEnd, RunEndResult, ServiceBackend } from "../backend/types.js";
 
 /**
  * Resolves once the current microtask queue is empty (Node runs its nextTick queue after each drain
@@ -20,12 +20,15 @@ const tickSettled = (): Promise<void> =>
  *
  * An append starts once the tick that pushed its first event has settled: the last delta of a reply
  * and the events that end its model call arrive in one tick, and go out as one append (one store round
- * trip, one frame write per follower) rather than two.
+ * trip, one frame write per follower) rather than two. `end` does the same for the run's end: what is
+ * still pending joins the final save and the end events.
  */
 export class EventQueue {
   #pending: AgentEvent[] = [];
   #flushing: Promise<void> | undefined;
   #failure: unknown;
+  /** Set by `end`: a drain still waiting for its tick leaves the pending events to it. */
+  #ending = false;
 
   constructor(
     private readonly backend: ServiceBackend,
@@ -43,22 +46,70 @@ export class EventQueue {
     if (this.#failure !== undefined) throw this.#failure;
   }
 
+  /**
+   * Ends the run (`RunEnd`): the events still pending, the final save, the end events, the release of
+   * the lease. In one round trip where the backend has `endRun`, so followers hear of the last events
+   * and the end events together; else step by step. After an append failed, only the lease is released
+   * (the log is behind: the state is not saved past it). Rejects if the log or the store fails.
+   */
+  async end(end: Omit<RunEnd, "sessionId" | "events">): Promise<RunEndResult> {
+    this.#ending = true;
+    try {
+      await this.flush();
+      const run: RunEnd = { sessionId: this.sessionId, events: this.#pending, ...end };
+      this.#pending = [];
+      if (!this.backend.endRun) return await this.#endInSteps(run);
+      const result = await this.backend.endRun(run);
+      await this.#publish(result.logged);
+      return result;
+    } finally {
+      await end.lease.release().catch(() => {}); // a no-op once endRun released it
+    }
+  }
+
+  /** `end` on a backend without `endRun`: each step waits for the one before. */
+  async #endInSteps(run: RunEnd): Promise<RunEndResult> {
+    const logged = await this.#append(run.events);
+    const result: RunEndResult = { logged };
+    if (run.save) {
+      const { state, expectedVersion } = run.save;
+      try {
+        result.version = (await this.backend.store.save(this.sessionId, state, { expectedVersion })).version;
+      } catch (error) {
+        result.saveError = error as Error;
+      }
+    }
+    // not pushed onto `logged`: the bus handed that array to followers, which may keep it
+    result.logged = [...logged, ...(await this.#append(run.endEvents))];
+    return result;
+  }
+
+  /** Logs the events and tells followers. */
+  async #append(events: AgentEvent[]): Promise<LoggedEvent[]> {
+    if (events.length === 0) return [];
+    const logged = await this.backend.events.append(this.sessionId, events);
+    await this.#publish(logged);
+    return logged;
+  }
+
+  /** The logged events ride along, so this process's followers need not read them back. */
+  async #publish(events: LoggedEvent[]): Promise<void> {
+    if (events.length > 0)
+      await this.backend.bus.publish({ sessionId: this.sessionId, kind: "events", events });
+  }
+
   async #drain(): Promise<void> {
     await tickSettled();
     try {
-      while (this.#pending.length > 0 && this.#failure === undefined) {
+      while (this.#pending.length > 0 && this.#failure === undefined && !this.#ending) {
         const batch = this.#pending;
         this.#pending = [];
-        const events = await this.backend.events.append(this.sessionId, batch);
-        // The logged events ride along, so this process's followers need not read them back.
-        await this.backend.bus.publish({ sessionId: this.sessionId, kind: "events", events });
+        await this.#append(batch);
       }
     } catch (error) {
       this.#failure = new Error(
         `cannot append to the event log of session "${this.sessionId}": ${(error as Error).message}`,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
     } finally {
       this.#flushing = undefined;

@@ -57,7 +57,8 @@ async function acquire(ctx: RunContext): Promise<RunLease> {
  * Starts one reply (or resumes a paused one) under the session's run lock, independent of any HTTP
  * connection. Resolves once the input is accepted (the first event exists); input errors reject and
  * change nothing. The state is saved with compare-and-set at every checkpoint, after the events
- * before it are logged; the pause/end events are logged after the final save, then the lock is freed.
+ * before it are logged; the pause/end events are logged after the final save, then the lock is freed
+ * (the final save, the events around it and the release in one round trip where the backend can).
  */
 export async function startRun(ctx: RunContext, input: ReplyInput): Promise<LocalRun> {
   const { backend, sessionId } = ctx;
@@ -86,6 +87,8 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     else queue.push(event);
   };
   let state: AgentState | undefined;
+  let version = 0;
+  let finalSave = false;
   let reply: Promise<void>;
   let after: number;
   try {
@@ -96,8 +99,13 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     const { stored } = await closeCutOffReply(backend, sessionId, { event: newest });
     if (!stored) throw notFound(sessionId);
     state = stored.state;
-    let version = stored.version;
-    ctx.hooks.set(state, async (current) => {
+    version = stored.version;
+    ctx.hooks.set(state, async (current, reason) => {
+      // The run's last save goes with its end events (EventQueue.end): one round trip on Redis.
+      if (reason === "reply_end" || reason === "pause") {
+        finalSave = true;
+        return;
+      }
       await queue.flush();
       version = (await backend.store.save(sessionId, current, { expectedVersion: version })).version;
     });
@@ -121,29 +129,27 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     } catch (error) {
       failure = error;
     }
-    try {
-      await queue.flush();
-      const paused = held.some(
-        (e) => e.type === "REQUIRE_USER_CONFIRM" || e.type === "REQUIRE_EXTERNAL_EXECUTION",
+    const paused = held.some(
+      (e) => e.type === "REQUIRE_USER_CONFIRM" || e.type === "REQUIRE_EXTERNAL_EXECUTION",
+    );
+    if (failure !== undefined && !paused && !held.some((e) => e.type === "REPLY_END")) {
+      held.push(
+        createEvent("REPLY_END", {
+          replyId: replyId ?? "",
+          finishedReason: "error",
+          error: toErrorInfo(failure),
+        }),
       );
-      if (failure !== undefined && !paused && !held.some((e) => e.type === "REPLY_END")) {
-        held.push(
-          createEvent("REPLY_END", {
-            replyId: replyId ?? "",
-            finishedReason: "error",
-            error: toErrorInfo(failure),
-          }),
-        );
-      }
-      for (const event of held) queue.push(event);
-      await queue.flush();
+    }
+    try {
+      const save = finalSave && state ? { state, expectedVersion: version } : undefined;
+      await queue.end({ ...(save ? { save } : {}), endEvents: held, lease });
     } catch {
-      // The log is unreachable: the state is saved; a follower will see the events the log kept.
+      // The log is unreachable: a follower will see the events the log kept.
     } finally {
       ctx.renewals?.delete(lease);
       stopInterrupts();
       if (state) ctx.hooks.delete(state);
-      await lease.release().catch(() => {});
     }
   };
   const done = finish();
