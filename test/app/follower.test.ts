@@ -231,6 +231,25 @@ describe("SSE from a Follower, written straight to the socket", () => {
     return { chunks, received };
   }
 
+  it("writes the frames of one batch as one chunk of the response", async () => {
+    const { backend, finish } = setup();
+    const server = await serveOnLoopback(
+      sendBodiesDirectly(() =>
+        sseResponse(async (signal) => new Follower(backend, "s", { after: 0, signal, heartbeatMs: 60_000 })),
+      ),
+    );
+    servers.push(server);
+    const client = await rawChunks(server.base);
+    await client.received(": connected");
+    await append(backend, 1, 3); // one append, one batch: three frames
+    await client.received("id: 3\n");
+    const text = client.chunks.join("");
+    const frames = text.slice(text.indexOf("id: 1\n"), text.indexOf("id: 3\n"));
+    expect(frames).toContain("id: 2\n");
+    expect(frames).not.toContain("\r\n"); // no chunk boundary between them: one write
+    finish();
+  });
+
   it("holds a run's last frame until the stream ends, then sends both in one write", async () => {
     const { backend, finish } = setup();
     const cork = vi.spyOn(ServerResponse.prototype, "cork");

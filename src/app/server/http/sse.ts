@@ -128,6 +128,8 @@ const LAST_FRAME_HOLD_MS = 50;
 /**
  * A Follower's frames written straight to Node's response: pushed as the follower delivers them,
  * pausing while the socket's buffer is full. No promise or generator per stream between events.
+ * The frames of one batch go out in one write (`flush`): a reply's last delta comes with the events that
+ * end it, and a write's cost grows with its pieces (each write of a chunked response is three).
  *
  * On a stream that ends with its run, the run's last event (REPLY_END, REQUIRE_*) is held in the
  * corked socket until the stream ends (at most LAST_FRAME_HOLD_MS), so the frame and the response's
@@ -137,6 +139,8 @@ const LAST_FRAME_HOLD_MS = 50;
  */
 class SocketSink implements FollowSink {
   #held: NodeJS.Timeout | undefined;
+  /** The frames of the batch being delivered, not yet written. */
+  #frames = "";
 
   constructor(
     private readonly stream: SseFollower,
@@ -154,7 +158,15 @@ class SocketSink implements FollowSink {
       this.out.cork();
       this.#held = setTimeout(this.#release, LAST_FRAME_HOLD_MS);
     }
-    return this.out.write(sseFrame(item));
+    this.#frames += sseFrame(item);
+    return !this.out.writableNeedDrain;
+  }
+
+  flush(): void {
+    if (this.#frames === "") return;
+    const frames = this.#frames;
+    this.#frames = "";
+    this.out.write(frames);
   }
 
   readonly #release = (): void => {
@@ -163,6 +175,7 @@ class SocketSink implements FollowSink {
 
   end(): void {
     clearTimeout(this.#held); // ending the response writes what the cork holds
+    this.flush();
     // the follower ended by itself, or failed (e.g. the log went away): end the stream; the client reconnects
     this.stream.finished();
     this.out.end();

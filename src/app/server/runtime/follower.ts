@@ -48,6 +48,11 @@ export interface FollowSink {
    * follower is not waiting yet and ignores it.
    */
   push(item: FollowItem): boolean;
+  /**
+   * Optional: the items pushed since the last call are one batch (what one turn delivered), and the
+   * follower now waits. A sink that writes may keep the batch's items until here and write them at once.
+   */
+  flush?(): void;
   /** The follower has ended: by itself (`until`), stopped, or failed (`error`). Called once. */
   end(error?: unknown): void;
 }
@@ -211,6 +216,7 @@ export class Follower implements ClockWaiter, FeedListener {
         else if (this.#step === Step.Decide) this.#decide();
         else this.#wake();
       }
+      if (!this.#ended) this.#sink!.flush?.();
     } catch (error) {
       this.#close(error);
     } finally {
