@@ -24,7 +24,7 @@ const tickSettled = (): Promise<void> =>
  * still pending joins the final save and the end events.
  */
 export class EventQueue {
-  #pending: AgentEvent[] = [];
+  readonly #pending: AgentEvent[] = [];
   #flushing: Promise<void> | undefined;
   #failure: unknown;
   /** Set by `end`: a drain still waiting for its tick leaves the pending events to it. */
@@ -56,8 +56,7 @@ export class EventQueue {
     this.#ending = true;
     try {
       await this.flush();
-      const run: RunEnd = { sessionId: this.sessionId, events: this.#pending, ...end };
-      this.#pending = [];
+      const run: RunEnd = { sessionId: this.sessionId, events: this.#take(), ...end };
       if (!this.backend.endRun) return await this.#endInSteps(run);
       const result = await this.backend.endRun(run);
       await this.#publish(result.logged);
@@ -65,6 +64,17 @@ export class EventQueue {
     } finally {
       await end.lease.release().catch(() => {}); // a no-op once endRun released it
     }
+  }
+
+  /**
+   * The pending events, as a new array; the pending array itself stays. A fresh pending array would
+   * wait for the run's next event (seconds, for a paced model), long enough to be promoted to the old
+   * generation, and once dead there it would keep the next batch alive through every scavenge.
+   */
+  #take(): AgentEvent[] {
+    const batch = this.#pending.slice();
+    this.#pending.length = 0;
+    return batch;
   }
 
   /** `end` on a backend without `endRun`: each step waits for the one before. */
@@ -102,9 +112,7 @@ export class EventQueue {
     await tickSettled();
     try {
       while (this.#pending.length > 0 && this.#failure === undefined && !this.#ending) {
-        const batch = this.#pending;
-        this.#pending = [];
-        await this.#append(batch);
+        await this.#append(this.#take());
       }
     } catch (error) {
       this.#failure = new Error(
