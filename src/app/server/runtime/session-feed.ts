@@ -60,9 +60,15 @@ export class SessionFeeds {
  * two appends. Events held that long (a model's seconds between deltas) outlived two young-generation
  * collections and were promoted, so every delta had made old garbage for the next full collection.
  */
+/**
+ * What a feed keeps when it keeps nothing: one shared array, not a new one per batch let go (which
+ * would wait for the next append, be promoted, and keep that append's items alive once dead).
+ */
+const NOTHING_KEPT: readonly EventItem[] = Object.freeze([]);
+
 export class SessionFeed {
   readonly #listeners = new Set<FeedListener>();
-  #items: EventItem[] = [];
+  #items: readonly EventItem[] = NOTHING_KEPT;
   /** The seq the kept batch ended at (kept after the batch itself is let go), if any. */
   #tail: number | undefined;
   /**
@@ -107,7 +113,7 @@ export class SessionFeed {
     const tail = this.#tail;
     if (tail === undefined || this.#items.length === 0) return;
     for (const listener of this.#listeners) if (listener.cursor < tail) return;
-    this.#items = [];
+    this.#items = NOTHING_KEPT;
   }
 
   add(listener: FeedListener): void {
@@ -121,7 +127,7 @@ export class SessionFeed {
   }
 
   reset(): void {
-    this.#items = [];
+    this.#items = NOTHING_KEPT;
     this.#tail = undefined;
     this.#complete = false;
     this.#fetch = undefined;
