@@ -5,6 +5,7 @@ import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "./sql-names.js";
+import type { SqliteWrite, SqliteWriteResult } from "./sqlite-executor.js";
 import { SqliteWriter } from "./sqlite-writer.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
@@ -45,6 +46,9 @@ interface Statements {
   >;
   /** Compare-and-set: the new version, or StateConflictError. */
   cas: (sessionId: string, json: string, expected: number) => Promise<number>;
+  /** The compare-and-set as a write of the writer's, and how to read its result (as `cas` answers). */
+  casWrite: (sessionId: string, json: string, expected: number) => SqliteWrite;
+  casResult: (sessionId: string, expected: number, changed: SqliteWriteResult) => number;
   remove: (sessionId: string) => Promise<boolean>;
 }
 
@@ -99,7 +103,7 @@ export class SqliteStateStore implements AgentStateStore {
       listAfter: db.prepare(
         `SELECT session_id, version, updated_at FROM ${t} WHERE session_id > ? ORDER BY session_id LIMIT ?`,
       ),
-    } as Omit<Statements, "cas" | "remove">;
+    } as Omit<Statements, "cas" | "casWrite" | "casResult" | "remove">;
     // Saves go through the writer: every save of one loop turn commits in one transaction, and each
     // compare-and-set is one statement that changes a row only if the version is the expected one.
     const writer = this.#options.writer ?? new SqliteWriter(db);
@@ -110,15 +114,21 @@ export class SqliteStateStore implements AgentStateStore {
       `UPDATE ${t} SET version = version + 1, state = ?, updated_at = ? WHERE session_id = ? AND version = ?`,
     );
     const remove = writer.prepare(`DELETE FROM ${t} WHERE session_id = ?`);
+    const casWrite = (sessionId: string, json: string, expected: number): SqliteWrite =>
+      expected === 0
+        ? { statement: insert, args: [sessionId, json, Date.now()] }
+        : { statement: update, args: [json, Date.now(), sessionId, expected] };
+    const casResult = (sessionId: string, expected: number, changed: SqliteWriteResult): number => {
+      if (changed === 1) return expected + 1;
+      throw new StateConflictError(sessionId, expected, s.version.get(sessionId)?.version ?? 0);
+    };
     return {
       ...s,
+      casWrite,
+      casResult,
       cas: async (sessionId, json, expected) => {
-        const changed =
-          expected === 0
-            ? await writer.run(insert, sessionId, json, Date.now())
-            : await writer.run(update, json, Date.now(), sessionId, expected);
-        if (changed === 1) return expected + 1;
-        throw new StateConflictError(sessionId, expected, s.version.get(sessionId)?.version ?? 0);
+        const [changed] = await writer.write([casWrite(sessionId, json, expected)]);
+        return casResult(sessionId, expected, changed!);
       },
       remove: async (sessionId) => {
         return ((await writer.run(remove, sessionId)) as number) > 0;
@@ -135,6 +145,25 @@ export class SqliteStateStore implements AgentStateStore {
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
     const json = encodeState(sessionId, state, options);
     return { version: await (await this.#statements()).cas(sessionId, json, options.expectedVersion) };
+  }
+
+  /**
+   * A save as a write of this store's writer, for a caller that commits it in one transaction with
+   * writes of its own on the same writer (the service's run end); `result` reads what the write
+   * answered: the new version, or StateConflictError. Encoding errors throw here, as `save` rejects.
+   */
+  async saveWrite(
+    sessionId: string,
+    state: AgentState,
+    options: SaveOptions,
+  ): Promise<{ write: SqliteWrite; result: (changed: SqliteWriteResult) => number }> {
+    const json = encodeState(sessionId, state, options);
+    const s = await this.#statements();
+    const expected = options.expectedVersion;
+    return {
+      write: s.casWrite(sessionId, json, expected),
+      result: (changed) => s.casResult(sessionId, expected, changed),
+    };
   }
 
   async delete(sessionId: string): Promise<boolean> {

@@ -5,6 +5,7 @@ import { encodeState, RedisStateStore, StateConflictError } from "../../../state
 import { importDriver } from "../../../state/lazy-driver.js";
 import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { RedisScript } from "../../../state/redis-script.js";
+import { HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { parseLoggedEvent } from "./logged-row.js";
@@ -83,12 +84,6 @@ function loggedUpTo(lastSeq: number, events: AgentEvent[], json: string[]): Logg
   return events.map((event, i) => ({ seq: first + i, event, json: json[i]! }));
 }
 
-/** A lease of this backend: its lock's owner, and how to mark it released. */
-interface HeldLock {
-  owner: string;
-  released(): void;
-}
-
 /**
  * Redis: the event log is a Stream per session (entry id `0-<seq>`, trimmed to the retention bound),
  * the run lock `SET NX PX` renewed by its holder, sessions a hash each plus a sorted set per owner,
@@ -147,7 +142,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   };
   const appends = redisAppendBatch(redis, logOptions);
   const runEnds = redisRunEndBatch(redis, { ...logOptions, index: store.indexKey });
-  const heldLocks = new WeakMap<RunLease, HeldLock>();
+  const heldLeases = new HeldLeases();
   // Leases renewed (LeaseRenewals: all in one turn) or released together go in one script call.
   const leaseBatch = (script: RedisScript, leading: Array<string | number>) =>
     new LoopTurnBatch<{ key: string; owner: string }, boolean>(async (leases) => {
@@ -229,8 +224,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
             await releases.call({ key: lockKey(sessionId), owner });
           },
         };
-        heldLocks.set(lease, { owner, released: () => (released = true) });
-        return lease;
+        return heldLeases.add(lease, { owner, released: () => (released = true) });
       },
       async isHeld(sessionId) {
         // A lease left by a process on this host that died is not held (as acquire treats it).
@@ -270,8 +264,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     },
     async endRun(end: RunEnd): Promise<RunEndResult> {
       const { sessionId } = end;
-      const held = heldLocks.get(end.lease);
-      if (!held) throw new TypeError(`endRun: the lease of session "${sessionId}" is not this backend's`);
+      const held = heldLeases.of(end.lease);
       const json = end.events.map((event) => JSON.stringify(event));
       const endJson = end.endEvents.map((event) => JSON.stringify(event));
       let save: RedisRunEnd["save"];

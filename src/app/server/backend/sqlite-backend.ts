@@ -6,6 +6,7 @@ import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
 import type { SqliteArg } from "../../../state/sqlite-executor.js";
 import { SqliteWriter } from "../../../state/sqlite-writer.js";
+import { HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
 import { loggedRow } from "./logged-row.js";
@@ -15,6 +16,8 @@ import {
   DEFAULT_LOCK_TTL_MS,
   DEFAULT_MAX_EVENTS,
   type LoggedEvent,
+  type RunEnd,
+  type RunEndResult,
   type RunLease,
   type ServiceBackend,
   type SessionRecord,
@@ -126,11 +129,11 @@ export async function sqliteBackend(
   const changes = async (statement: number, ...args: SqliteArg[]): Promise<number> =>
     (await writer.run(statement, ...args)) as number;
 
+  const appendWrites = (sessionId: string, jsons: string[]) =>
+    jsons.map((json) => ({ statement: w.append, args: [sessionId, json, sessionId] }));
   const append = async (sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> => {
     const jsons = events.map((event) => JSON.stringify(event));
-    const seqs = await writer.write(
-      jsons.map((json) => ({ statement: w.append, args: [sessionId, json, sessionId] })),
-    );
+    const seqs = await writer.write(appendWrites(sessionId, jsons));
     const added = events.map((event, i) => ({
       seq: Number(seqs[i]),
       event,
@@ -151,12 +154,55 @@ export async function sqliteBackend(
   };
 
   const local = new Set<string>();
+  const heldLeases = new HeldLeases();
+  /** A run's end in one transaction of the writer: its events, its save, its end events, its lease. */
+  const endRun = async (end: RunEnd): Promise<RunEndResult> => {
+    const { sessionId } = end;
+    const held = heldLeases.of(end.lease);
+    const events = [...end.events, ...end.endEvents];
+    const jsons = events.map((event) => JSON.stringify(event));
+    let save: Awaited<ReturnType<SqliteStateStore["saveWrite"]>> | undefined;
+    let saveError: Error | undefined;
+    if (end.save) {
+      try {
+        save = await store.saveWrite(sessionId, end.save.state, {
+          expectedVersion: end.save.expectedVersion,
+        });
+      } catch (error) {
+        saveError = error as Error; // a state no store can hold: the events are logged all the same
+      }
+    }
+    const before = end.events.length;
+    const results = await writer.write([
+      ...appendWrites(sessionId, jsons.slice(0, before)),
+      ...(save ? [save.write] : []),
+      ...appendWrites(sessionId, jsons.slice(before)),
+      { statement: w.dropLease, args: [sessionId, held.owner] },
+    ]);
+    held.released();
+    local.delete(sessionId);
+    const seqs = [...results.slice(0, before), ...results.slice(before + (save ? 1 : 0), -1)];
+    const logged = events.map((event, i) => ({ seq: Number(seqs[i]), event, json: jsons[i]! }));
+    const last = logged.at(-1)?.seq ?? 0;
+    if (last > max) await changes(w.trim, sessionId, last - max);
+    let version: number | undefined;
+    if (save) {
+      try {
+        version = save.result(results[before]!);
+      } catch (error) {
+        saveError = error as Error;
+      }
+    }
+    return { logged, ...(version !== undefined ? { version } : {}), ...(saveError ? { saveError } : {}) };
+  };
+
   return {
     kind: "sqlite",
     lockTtlMs: ttl,
     store,
     pollMs: 250,
     bus: new LocalBus(),
+    endRun,
     events: {
       append: async (sessionId, events) => (events.length === 0 ? [] : append(sessionId, events)),
       read: async (sessionId, after, limit) =>
@@ -182,7 +228,7 @@ export async function sqliteBackend(
         }
         if (!taken) return undefined;
         let released = false;
-        return {
+        const lease: RunLease = {
           sessionId,
           renew: async () =>
             !released && (await changes(w.renewLease, Date.now() + ttl, sessionId, owner)) === 1,
@@ -193,6 +239,7 @@ export async function sqliteBackend(
             await changes(w.dropLease, sessionId, owner);
           },
         };
+        return heldLeases.add(lease, { owner, released: () => (released = true) });
       },
       async isHeld(sessionId) {
         if (local.has(sessionId)) return true;

@@ -1,0 +1,177 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createBackend } from "../../src/app/server/backend/create-backend.js";
+import type {
+  BackendOptions,
+  BusMessage,
+  RunEnd,
+  ServiceBackend,
+} from "../../src/app/server/backend/types.js";
+import { type AgentEvent, createEvent } from "../../src/event/index.js";
+import { userMsg } from "../../src/message/index.js";
+import { emptyAgentState, StateConflictError, StateEncodingError } from "../../src/state/index.js";
+import { missingService, reportMissingService, runName } from "../support/services.js";
+import { dropBackend } from "./drop-backend.js";
+
+const dir = mkdtempSync(join(tmpdir(), "agentscope-run-end-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const delta = (text: string): AgentEvent =>
+  createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: text });
+const replyEnd = (): AgentEvent => createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" });
+
+/** The backends with `endRun`: a run's end in one round trip (one script, one transaction). */
+const kinds = [
+  // SQLite's replicas (processes on one file) poll the log; Redis's hear of each append on its bus
+  { name: "SQLite", url: () => `sqlite:${join(dir, `${runName("db")}.db`)}`, notifies: false },
+  { name: "Redis", url: () => "redis://127.0.0.1:6379", port: 6379, notifies: true },
+];
+
+for (const kind of kinds) {
+  describe(`the ${kind.name} backend's run end (log, save, log, release at once)`, async () => {
+    const missing = kind.port ? await missingService(kind.name, kind.port) : undefined;
+    if (missing) {
+      reportMissingService(missing);
+      return;
+    }
+    const url = kind.url();
+    const prefix = kind.name === "Redis" ? `${runName("end")}:` : `${runName("end")}_`;
+    const opened: ServiceBackend[] = [];
+    /** A backend on the shared store, its writer started (SQLite's thread can take longer than a short TTL). */
+    const open = async (options: BackendOptions = {}) => {
+      const backend = await createBackend(url, { prefix, ...options });
+      opened.push(backend);
+      await (await backend.locks.acquire(runName("warm")))?.release();
+      return backend;
+    };
+    afterAll(async () => {
+      await Promise.all(opened.map((b) => b.close()));
+      await dropBackend(url, prefix);
+    });
+
+    /** A session with a saved state (version 1), one logged event and its run lock held. */
+    async function runningSession(backend: ServiceBackend, sessionId: string) {
+      const state = emptyAgentState(sessionId);
+      await backend.store.save(sessionId, state, { expectedVersion: 0 });
+      await backend.events.append(sessionId, [delta(`${sessionId}-start`)]);
+      const lease = (await backend.locks.acquire(sessionId))!;
+      return { state, lease };
+    }
+
+    it("runs ending in the same turn each log their events around their save and free their session", async () => {
+      const backend = await open();
+      const other = await open(); // another replica: on Redis, hears of each end once
+      const heard: BusMessage[] = [];
+      const notices = kind.notifies ? 12 : 0;
+      const ids = Array.from({ length: 12 }, (_, k) => `many${k}`);
+      for (const id of ids) other.bus.subscribe(id, (m) => heard.push(m));
+      const runs = await Promise.all(ids.map((id) => runningSession(backend, id)));
+      await expect.poll(() => heard.length).toBe(notices); // of the first appends
+      heard.length = 0;
+      const said = ids.map((_, k) => userMsg(`hello ${k}`));
+      for (const [k, { state }] of runs.entries()) state.context.push(said[k]!);
+      const results = await Promise.all(
+        runs.map(({ state, lease }, k) =>
+          backend.endRun!({
+            sessionId: ids[k]!,
+            events: [
+              delta(`${ids[k]}-last`),
+              createEvent("TEXT_BLOCK_END", { replyId: "r1", blockId: "b1" }),
+            ],
+            save: { state, expectedVersion: 1 },
+            endEvents: [replyEnd()],
+            lease,
+          }),
+        ),
+      );
+      for (const [k, result] of results.entries()) {
+        const id = ids[k]!;
+        expect(result.logged.map((e) => [e.seq, e.event.type])).toEqual([
+          [2, "TEXT_BLOCK_DELTA"],
+          [3, "TEXT_BLOCK_END"],
+          [4, "REPLY_END"],
+        ]);
+        expect(result.logged.map((e) => e.json)).toEqual(result.logged.map((e) => JSON.stringify(e.event)));
+        expect(result.version).toBe(2);
+        expect(result.saveError).toBeUndefined();
+        const log = await backend.events.read(id, 0, 10);
+        expect(log.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+        expect(log.slice(1).map((e) => e.json)).toEqual(result.logged.map((e) => e.json));
+        const stored = await backend.store.load(id);
+        expect(stored?.version).toBe(2);
+        expect(stored?.state.context).toEqual([said[k]]);
+        expect(await backend.locks.isHeld(id)).toBe(false);
+      }
+      await expect.poll(() => heard.length).toBe(notices);
+      await new Promise((resolve) => setTimeout(resolve, 50)); // a second notice, if one came, would be here by now
+      expect(heard.map((m) => m.sessionId).sort()).toEqual(kind.notifies ? [...ids].sort() : []);
+    });
+
+    it("a lost compare-and-set still logs the end (as a failed checkpoint does) and reports the conflict", async () => {
+      const backend = await open();
+      const { state, lease } = await runningSession(backend, "conflict");
+      await backend.store.save("conflict", state, { expectedVersion: 1 }); // someone else saved: version 2
+      const result = await backend.endRun!({
+        sessionId: "conflict",
+        events: [delta("last")],
+        save: { state, expectedVersion: 1 },
+        endEvents: [replyEnd()],
+        lease,
+      });
+      expect(result.saveError).toBeInstanceOf(StateConflictError);
+      expect(result.saveError).toMatchObject({ expectedVersion: 1, actualVersion: 2 });
+      expect(result.version).toBeUndefined();
+      expect((await backend.store.load("conflict"))?.version).toBe(2);
+      expect((await backend.events.read("conflict", 0, 10)).map((e) => e.event.type)).toEqual([
+        "TEXT_BLOCK_DELTA",
+        "TEXT_BLOCK_DELTA",
+        "REPLY_END",
+      ]);
+      expect(await backend.locks.isHeld("conflict")).toBe(false);
+    });
+
+    it("a state no store can hold is not saved, and the events are logged all the same", async () => {
+      const backend = await open();
+      const { state, lease } = await runningSession(backend, "unstorable");
+      state.summary = "a lone surrogate \uD800";
+      const result = await backend.endRun!({
+        sessionId: "unstorable",
+        events: [],
+        save: { state, expectedVersion: 1 },
+        endEvents: [replyEnd()],
+        lease,
+      });
+      expect(result.saveError).toBeInstanceOf(StateEncodingError);
+      expect(result.logged.map((e) => e.seq)).toEqual([2]);
+      expect((await backend.store.load("unstorable"))?.version).toBe(1);
+      expect(await backend.locks.isHeld("unstorable")).toBe(false);
+    });
+
+    it("without a save only logs and releases; a lock another run has taken since is left to it", async () => {
+      const backend = await open({ lockTtlMs: 150 });
+      const other = await open(); // another replica
+      const { lease } = await runningSession(backend, "taken");
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the lease expires unrenewed
+      expect(await other.locks.acquire("taken")).toBeDefined();
+      const end: RunEnd = { sessionId: "taken", events: [delta("last")], endEvents: [replyEnd()], lease };
+      const result = await backend.endRun!(end);
+      expect(result.version).toBeUndefined();
+      expect(result.saveError).toBeUndefined();
+      expect(result.logged.map((e) => e.seq)).toEqual([2, 3]);
+      expect((await backend.store.load("taken"))?.version).toBe(1);
+      expect(await backend.locks.isHeld("taken")).toBe(true);
+      await lease.release(); // released already (by the end): does not touch the other run's lock
+      expect(await backend.locks.isHeld("taken")).toBe(true);
+    });
+
+    it("refuses a lease that is not its own", async () => {
+      const backend = await open();
+      const foreign = { sessionId: "x", renew: async () => true, release: async () => {} };
+      await expect(
+        backend.endRun!({ sessionId: "x", events: [], endEvents: [replyEnd()], lease: foreign }),
+      ).rejects.toThrow(/the lease of session "x" is not this backend's/);
+    });
+  });
+}
