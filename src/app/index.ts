@@ -12,6 +12,8 @@ export type {
   BusMessage,
   EventLog,
   LoggedEvent,
+  RunEnd,
+  RunEndResult,
   RunLease,
   RunLocks,
   ServiceBackend,
