@@ -153,4 +153,16 @@ describe("EventQueue", () => {
     expect(await backend.store.load("s")).toBeUndefined();
     expect(await backend.locks.isHeld("s")).toBe(false);
   });
+
+  it("if the backend's endRun fails, end rejects and the lease is released all the same", async () => {
+    const { backend } = recordingBackend();
+    backend.endRun = async () => {
+      throw new Error("connection lost");
+    };
+    const lease = (await backend.locks.acquire("s"))!;
+    const queue = new EventQueue(backend, "s");
+    queue.push(delta(1));
+    await expect(queue.end({ endEvents: [replyEnd()], lease })).rejects.toThrow(/connection lost/);
+    expect(await backend.locks.isHeld("s")).toBe(false);
+  });
 });
