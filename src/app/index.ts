@@ -12,6 +12,7 @@ export type {
   BusMessage,
   EventLog,
   LoggedEvent,
+  RunCheckpoint,
   RunEnd,
   RunEndResult,
   RunLease,

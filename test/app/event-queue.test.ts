@@ -165,4 +165,43 @@ describe("EventQueue", () => {
     await expect(queue.end({ endEvents: [replyEnd()], lease })).rejects.toThrow(/connection lost/);
     expect(await backend.locks.isHeld("s")).toBe(false);
   });
+
+  it("checkpoint hands the tick's events to the backend's checkpoint with the save; a lost save rejects, the events told", async () => {
+    const { backend, appends, heard } = recordingBackend();
+    const calls: string[][] = [];
+    let conflict = false;
+    backend.checkpoint = async ({ events, save }) => {
+      calls.push(named(events));
+      const logged = await backend.events.append("s", events);
+      if (conflict) return { logged, saveError: new StateConflictError("s", save.expectedVersion, 9) };
+      return { logged, version: save.expectedVersion + 1 };
+    };
+    appends.length = 0;
+    const state = emptyAgentState("s");
+    const queue = new EventQueue(backend, "s");
+    queue.push(delta(1));
+    await afterHops(2);
+    expect(await queue.checkpoint({ state, expectedVersion: 3 })).toBe(4);
+    expect(calls).toEqual([["d1"]]);
+    expect(appends).toEqual([["d1"]]); // only the checkpoint's own: the queue appended nothing
+    expect(heard).toHaveLength(1);
+
+    queue.push(delta(2)); // after a checkpoint the queue appends as before
+    await queue.flush();
+    expect(appends.at(-1)).toEqual(["d2"]);
+
+    conflict = true;
+    queue.push(delta(3));
+    await expect(queue.checkpoint({ state, expectedVersion: 4 })).rejects.toBeInstanceOf(StateConflictError);
+    expect(heard.at(-1)).toMatchObject({ events: [{ seq: 3 }] });
+  });
+
+  it("checkpoint without the backend's checkpoint flushes the log, then saves", async () => {
+    const { backend, steps } = recordingBackend();
+    const state = emptyAgentState("s");
+    const queue = new EventQueue(backend, "s");
+    queue.push(delta(1));
+    expect(await queue.checkpoint({ state, expectedVersion: 0 })).toBe(1);
+    expect(steps).toEqual(["append d1", "save"]);
+  });
 });

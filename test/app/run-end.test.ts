@@ -166,6 +166,37 @@ for (const kind of kinds) {
       expect(await backend.locks.isHeld("taken")).toBe(true);
     });
 
+    it("a checkpoint logs the events and saves in one step, and keeps the lock; a lost save still logs them", async () => {
+      const backend = await open();
+      const { state, lease } = await runningSession(backend, "checkpoint");
+      state.context.push(userMsg("hello"));
+      const result = await backend.checkpoint!({
+        sessionId: "checkpoint",
+        events: [delta("a"), delta("b")],
+        save: { state, expectedVersion: 1 },
+      });
+      expect(result.logged.map((e) => [e.seq, (e.event as { delta: string }).delta])).toEqual([
+        [2, "a"],
+        [3, "b"],
+      ]);
+      expect(result.version).toBe(2);
+      expect(result.saveError).toBeUndefined();
+      expect((await backend.store.load("checkpoint"))?.state.context).toEqual(state.context);
+      expect(await backend.locks.isHeld("checkpoint")).toBe(true);
+
+      const lost = await backend.checkpoint!({
+        sessionId: "checkpoint",
+        events: [delta("c")],
+        save: { state, expectedVersion: 1 },
+      });
+      expect(lost.saveError).toBeInstanceOf(StateConflictError);
+      expect(lost.version).toBeUndefined();
+      expect(lost.logged.map((e) => e.seq)).toEqual([4]);
+      expect((await backend.store.load("checkpoint"))?.version).toBe(2);
+      expect(await backend.locks.isHeld("checkpoint")).toBe(true);
+      await lease.release();
+    });
+
     it("refuses a lease that is not its own", async () => {
       const backend = await open();
       const foreign = { sessionId: "x", renew: async () => true, release: async () => {} };

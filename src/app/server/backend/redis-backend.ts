@@ -17,6 +17,7 @@ import {
   DEFAULT_LOCK_TTL_MS,
   DEFAULT_MAX_EVENTS,
   type LoggedEvent,
+  type RunCheckpoint,
   type RunEnd,
   type RunEndResult,
   type RunLease,
@@ -171,6 +172,50 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     return (await redis.set(lockKey(sessionId), owner, "PX", ttl, "NX")) === "OK";
   }
 
+  /**
+   * A run's end (with its lease) or a checkpoint (without): the events, the save, the end events and
+   * the lease's release in one script call.
+   */
+  async function commit(
+    sessionId: string,
+    events: AgentEvent[],
+    toSave: RunEnd["save"],
+    endEvents: AgentEvent[],
+    lease: RunLease | undefined,
+  ): Promise<RunEndResult> {
+    const held = lease && heldLeases.of(lease);
+    const json = events.map((event) => JSON.stringify(event));
+    const endJson = endEvents.map((event) => JSON.stringify(event));
+    let save: RedisRunEnd["save"];
+    let saveError: Error | undefined;
+    if (toSave) {
+      const expected = toSave.expectedVersion;
+      try {
+        save = { expected, json: encodeState(sessionId, toSave.state, { expectedVersion: expected }) };
+      } catch (error) {
+        saveError = error as Error; // a state no store can hold: the events are logged all the same
+      }
+    }
+    const { lastSeq, saved, version } = await runEnds.call({
+      sessionId,
+      stream: streamKey(sessionId),
+      stateKey: store.stateKey(sessionId),
+      lock: lockKey(sessionId),
+      owner: held?.owner ?? "",
+      notice: encodeBusMessage({ sessionId, kind: "events" }, replica),
+      json,
+      ...(save ? { save } : {}),
+      endJson,
+    });
+    held?.released();
+    if (save && !saved) saveError = new StateConflictError(sessionId, save.expected, version);
+    return {
+      logged: loggedUpTo(lastSeq, [...events, ...endEvents], [...json, ...endJson]),
+      ...(saved ? { version } : {}),
+      ...(saveError ? { saveError } : {}),
+    };
+  }
+
   return {
     kind: "redis",
     lockTtlMs: ttl,
@@ -262,40 +307,8 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         if (owner !== null) await redis.zrem(ownerKey(owner), sessionId);
       },
     },
-    async endRun(end: RunEnd): Promise<RunEndResult> {
-      const { sessionId } = end;
-      const held = heldLeases.of(end.lease);
-      const json = end.events.map((event) => JSON.stringify(event));
-      const endJson = end.endEvents.map((event) => JSON.stringify(event));
-      let save: RedisRunEnd["save"];
-      let saveError: Error | undefined;
-      if (end.save) {
-        const expected = end.save.expectedVersion;
-        try {
-          save = { expected, json: encodeState(sessionId, end.save.state, { expectedVersion: expected }) };
-        } catch (error) {
-          saveError = error as Error; // a state no store can hold: the events are logged all the same
-        }
-      }
-      const { lastSeq, saved, version } = await runEnds.call({
-        sessionId,
-        stream: streamKey(sessionId),
-        stateKey: store.stateKey(sessionId),
-        lock: lockKey(sessionId),
-        owner: held.owner,
-        notice: encodeBusMessage({ sessionId, kind: "events" }, replica),
-        json,
-        ...(save ? { save } : {}),
-        endJson,
-      });
-      held.released();
-      if (save && !saved) saveError = new StateConflictError(sessionId, save.expected, version);
-      return {
-        logged: loggedUpTo(lastSeq, [...end.events, ...end.endEvents], [...json, ...endJson]),
-        ...(saved ? { version } : {}),
-        ...(saveError ? { saveError } : {}),
-      };
-    },
+    endRun: (end: RunEnd) => commit(end.sessionId, end.events, end.save, end.endEvents, end.lease),
+    checkpoint: (c: RunCheckpoint) => commit(c.sessionId, c.events, c.save, [], undefined),
     async close() {
       await store.close();
       await Promise.allSettled([subscriber.quit(), redis.quit()]);

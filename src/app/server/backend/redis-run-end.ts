@@ -6,7 +6,8 @@ import { type AppendBatchOptions, REDIS_LOG_LUA } from "./redis-append-batch.js"
 
 /**
  * KEYS: the saved sessions' index, then per run: its stream, its state hash, its lock. ARGV: max length,
- * bus channel, this replica's own subscriptions to it, updatedAt, then per run: session id, lock owner,
+ * bus channel, this replica's own subscriptions to it, updatedAt, then per run: session id, lock owner
+ * ('' for a checkpoint, which keeps the lock),
  * bus notice, the count of events before the save and their JSON, whether to save (1/0), the expected
  * version and the state's JSON, the count of end events and their JSON. Returns per run: the last seq,
  * whether the state was saved, and the new version (or the one found). Each run's steps happen in the
@@ -27,7 +28,7 @@ for k = 2, #KEYS, 3 do
   count = tonumber(ARGV[a + 3])
   seq = add_events(stream, max, seq, a + 4, count)
   a = a + 4 + count
-  if redis.call('GET', lock) == owner then redis.call('DEL', lock) end
+  if owner ~= '' and redis.call('GET', lock) == owner then redis.call('DEL', lock) end
   if notify then redis.call('PUBLISH', channel, notice) end
   out[#out + 1] = seq
   out[#out + 1] = saved

@@ -155,40 +155,49 @@ export async function sqliteBackend(
 
   const local = new Set<string>();
   const heldLeases = new HeldLeases();
-  /** A run's end in one transaction of the writer: its events, its save, its end events, its lease. */
-  const endRun = async (end: RunEnd): Promise<RunEndResult> => {
-    const { sessionId } = end;
-    const held = heldLeases.of(end.lease);
-    const events = [...end.events, ...end.endEvents];
+  /**
+   * A run's end (with its lease) or a checkpoint (without) in one transaction of the writer: its
+   * events, its save, its end events, its lease.
+   */
+  const commit = async (
+    sessionId: string,
+    before: AgentEvent[],
+    toSave: RunEnd["save"],
+    endEvents: AgentEvent[],
+    lease: RunLease | undefined,
+  ): Promise<RunEndResult> => {
+    const held = lease && heldLeases.of(lease);
+    const events = [...before, ...endEvents];
     const jsons = events.map((event) => JSON.stringify(event));
     let save: Awaited<ReturnType<SqliteStateStore["saveWrite"]>> | undefined;
     let saveError: Error | undefined;
-    if (end.save) {
+    if (toSave) {
       try {
-        save = await store.saveWrite(sessionId, end.save.state, {
-          expectedVersion: end.save.expectedVersion,
-        });
+        save = await store.saveWrite(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion });
       } catch (error) {
         saveError = error as Error; // a state no store can hold: the events are logged all the same
       }
     }
-    const before = end.events.length;
+    const count = before.length;
     const results = await writer.write([
-      ...appendWrites(sessionId, jsons.slice(0, before)),
+      ...appendWrites(sessionId, jsons.slice(0, count)),
       ...(save ? [save.write] : []),
-      ...appendWrites(sessionId, jsons.slice(before)),
-      { statement: w.dropLease, args: [sessionId, held.owner] },
+      ...appendWrites(sessionId, jsons.slice(count)),
+      ...(held ? [{ statement: w.dropLease, args: [sessionId, held.owner] }] : []),
     ]);
-    held.released();
-    local.delete(sessionId);
-    const seqs = [...results.slice(0, before), ...results.slice(before + (save ? 1 : 0), -1)];
+    if (held) {
+      held.released();
+      local.delete(sessionId);
+    }
+    const afterSave = count + (save ? 1 : 0);
+    const seqs = [...results.slice(0, count), ...results.slice(afterSave, afterSave + endEvents.length)];
     const logged = events.map((event, i) => ({ seq: Number(seqs[i]), event, json: jsons[i]! }));
     const last = logged.at(-1)?.seq ?? 0;
     if (last > max) await changes(w.trim, sessionId, last - max);
     let version: number | undefined;
     if (save) {
       try {
-        version = save.result(results[before]!);
+        version = save.result(results[count]!);
       } catch (error) {
         saveError = error as Error;
       }
@@ -202,7 +211,8 @@ export async function sqliteBackend(
     store,
     pollMs: 250,
     bus: new LocalBus(),
-    endRun,
+    endRun: (end) => commit(end.sessionId, end.events, end.save, end.endEvents, end.lease),
+    checkpoint: (c) => commit(c.sessionId, c.events, c.save, [], undefined),
     events: {
       append: async (sessionId, events) => (events.length === 0 ? [] : append(sessionId, events)),
       read: async (sessionId, after, limit) =>

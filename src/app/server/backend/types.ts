@@ -63,6 +63,14 @@ export interface RunEnd {
   lease: RunLease;
 }
 
+/** A checkpoint: the run's events not yet logged, then its state saved (compare-and-set). */
+export interface RunCheckpoint {
+  sessionId: string;
+  events: AgentEvent[];
+  save: { state: AgentState; expectedVersion: number };
+}
+
+/** What `endRun` and `checkpoint` answer. */
 export interface RunEndResult {
   /** Both lists of events as logged, in order. */
   logged: LoggedEvent[];
@@ -137,6 +145,11 @@ export interface ServiceBackend {
    * followers in this process (the caller publishes what was logged).
    */
   endRun?(end: RunEnd): Promise<RunEndResult>;
+  /**
+   * Optional: a checkpoint (`RunCheckpoint`) in one round trip and atomically. The events are logged
+   * even when the save fails (`saveError`). Without it the run appends, then saves.
+   */
+  checkpoint?(checkpoint: RunCheckpoint): Promise<RunEndResult>;
   readonly pollMs?: number;
   /** How long a run lease lives without renewal (runs renew it every third of that); undefined: in-process locks. */
   readonly lockTtlMs?: number;

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../../../event/index.js";
-import type { LoggedEvent, RunEnd, RunEndResult, ServiceBackend } from "../backend/types.js";
+import type { LoggedEvent, RunCheckpoint, RunEnd, RunEndResult, ServiceBackend } from "../backend/types.js";
 
 /**
  * Resolves once the current microtask queue is empty (Node runs its nextTick queue after each drain
@@ -27,8 +27,11 @@ export class EventQueue {
   readonly #pending: AgentEvent[] = [];
   #flushing: Promise<void> | undefined;
   #failure: unknown;
-  /** Set by `end`: a drain still waiting for its tick leaves the pending events to it. */
-  #ending = false;
+  /**
+   * Set by `end` (for good) and `checkpoint` (while it runs): a drain still waiting for its tick leaves
+   * the pending events to them.
+   */
+  #holding = false;
 
   constructor(
     private readonly backend: ServiceBackend,
@@ -53,7 +56,7 @@ export class EventQueue {
    * (the log is behind: the state is not saved past it). Rejects if the log or the store fails.
    */
   async end(end: Omit<RunEnd, "sessionId" | "events">): Promise<RunEndResult> {
-    this.#ending = true;
+    this.#holding = true;
     try {
       await this.flush();
       const run: RunEnd = { sessionId: this.sessionId, events: this.#take(), ...end };
@@ -75,6 +78,32 @@ export class EventQueue {
     const batch = this.#pending.slice();
     this.#pending.length = 0;
     return batch;
+  }
+
+  /**
+   * A checkpoint: the pending events, then the state saved (compare-and-set), in one round trip where
+   * the backend has `checkpoint`; else the log is flushed, then the state saved. Resolves with the new
+   * version; rejects if the log or the save fails (the events are logged all the same).
+   */
+  async checkpoint(save: RunCheckpoint["save"]): Promise<number> {
+    const { backend, sessionId } = this;
+    if (!backend.checkpoint) {
+      await this.flush();
+      return (await backend.store.save(sessionId, save.state, { expectedVersion: save.expectedVersion }))
+        .version;
+    }
+    this.#holding = true;
+    try {
+      await this.flush();
+      const result = await backend.checkpoint({ sessionId, events: this.#take(), save });
+      await this.#publish(result.logged);
+      if (result.saveError) throw result.saveError;
+      return result.version!;
+    } finally {
+      this.#holding = false;
+      // anything pushed meanwhile (its drain let it be) goes out now
+      if (this.#pending.length > 0) this.#flushing ??= this.#drain();
+    }
   }
 
   /** `end` on a backend without `endRun`: each step waits for the one before. */
@@ -111,7 +140,7 @@ export class EventQueue {
   async #drain(): Promise<void> {
     await tickSettled();
     try {
-      while (this.#pending.length > 0 && this.#failure === undefined && !this.#ending) {
+      while (this.#pending.length > 0 && this.#failure === undefined && !this.#holding) {
         await this.#append(this.#take());
       }
     } catch (error) {

@@ -101,13 +101,13 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     state = stored.state;
     version = stored.version;
     ctx.hooks.set(state, async (current, reason) => {
-      // The run's last save goes with its end events (EventQueue.end): one round trip on Redis.
+      // The run's last save goes with its end events (EventQueue.end); the others with the events
+      // before them (EventQueue.checkpoint): one round trip each on SQLite and Redis.
       if (reason === "reply_end" || reason === "pause") {
         finalSave = true;
         return;
       }
-      await queue.flush();
-      version = (await backend.store.save(sessionId, current, { expectedVersion: version })).version;
+      version = await queue.checkpoint({ state: current, expectedVersion: version });
     });
     reply = ctx.agent.replyTo(input, onEvent, { state, signal: controller.signal });
     // Input errors reject before any event; a reply with no event at all (nothing to interrupt) resolves.
