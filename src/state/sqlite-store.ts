@@ -44,11 +44,11 @@ interface Statements {
     [string, number],
     { session_id: string; version: number; updated_at: number }
   >;
-  /** Compare-and-set: the new version, or StateConflictError. */
-  cas: (sessionId: string, json: string, expected: number) => Promise<number>;
-  /** The compare-and-set as a write of the writer's, and how to read its result (as `cas` answers). */
+  /** The compare-and-set as a write of the writer's, and how to read its result. */
   casWrite: (sessionId: string, json: string, expected: number) => SqliteWrite;
+  /** The new version, or StateConflictError. */
   casResult: (sessionId: string, expected: number, changed: SqliteWriteResult) => number;
+  writer: SqliteWriter;
   remove: (sessionId: string) => Promise<boolean>;
 }
 
@@ -103,7 +103,7 @@ export class SqliteStateStore implements AgentStateStore {
       listAfter: db.prepare(
         `SELECT session_id, version, updated_at FROM ${t} WHERE session_id > ? ORDER BY session_id LIMIT ?`,
       ),
-    } as Omit<Statements, "cas" | "casWrite" | "casResult" | "remove">;
+    } as Omit<Statements, "casWrite" | "casResult" | "writer" | "remove">;
     // Saves go through the writer: every save of one loop turn commits in one transaction, and each
     // compare-and-set is one statement that changes a row only if the version is the expected one.
     const writer = this.#options.writer ?? new SqliteWriter(db);
@@ -126,10 +126,7 @@ export class SqliteStateStore implements AgentStateStore {
       ...s,
       casWrite,
       casResult,
-      cas: async (sessionId, json, expected) => {
-        const [changed] = await writer.write([casWrite(sessionId, json, expected)]);
-        return casResult(sessionId, expected, changed!);
-      },
+      writer,
       remove: async (sessionId) => {
         return ((await writer.run(remove, sessionId)) as number) > 0;
       },
@@ -143,8 +140,9 @@ export class SqliteStateStore implements AgentStateStore {
   }
 
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
-    const json = encodeState(sessionId, state, options);
-    return { version: await (await this.#statements()).cas(sessionId, json, options.expectedVersion) };
+    const { write, result } = await this.saveWrite(sessionId, state, options);
+    const [changed] = await (await this.#statements()).writer.write([write]);
+    return { version: result(changed!) };
   }
 
   /**

@@ -20,8 +20,8 @@ const tickSettled = (): Promise<void> =>
  *
  * An append starts once the tick that pushed its first event has settled: the last delta of a reply
  * and the events that end its model call arrive in one tick, and go out as one append (one store round
- * trip, one frame write per follower) rather than two. `end` does the same for the run's end: what is
- * still pending joins the final save and the end events.
+ * trip, one frame write per follower) rather than two. `checkpoint` and `end` do the same for a save:
+ * what is still pending goes with it (and, at the end, with the end events and the lease's release).
  */
 export class EventQueue {
   readonly #pending: AgentEvent[] = [];

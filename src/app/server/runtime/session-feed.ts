@@ -52,6 +52,12 @@ export class SessionFeeds {
 }
 
 /**
+ * What a feed keeps when it keeps nothing: one shared array, not a new one per batch let go (which
+ * would wait for the next append, be promoted, and keep that append's items alive once dead).
+ */
+const NOTHING_KEPT: readonly EventItem[] = Object.freeze([]);
+
+/**
  * One followed session: the events the newest read of the log's tail returned, and at most one such
  * read at a time. The followers at the tail (woken by the same append) get those shared items; one
  * that is behind them (catching up, or slow) reads the log itself, so it never loses an event and
@@ -60,12 +66,6 @@ export class SessionFeeds {
  * two appends. Events held that long (a model's seconds between deltas) outlived two young-generation
  * collections and were promoted, so every delta had made old garbage for the next full collection.
  */
-/**
- * What a feed keeps when it keeps nothing: one shared array, not a new one per batch let go (which
- * would wait for the next append, be promoted, and keep that append's items alive once dead).
- */
-const NOTHING_KEPT: readonly EventItem[] = Object.freeze([]);
-
 export class SessionFeed {
   readonly #listeners = new Set<FeedListener>();
   #items: readonly EventItem[] = NOTHING_KEPT;
