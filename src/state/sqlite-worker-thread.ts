@@ -2,25 +2,31 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
 /**
- * This process's flags, for a worker given as CommonJS text: without `--input-type`, which would make
- * it a module (no `require`) when the process was started with `--input-type=module`.
+ * `source` made to run whatever the process's default module type: text given to a worker with
+ * `eval` is a module (no `require`) when the process runs with `--input-type=module`, on its command
+ * line or in NODE_OPTIONS. Dynamic `import()` works in both, so the body gets a `require` of its own.
  */
-function commonJsExecArgv(): string[] {
-  return process.execArgv.filter((flag) => !flag.startsWith("--input-type"));
+function anyModuleType(source: string): string {
+  return `Promise.all([import("node:module"), import("node:worker_threads")]).then((loaded) => {
+const require = loaded[0].createRequire(loaded[1].workerData.driver);
+{
+${source}
+}
+});`;
 }
 
 /**
  * A worker thread running `source`, CommonJS text (the package ships bundled entry points, and a
  * worker file would need an entry of its own), with `workerData` plus `driver`: the path to
  * better-sqlite3. Unreferenced: it does not keep the process alive by itself.
+ *
+ * The worker inherits this process's flags as Node passes them on: given explicitly, flags a worker
+ * cannot take (V8's `--max-old-space-size`, `--trace-gc`, ...) made `new Worker` throw, and with it
+ * the SQLite backend's start.
  */
 export function startSqliteWorker(source: string, workerData: Record<string, unknown>): Worker {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-  const worker = new Worker(source, {
-    eval: true,
-    workerData: { ...workerData, driver },
-    execArgv: commonJsExecArgv(),
-  });
+  const worker = new Worker(anyModuleType(source), { eval: true, workerData: { ...workerData, driver } });
   worker.unref();
   return worker;
 }

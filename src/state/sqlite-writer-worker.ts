@@ -71,7 +71,7 @@ export class SqliteWriterWorker {
     this.#worker = startSqliteWorker(WORKER_SOURCE, { file, busyTimeoutMs });
     this.#worker.on("message", (reply: Reply) => this.#settle(reply));
     let failure: Error | undefined;
-    this.#worker.once("error", (error) => {
+    this.#worker.once("error", (error: Error) => {
       failure = error;
     });
     this.#exited = new Promise((resolve) => {
@@ -125,7 +125,10 @@ export class SqliteWriterWorker {
     else pending.reject(Object.assign(new Error(reply.error?.message), { code: reply.error?.code }));
   }
 
-  /** Waits for the sends in flight, then closes the worker's connection. */
+  /**
+   * Waits for the sends in flight, then closes the worker's connection. The worker is referenced until
+   * it has: unreferenced, a process with nothing else to do exited first, and `close` never resolved.
+   */
   async close(): Promise<void> {
     if (this.#stopping) return this.#exited;
     if (this.#inFlight.size > 0 && !this.#stopped) {
@@ -134,7 +137,10 @@ export class SqliteWriterWorker {
       });
     }
     this.#stopping = true;
-    if (!this.#stopped) this.#worker.postMessage({ kind: "stop" });
+    if (!this.#stopped) {
+      this.#worker.ref();
+      this.#worker.postMessage({ kind: "stop" });
+    }
     return this.#exited;
   }
 }

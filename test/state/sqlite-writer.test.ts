@@ -110,9 +110,17 @@ describe("SqliteWriter's worker", () => {
     expect(ports()).toBe(idle);
   });
 
-  it("runs in a process started with --input-type=module, which then exits on its own", async () => {
-    const file = join(dir, "alive.db");
-    const script = `
+  // Flags a worker cannot take (V8's) once made `new Worker` throw; --input-type=module (on the
+  // command line or in NODE_OPTIONS) makes the worker's eval'd text a module.
+  it.each([
+    ["--input-type=module", ["--input-type=module"], {}],
+    ["V8 flags", ["--input-type=module", "--max-old-space-size=512", "--stack-size=2000"], {}],
+    ["NODE_OPTIONS=--input-type=module", [], { NODE_OPTIONS: "--input-type=module" }],
+  ])(
+    "writes in its worker in a process started with %s, which then exits on its own",
+    async (_name, flags, env) => {
+      const file = join(dir, `alive-${++n}.db`);
+      const script = `
       import Database from "better-sqlite3";
       import { SqliteWriter } from ${JSON.stringify(join(process.cwd(), "src/state/sqlite-writer.ts"))};
       const db = new Database(${JSON.stringify(file)});
@@ -121,18 +129,20 @@ describe("SqliteWriter's worker", () => {
       const writer = new SqliteWriter(db, { workerFile: ${JSON.stringify(file)} });
       const insert = writer.prepare("INSERT INTO kv (k, v) VALUES (?, ?)");
       // not closed: once the write is done, the idle worker must not keep the process alive
-      void writer.write([{ statement: insert, args: ["last", 7] }]).then(() => console.log("written"));
+      void writer.write([{ statement: insert, args: ["last", 7] }]).then(() => console.log("written, in the worker:", writer.inWorker));
     `;
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", script],
-      {
-        timeout: 20_000,
-      },
-    );
-    expect(stdout.trim()).toBe("written");
-    const db = new Database(file, { readonly: true });
-    expect(db.prepare("SELECT v FROM kv WHERE k = 'last'").pluck().get()).toBe(7);
-    db.close();
-  });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", ...flags, "-e", script],
+        {
+          timeout: 20_000,
+          env: { ...process.env, ...env },
+        },
+      );
+      expect(stdout.trim()).toBe("written, in the worker: true");
+      const db = new Database(file, { readonly: true });
+      expect(db.prepare("SELECT v FROM kv WHERE k = 'last'").pluck().get()).toBe(7);
+      db.close();
+    },
+  );
 });

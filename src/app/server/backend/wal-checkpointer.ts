@@ -46,9 +46,13 @@ export class WalCheckpointer {
     void this.#exited.then(fallBack);
   }
 
-  /** Runs a last checkpoint in the worker and waits for it to end. */
+  /**
+   * Runs a last checkpoint in the worker and waits for it to end. The worker is referenced meanwhile:
+   * unreferenced, a process with nothing else to do exited before it had, and `close` never resolved.
+   */
   async close(): Promise<void> {
     this.#closing = true;
+    this.#worker.ref();
     this.#worker.postMessage("stop");
     await this.#exited;
   }
