@@ -2,7 +2,7 @@
  * The service load on its own (without `npm run bench`): prints the result and appends it to
  * results/service-runs.jsonl. Build first (`npm run build`), or point AGENTSCOPE_BENCH_DIST at a build.
  *   tsx src/service/run-service.ts --streams=10000 --deltas=30 --interval=1000 --store=memory: \
- *     [--hold] [--replies=N] [--close-when-done] [--clients=N] [--open=200] [--replicas=N] [--timeline] [--label=after] [--server-args="--max-semi-space-size=64 --cpu-prof --cpu-prof-dir=results/profiles"]
+ *     [--hold] [--replies=N] [--close-when-done] [--clients=N] [--open=200] [--replicas=N] [--warmup=N] [--timeline] [--label=after] [--server-args="--max-semi-space-size=64 --cpu-prof --cpu-prof-dir=results/profiles"]
  */
 import { appendFileSync, mkdirSync } from "node:fs";
 import { runServiceLoad } from "./service-load.js";
@@ -22,6 +22,7 @@ const result = await runServiceLoad({
   ...(number("replies") ? { replies: number("replies")! } : {}),
   closeWhenDone: process.argv.includes("--close-when-done"),
   ...(number("replicas") ? { replicas: number("replicas")! } : {}),
+  ...(number("warmup") ? { warmup: number("warmup")! } : {}),
   ...(flag("server-args") !== undefined
     ? { serverNodeArgs: flag("server-args")!.split(" ").filter(Boolean) }
     : {}),
@@ -32,7 +33,7 @@ mkdirSync(dir, { recursive: true });
 appendFileSync(new URL("service-runs.jsonl", dir), `${JSON.stringify(record)}\n`);
 const f = (n: number) => n.toFixed(1);
 process.stdout.write(
-  `${record.label} ${result.store}${result.replicas > 1 ? ` × ${result.replicas} replicas` : ""} streams ${result.streams} (${result.deltasPerStream} deltas / ${result.intervalMs} ms${result.repliesPerSession > 1 ? `, ${result.repliesPerSession} replies per session in a closed loop` : ""}, ${result.clients} clients${result.closeWhenDone ? ", each closing when done" : ""}): ` +
+  `${record.label} ${result.store}${result.replicas > 1 ? ` × ${result.replicas} replicas` : ""}${result.warmup ? ` after ${result.warmup} warm-up replies` : ""} streams ${result.streams} (${result.deltasPerStream} deltas / ${result.intervalMs} ms${result.repliesPerSession > 1 ? `, ${result.repliesPerSession} replies per session in a closed loop` : ""}, ${result.clients} clients${result.closeWhenDone ? ", each closing when done" : ""}): ` +
     `server node ${result.serverNodeArgs.join(" ") || "(defaults)"}; opened ${result.opened} completed ${result.completed} errors ${result.errorCount} peak sockets ${result.peakSockets}\n` +
     `  delivery ms p50/p99/max ${f(result.p50)} / ${f(result.p99)} / ${f(result.max)}; held ${f(result.held.p50)} / ${f(result.held.p99)} / ${f(result.held.max)} (${result.held.events} deltas)\n` +
     `  held, from when each delta was due: p50/p99/max ${f(result.heldFromDue.p50)} / ${f(result.heldFromDue.p99)} / ${f(result.heldFromDue.max)}\n` +

@@ -10,6 +10,7 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, readFileSync, rmSync } from "node:fs";
 import { loadavg } from "node:os";
 import { spawnTsx, waitForLine } from "../mock-process.js";
+import { warmUp } from "./warm-up.js";
 
 export interface ServiceLoadOptions {
   streams?: number;
@@ -45,6 +46,12 @@ export interface ServiceLoadOptions {
    * Client k talks to replica k mod N; CPU and RSS are summed over the replicas.
    */
   replicas?: number;
+  /**
+   * Full replies the driver runs on each server before the load (default 0), so that the load meets
+   * code the JIT has compiled, as in a service that has been up a while. The idle RSS and CPU
+   * baselines are taken after them.
+   */
+  warmup?: number;
 }
 
 export interface ServiceLoadResult {
@@ -75,6 +82,8 @@ export interface ServiceLoadResult {
   /** The same per 2 s of the schedule (seconds since the first due delta): where a run falls behind. */
   timeline: Array<{ atS: number; events: number; p50: number; p99: number }>;
   replicas: number;
+  /** Warm-up replies per server before the load. */
+  warmup: number;
   /** Most sockets open on the server at once (sampled every 250 ms). */
   peakSockets: number;
   /** Slowest client's time to create its sessions, then to have every stream open. */
@@ -190,6 +199,8 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
     const ports = await Promise.all(
       servers.map(({ child }) => waitForLine(child, /listening (\d+)/, "the agentscope service")),
     );
+    const warmup = options.warmup ?? 0;
+    if (warmup > 0) await Promise.all(ports.map((port) => warmUp(`http://127.0.0.1:${port}`, warmup)));
     await new Promise((resolve) => setTimeout(resolve, 600));
     const idle = now();
     const share = (k: number) => Math.floor(streams / clients) + (k < streams % clients ? 1 : 0);
@@ -222,6 +233,7 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
       serverNodeArgs,
       store: options.store ?? "memory:",
       replicas,
+      warmup: options.warmup ?? 0,
       deltasPerStream: deltas,
       repliesPerSession: replies,
       closeWhenDone: options.closeWhenDone ?? false,

@@ -8,6 +8,7 @@
  */
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import v8 from "node:v8";
 import type { Msg } from "../../../src/message/index.js";
@@ -37,6 +38,7 @@ process.on("SIGUSR1", () => {
   released = true;
   // for a server log (AGENTSCOPE_BENCH_SERVER_LOG): lines such as --trace-gc's count ms from start too
   process.stdout.write(`released at ${performance.now().toFixed(0)} ms\n`);
+  if (process.env.AGENTSCOPE_BENCH_LOOP_DELAY) logLoopDelay();
   if (process.env.AGENTSCOPE_BENCH_ALLOCATIONS)
     void sampleAllocations(process.env.AGENTSCOPE_BENCH_ALLOCATIONS);
   waiting.sort((a, b) => a.offset - b.offset);
@@ -85,6 +87,23 @@ async function sampleAllocations(file: string): Promise<void> {
 }
 
 /**
+ * AGENTSCOPE_BENCH_LOOP_DELAY=1 (with AGENTSCOPE_BENCH_SERVER_LOG): from the release, a line every
+ * 500 ms with how late the event loop ran (p50, p99, max in ms, sampled every 10 ms): a stall of the
+ * server (a long task, a GC pause) shows here, apart from the clients'.
+ */
+function logLoopDelay(): void {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const ms = (ns: number) => (ns / 1e6).toFixed(1);
+  setInterval(() => {
+    process.stdout.write(
+      `loop delay at ${performance.now().toFixed(0)} ms: p50 ${ms(delay.percentile(50))} p99 ${ms(delay.percentile(99))} max ${ms(delay.max)}\n`,
+    );
+    delay.reset();
+  }, 500).unref();
+}
+
+/**
  * When a held reply's first delta is due: a random point of its first interval, counted from the
  * release (or, for a reply started after it, from now).
  */
@@ -96,12 +115,18 @@ function heldStart(): Promise<number> {
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A reply asked for "go N" streams N deltas (the load client varies them); else DELTAS. */
-function deltasAsked(messages: Msg[]): number {
+/** Warm-up replies' deltas come this far apart (ms), never held. */
+const WARM_INTERVAL_MS = 2;
+
+/**
+ * A reply asked for "go N" streams N deltas (the load client varies them); else DELTAS. "warm N" is
+ * a warm-up reply (the driver's, before the load): N deltas right away, WARM_INTERVAL_MS apart.
+ */
+function replyAsked(messages: Msg[]): { count: number; warm: boolean } {
   // the context ends with the reply being built (an empty assistant message): find the user's
   const block = messages.findLast((message) => message.role === "user")?.content[0];
-  const asked = block?.type === "text" ? /^go (\d+)$/.exec(block.text)?.[1] : undefined;
-  return asked === undefined ? deltas : Number(asked);
+  const asked = block?.type === "text" ? /^(go|warm) (\d+)$/.exec(block.text) : null;
+  return asked ? { count: Number(asked[2]), warm: asked[1] === "warm" } : { count: deltas, warm: false };
 }
 
 /**
@@ -115,12 +140,13 @@ const timestampModel: ChatModel = {
   contextSize: 128_000,
   countTokens: () => 10,
   async *stream(messages): AsyncGenerator<ChatChunk> {
-    const count = deltasAsked(messages);
+    const { count, warm } = replyAsked(messages);
+    const every = warm ? WARM_INTERVAL_MS : intervalMs;
     let text = "";
     // held: the first delta at a random point of the first interval after the release; else right away
-    const start = hold ? await heldStart() : now();
+    const start = hold && !warm ? await heldStart() : now();
     for (let k = 0; k < count; k++) {
-      const due = start + k * intervalMs;
+      const due = start + k * every;
       const wait = due - now();
       if (wait > 0) await sleep(wait);
       const delta = `${now().toFixed(3)} ${due.toFixed(3)} `;
