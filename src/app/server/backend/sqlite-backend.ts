@@ -105,9 +105,15 @@ export async function sqliteBackend(
     ),
   };
   const w = {
-    /** session_id, event, session_id: the event at the session's next seq, which it returns. */
+    /** session_id: the session's last seq (0 for none), read in the transaction that appends after it. */
+    lastSeq: writer.prepare(`SELECT COALESCE(MAX(seq), 0) FROM ${p}events WHERE session_id = ?`),
+    /**
+     * session_id, session_id, event: the event at the session's next seq. Not `INSERT ... SELECT ...
+     * RETURNING`, which costs SQLite two temporary tables per event (the SELECT from the table it
+     * inserts into is materialised first, and RETURNING's rows are kept in another).
+     */
     append: writer.prepare(
-      `INSERT INTO ${p}events (session_id, seq, event) SELECT ?, COALESCE(MAX(seq), 0) + 1, ? FROM ${p}events WHERE session_id = ? RETURNING seq`,
+      `INSERT INTO ${p}events (session_id, seq, event) VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM ${p}events WHERE session_id = ?), ?)`,
     ),
     trim: writer.prepare(`DELETE FROM ${p}events WHERE session_id = ? AND seq <= ?`),
     deleteEvents: writer.prepare(`DELETE FROM ${p}events WHERE session_id = ?`),
@@ -129,16 +135,18 @@ export async function sqliteBackend(
   const changes = async (statement: number, ...args: SqliteArg[]): Promise<number> =>
     (await writer.run(statement, ...args)) as number;
 
+  // A call's writes run one after the other in one transaction of the only writing connection, so
+  // the events appended after a `lastSeq` read take the seqs that follow it, in order.
+  const lastSeqWrite = (sessionId: string) => ({ statement: w.lastSeq, args: [sessionId] });
   const appendWrites = (sessionId: string, jsons: string[]) =>
-    jsons.map((json) => ({ statement: w.append, args: [sessionId, json, sessionId] }));
+    jsons.map((json) => ({ statement: w.append, args: [sessionId, sessionId, json] }));
+  /** The events numbered from `lastSeq` on, with the JSON they were logged as. */
+  const numbered = (lastSeq: SqliteArg, events: AgentEvent[], jsons: string[]): LoggedEvent[] =>
+    events.map((event, i) => ({ seq: Number(lastSeq) + i + 1, event, json: jsons[i]! }));
   const append = async (sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> => {
     const jsons = events.map((event) => JSON.stringify(event));
-    const seqs = await writer.write(appendWrites(sessionId, jsons));
-    const added = events.map((event, i) => ({
-      seq: Number(seqs[i]),
-      event,
-      json: jsons[i]!,
-    }));
+    const [lastSeq] = await writer.write([lastSeqWrite(sessionId), ...appendWrites(sessionId, jsons)]);
+    const added = numbered(lastSeq!, events, jsons);
     const seq = added[added.length - 1]!.seq;
     if (seq > max) await changes(w.trim, sessionId, seq - max);
     return added;
@@ -180,6 +188,7 @@ export async function sqliteBackend(
     }
     const count = before.length;
     const results = await writer.write([
+      lastSeqWrite(sessionId),
       ...appendWrites(sessionId, jsons.slice(0, count)),
       ...(save ? [save.write] : []),
       ...appendWrites(sessionId, jsons.slice(count)),
@@ -189,15 +198,13 @@ export async function sqliteBackend(
       held.released();
       local.delete(sessionId);
     }
-    const afterSave = count + (save ? 1 : 0);
-    const seqs = [...results.slice(0, count), ...results.slice(afterSave, afterSave + endEvents.length)];
-    const logged = events.map((event, i) => ({ seq: Number(seqs[i]), event, json: jsons[i]! }));
+    const logged = numbered(results[0]!, events, jsons);
     const last = logged.at(-1)?.seq ?? 0;
     if (last > max) await changes(w.trim, sessionId, last - max);
     let version: number | undefined;
     if (save) {
       try {
-        version = save.result(results[count]!);
+        version = save.result(results[1 + count]!);
       } catch (error) {
         saveError = error as Error;
       }
