@@ -105,12 +105,15 @@ describe("EventQueue", () => {
     ]);
     expect(appends).toEqual([["d1", "REPLY_END"]]); // only the one endRun made: the queue appended nothing
     expect(heard).toHaveLength(1);
-    expect(heard[0]).toMatchObject({ kind: "events", events: result.logged });
+    expect(heard[0]).toMatchObject({ kind: "events", events: result.logged, runEnded: true });
     expect(await backend.locks.isHeld("s")).toBe(false);
   });
 
-  it("end without endRun logs, saves and logs in turn, then releases; a lost save still logs the end", async () => {
+  it("end without endRun logs, saves and logs in turn, and frees the session before it tells the end; a lost save still logs the end", async () => {
     const { backend, steps, heard } = recordingBackend();
+    // whether the session was still held when each message was told (memory locks answer at once)
+    const heldWhenTold: Array<Promise<boolean>> = [];
+    backend.bus.subscribe("s", () => heldWhenTold.push(backend.locks.isHeld("s")));
     const state = emptyAgentState("s");
     await backend.store.save("s", state, { expectedVersion: 0 });
     steps.length = 0;
@@ -124,7 +127,11 @@ describe("EventQueue", () => {
       [1, "TEXT_BLOCK_DELTA"],
       [2, "REPLY_END"],
     ]);
-    expect(heard.map((m) => (m.kind === "events" ? m.events?.length : 0))).toEqual([1, 1]);
+    expect(heard.map((m) => (m.kind === "events" ? [m.events?.length, m.runEnded ?? false] : []))).toEqual([
+      [1, false],
+      [1, true],
+    ]);
+    expect(await Promise.all(heldWhenTold)).toEqual([true, false]);
     expect(await backend.locks.isHeld("s")).toBe(false);
 
     lease = (await backend.locks.acquire("s"))!;

@@ -108,6 +108,47 @@ describe("Follower (callback-driven)", () => {
     expect(clock.size).toBe(0);
   });
 
+  it("ends right after a run's end events told with runEnded, in the same delivery, without waiting for `until`", async () => {
+    const { backend, follower, clock } = setup(); // `until` never resolves here
+    const sink = new RecordingSink();
+    follower().start(sink);
+    await vi.waitFor(() => expect(clock.size).toBe(1));
+    await append(backend, 1, 2);
+    const end = await backend.events.append("s", [
+      delta(3),
+      createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" }),
+    ]);
+    expect(sink.ends).toEqual([]);
+    await backend.bus.publish({ sessionId: "s", kind: "events", events: end, runEnded: true });
+    // synchronously: the end events delivered, then the sink ended
+    expect(sink.seqs()).toEqual([1, 2, 3, 4]);
+    expect(sink.ends).toEqual([undefined]);
+    expect(clock.size).toBe(0);
+  });
+
+  it("a follower that does not end with a run goes on after runEnded", async () => {
+    const backend = memoryBackend();
+    const feeds = new SessionFeeds(backend);
+    const clock = new FollowClock(10);
+    const sink = new RecordingSink();
+    new Follower(backend, "s", {
+      after: 0,
+      heartbeatMs: 60_000,
+      feeds,
+      clock,
+      pollMs: Number.POSITIVE_INFINITY,
+    }).start(sink);
+    await vi.waitFor(() => expect(clock.size).toBe(1));
+    const end = await backend.events.append("s", [
+      createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" }),
+    ]);
+    await backend.bus.publish({ sessionId: "s", kind: "events", events: end, runEnded: true });
+    await append(backend, 2, 1); // the session's next run
+    expect(sink.seqs()).toEqual([1, 2]);
+    expect(sink.ends).toEqual([]);
+    expect(clock.size).toBe(1);
+  });
+
   it("stop ends the sink once and leaves the feed and the clock; nothing is pushed after it", async () => {
     const { backend, follower, feeds, clock } = setup();
     const sink = new RecordingSink();

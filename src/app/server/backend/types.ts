@@ -113,7 +113,17 @@ export interface SessionDirectory {
  * the notice (the events are never sent over the wire).
  */
 export type BusMessage =
-  | { sessionId: string; kind: "events"; events?: readonly LoggedEvent[] }
+  | {
+      sessionId: string;
+      kind: "events";
+      events?: readonly LoggedEvent[];
+      /**
+       * Set (in this process only) on the message with a run's end events (REPLY_END, REQUIRE_*),
+       * published once the run has freed its session: a follower that ends with that run ends after
+       * these events, in the same write, without waiting for the run's `done` to settle.
+       */
+      runEnded?: boolean;
+    }
   | { sessionId: string; kind: "interrupt"; reason: string };
 
 /**

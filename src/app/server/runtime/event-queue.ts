@@ -52,7 +52,8 @@ export class EventQueue {
   /**
    * Ends the run (`RunEnd`): the events still pending, the final save, the end events, the release of
    * the lease. In one round trip where the backend has `endRun`, so followers hear of the last events
-   * and the end events together; else step by step. After an append failed, only the lease is released
+   * and the end events together; else step by step. The end events are told once the session is free,
+   * marked `runEnded`, so a follower that ends with the run writes them and its end at once. After an append failed, only the lease is released
    * (the log is behind: the state is not saved past it). Rejects if the log or the store fails.
    */
   async end(end: Omit<RunEnd, "sessionId" | "events">): Promise<RunEndResult> {
@@ -61,8 +62,8 @@ export class EventQueue {
       await this.flush();
       const run: RunEnd = { sessionId: this.sessionId, events: this.#take(), ...end };
       if (!this.backend.endRun) return await this.#endInSteps(run);
-      const result = await this.backend.endRun(run);
-      await this.#publish(result.logged);
+      const result = await this.backend.endRun(run); // the lease is released with the rest
+      await this.#publish(result.logged, true);
       return result;
     } finally {
       await end.lease.release().catch(() => {}); // a no-op once endRun released it
@@ -118,8 +119,14 @@ export class EventQueue {
         result.saveError = error as Error;
       }
     }
+    const ended =
+      run.endEvents.length > 0 ? await this.backend.events.append(this.sessionId, run.endEvents) : [];
+    // Freed before its end events are told, as `endRun` does: a client that sees them can start the
+    // session's next run at once.
+    await run.lease.release().catch(() => {});
+    await this.#publish(ended, true);
     // not pushed onto `logged`: the bus handed that array to followers, which may keep it
-    result.logged = [...logged, ...(await this.#append(run.endEvents))];
+    result.logged = [...logged, ...ended];
     return result;
   }
 
@@ -131,10 +138,17 @@ export class EventQueue {
     return logged;
   }
 
-  /** The logged events ride along, so this process's followers need not read them back. */
-  async #publish(events: LoggedEvent[]): Promise<void> {
-    if (events.length > 0)
-      await this.backend.bus.publish({ sessionId: this.sessionId, kind: "events", events });
+  /**
+   * The logged events ride along, so this process's followers need not read them back. `runEnded`:
+   * they are the run's end events, and the session is free (see BusMessage).
+   */
+  async #publish(events: LoggedEvent[], runEnded = false): Promise<void> {
+    if (events.length === 0) return;
+    await this.backend.bus.publish(
+      runEnded
+        ? { sessionId: this.sessionId, kind: "events", events, runEnded }
+        : { sessionId: this.sessionId, kind: "events", events },
+    );
   }
 
   async #drain(): Promise<void> {

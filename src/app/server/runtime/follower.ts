@@ -185,9 +185,14 @@ export class Follower implements ClockWaiter, FeedListener {
     return this.#cursor;
   }
 
-  /** The session's log may have grown (its feed heard an append). */
-  notify(): void {
+  /**
+   * The session's log may have grown (its feed heard an append). With `runEnded` (the end events of a
+   * run that has freed the session, told in this process), a follower that ends with its run ends
+   * after them: the run it follows is the session's only one, and it has nothing more to log.
+   */
+  notify(runEnded: boolean): void {
     this.#woken = true;
+    if (runEnded && this.endsWithRun) this.#finished = true;
     this.fire();
   }
 

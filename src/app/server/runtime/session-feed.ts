@@ -5,7 +5,8 @@ export type EventItem = { kind: "event" } & LoggedEvent;
 
 /** A follower of a session: told when the session's log may have grown. */
 export interface FeedListener {
-  notify(): void;
+  /** `runEnded`: the notification carries the end events of a run that has freed the session. */
+  notify(runEnded: boolean): void;
   /** The seq of the last event this listener has taken (delivered or skipped). */
   readonly cursor: number;
 }
@@ -101,7 +102,8 @@ export class SessionFeed {
     } else {
       this.#complete = false; // appended elsewhere (another replica): only a read of the log knows what
     }
-    for (const listener of this.#listeners) listener.notify();
+    const runEnded = message.runEnded === true;
+    for (const listener of this.#listeners) listener.notify(runEnded);
     this.letGoIfTaken();
   };
 
