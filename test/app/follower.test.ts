@@ -323,6 +323,36 @@ describe("SSE from a Follower, written straight to the socket", () => {
     finish();
   });
 
+  it("a run's end events told with runEnded go out with the stream's end at once: one write, no hold timer", async () => {
+    const { backend, finish } = setup();
+    const never = new Promise<void>(() => {}); // the run's done has not settled
+    const server = await serveOnLoopback(
+      sendBodiesDirectly(() =>
+        sseResponse(
+          async (signal) =>
+            new Follower(backend, "s", { after: 0, signal, heartbeatMs: 60_000, until: never }),
+        ),
+      ),
+    );
+    servers.push(server);
+    const client = await rawChunks(server.base);
+    await append(backend, 1, 1);
+    await client.received("id: 1\n");
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    const ended = await backend.events.append("s", [
+      delta(2),
+      createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" }),
+    ]);
+    await backend.bus.publish({ sessionId: "s", kind: "events", events: ended, runEnded: true });
+    const holds = timers.mock.calls.filter(([, ms]) => ms === 50).length;
+    timers.mockRestore();
+    expect(holds).toBe(0);
+    await client.received("0\r\n\r\n");
+    const last = client.chunks.find((chunk) => chunk.includes("event: REPLY_END"));
+    expect(last).toMatch(/id: 2\nevent: TEXT_BLOCK_DELTA[\s\S]*event: REPLY_END\n[\s\S]*\r\n0\r\n\r\n$/);
+    finish();
+  });
+
   it("sends a held last frame anyway if the stream does not end soon; a stream that does not end with a run holds nothing", async () => {
     const { backend } = setup();
     const cork = vi.spyOn(ServerResponse.prototype, "cork");

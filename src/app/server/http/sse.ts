@@ -120,8 +120,9 @@ function drained(out: ServerResponse): Promise<void> {
 }
 
 /**
- * How long a run's last frame may wait for the end of its stream: that end comes once the run has
- * freed the session (one store round trip), and goes out in the same write as the frame.
+ * How long a run's last frame may wait for the end of its stream, when that end does not come in the
+ * same delivery (it does for the run's own stream in this process: its end events are told once the
+ * session is free, and end it).
  */
 const LAST_FRAME_HOLD_MS = 50;
 
@@ -131,13 +132,14 @@ const LAST_FRAME_HOLD_MS = 50;
  * The frames of one batch go out in one write (`flush`): a reply's last delta comes with the events that
  * end it, and a write's cost grows with its pieces (each write of a chunked response is three).
  *
- * On a stream that ends with its run, the run's last event (REPLY_END, REQUIRE_*) is held in the
- * corked socket until the stream ends (at most LAST_FRAME_HOLD_MS), so the frame and the response's
- * end go out in one write, not two: at thousands of replies ending per second, that write is a large
- * part of what the service spends. The client sees the reply end when the session takes its next
- * message.
+ * On a stream that ends with its run, the run's last event (REPLY_END, REQUIRE_*) goes into the
+ * corked socket, and the stream's end uncorks it, so the frame and the response's end go out in one
+ * write, not two: at thousands of replies ending per second, that write is a large part of what the
+ * service spends. The end normally comes in the same delivery; if it does not, a timer sends the
+ * frames after LAST_FRAME_HOLD_MS (a timer only then, not one per reply).
  */
 class SocketSink implements FollowSink {
+  #corked = false;
   #held: NodeJS.Timeout | undefined;
   /** The frames of the batch being delivered, not yet written. */
   #frames = "";
@@ -149,20 +151,21 @@ class SocketSink implements FollowSink {
   ) {}
 
   push(item: FollowItem): boolean {
-    if (
-      this.endsWithRun &&
-      this.#held === undefined &&
-      item.kind === "event" &&
-      RUN_END_EVENTS.has(item.event.type)
-    ) {
+    if (this.endsWithRun && !this.#corked && item.kind === "event" && RUN_END_EVENTS.has(item.event.type)) {
+      this.#corked = true;
       this.out.cork();
-      this.#held = setTimeout(this.#release, LAST_FRAME_HOLD_MS);
     }
     this.#frames += sseFrame(item);
     return !this.out.writableNeedDrain;
   }
 
   flush(): void {
+    // The follower waits now, with the last frame corked: its stream's end did not come with it.
+    if (this.#corked && this.#held === undefined) this.#held = setTimeout(this.#release, LAST_FRAME_HOLD_MS);
+    this.#write();
+  }
+
+  #write(): void {
     if (this.#frames === "") return;
     const frames = this.#frames;
     this.#frames = "";
@@ -175,7 +178,7 @@ class SocketSink implements FollowSink {
 
   end(): void {
     clearTimeout(this.#held); // ending the response writes what the cork holds
-    this.flush();
+    this.#write();
     // the follower ended by itself, or failed (e.g. the log went away): end the stream; the client reconnects
     this.stream.finished();
     this.out.end();
