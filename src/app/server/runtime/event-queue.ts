@@ -52,9 +52,10 @@ export class EventQueue {
   /**
    * Ends the run (`RunEnd`): the events still pending, the final save, the end events, the release of
    * the lease. In one round trip where the backend has `endRun`, so followers hear of the last events
-   * and the end events together; else step by step. The end events are told once the session is free,
-   * marked `runEnded`, so a follower that ends with the run writes them and its end at once. After an append failed, only the lease is released
-   * (the log is behind: the state is not saved past it). Rejects if the log or the store fails.
+   * and the end events together; else step by step. The end events are told once the session is
+   * free, marked `runEnded`, so a follower that ends with the run writes them and its end at once.
+   * After an append failed, only the lease is released (the log is behind: the state is not saved
+   * past it). Rejects if the log or the store fails.
    */
   async end(end: Omit<RunEnd, "sessionId" | "events">): Promise<RunEndResult> {
     this.#holding = true;
