@@ -204,7 +204,7 @@ export async function sqliteBackend(
     let version: number | undefined;
     if (save) {
       try {
-        version = save.result(results[1 + count]!);
+        version = save.result(results[1 + count]!); // after the lastSeq read and the events before it
       } catch (error) {
         saveError = error as Error;
       }

@@ -120,8 +120,7 @@ export class EventQueue {
         result.saveError = error as Error;
       }
     }
-    const ended =
-      run.endEvents.length > 0 ? await this.backend.events.append(this.sessionId, run.endEvents) : [];
+    const ended = await this.#log(run.endEvents);
     // Freed before its end events are told, as `endRun` does: a client that sees them can start the
     // session's next run at once.
     await run.lease.release().catch(() => {});
@@ -131,10 +130,14 @@ export class EventQueue {
     return result;
   }
 
+  /** Logs the events (none: no round trip). */
+  async #log(events: AgentEvent[]): Promise<LoggedEvent[]> {
+    return events.length === 0 ? [] : this.backend.events.append(this.sessionId, events);
+  }
+
   /** Logs the events and tells followers. */
   async #append(events: AgentEvent[]): Promise<LoggedEvent[]> {
-    if (events.length === 0) return [];
-    const logged = await this.backend.events.append(this.sessionId, events);
+    const logged = await this.#log(events);
     await this.#publish(logged);
     return logged;
   }
