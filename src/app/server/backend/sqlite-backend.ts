@@ -105,8 +105,11 @@ export async function sqliteBackend(
     ),
   };
   const w = {
-    /** session_id: the session's last seq (0 for none), read in the transaction that appends after it. */
-    lastSeq: writer.prepare(`SELECT COALESCE(MAX(seq), 0) FROM ${p}events WHERE session_id = ?`),
+    /**
+     * session_id: the session's last seq (0 for none), read in the transaction that appends after it,
+     * as a number the way `append` computes it (a damaged seq stored as text counts by its digits).
+     */
+    lastSeq: writer.prepare(`SELECT COALESCE(MAX(seq), 0) + 0 FROM ${p}events WHERE session_id = ?`),
     /**
      * session_id, session_id, event: the event at the session's next seq. Not `INSERT ... SELECT ...
      * RETURNING`, which costs SQLite two temporary tables per event (the SELECT from the table it
