@@ -19,6 +19,16 @@ describe("bus messages between replicas", () => {
     expect(decodeBusMessage(forged, "replica_a")).toEqual({ sessionId: "s", kind: "events" });
   });
 
+  it("keep runEnded off the wire both ways: only this process's run may end its own followers early", () => {
+    const local = encodeBusMessage(
+      { sessionId: "s", kind: "events", events: logged, runEnded: true },
+      "replica_a",
+    );
+    expect(JSON.parse(local)).toEqual({ from: "replica_a", sessionId: "s", kind: "events" });
+    const forged = JSON.stringify({ from: "replica_b", sessionId: "s", kind: "events", runEnded: true });
+    expect(decodeBusMessage(forged, "replica_a")).toEqual({ sessionId: "s", kind: "events" });
+  });
+
   it("skip only this replica's own echo, not a replica whose name merely starts the same", () => {
     const own = encodeBusMessage({ sessionId: "s", kind: "interrupt", reason: "stop" }, "replica_a");
     const other = encodeBusMessage({ sessionId: "s", kind: "interrupt", reason: "stop" }, "replica_ab");
