@@ -187,7 +187,37 @@ for (const kind of kinds) {
       await Promise.all(leases.map((lease) => lease!.release()));
     });
 
+    it("renews many leases in one call, each answering for its own; released or foreign leases answer false", async () => {
+      const [backend, other] = [await open(), await open()];
+      const sessions = Array.from({ length: 12 }, (_, k) => runName(`m${k}`));
+      const leases = (await Promise.all(sessions.map((s) => backend.locks.acquire(s)))).map((l) => l!);
+      const foreign = (await other.locks.acquire(runName("foreign")))!;
+      await Promise.all(leases.filter((_, k) => k % 3 === 0).map((lease) => lease.release()));
+      expect(await backend.locks.renewMany!([])).toEqual([]);
+      const renewed = await backend.locks.renewMany!([...leases, foreign]);
+      expect(renewed).toEqual([...sessions.map((_, k) => k % 3 !== 0), false]);
+      expect(await foreign.renew()).toBe(true);
+      await Promise.all([...leases, foreign].map((lease) => lease.release()));
+      expect(await backend.locks.renewMany!(leases)).toEqual(leases.map(() => false));
+    });
+
     if (kind.shared) {
+      it("renewMany extends the leases: held past their first expiry, while an unrenewed one is taken", async () => {
+        const a = await openWritten({ lockTtlMs: 400 });
+        const b = await openWritten({ lockTtlMs: 400 });
+        const [kept, left] = [runName("kept"), runName("left")];
+        const leases = [(await a.locks.acquire(kept))!, (await a.locks.acquire(left))!];
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        expect(await a.locks.renewMany!([leases[0]!])).toEqual([true]);
+        await new Promise((resolve) => setTimeout(resolve, 250)); // 500 ms after both were taken
+        expect(await b.locks.acquire(kept)).toBeUndefined();
+        const taken = await b.locks.acquire(left);
+        expect(taken).toBeDefined();
+        // the lease taken over answers false, the kept one true, in one call
+        expect(await a.locks.renewMany!(leases)).toEqual([true, false]);
+        await Promise.all([leases[0]!.release(), taken!.release()]);
+      });
+
       it("a lease that was not renewed expires and another replica takes the session", async () => {
         const a = await openWritten({ lockTtlMs: 150 });
         const b = await openWritten({ lockTtlMs: 150 });

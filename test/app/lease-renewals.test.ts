@@ -103,6 +103,38 @@ describe("LeaseRenewals", () => {
     ]);
   });
 
+  it("with the backend's renewMany, renews the leases due on a tick in one call and tells only the runs that lost theirs", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const calls: string[][] = [];
+    let answer: (leases: RunLease[]) => Promise<boolean[]> = async (leases) =>
+      leases.map((held) => held.sessionId !== "b");
+    const renewals = new LeaseRenewals(100, (leases) => {
+      calls.push(leases.map((held) => held.sessionId));
+      return answer(leases);
+    });
+    const lost: string[] = [];
+    const leases = ["a", "b", "c"].map((id) =>
+      lease(id, () => Promise.reject(new Error("renewMany is used, not each lease's renew"))),
+    );
+    for (const held of leases) renewals.add(held, (reason) => lost.push(`${held.sessionId}: ${reason}`));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(calls).toEqual([["a", "b", "c"]]);
+    expect(leases.every((held) => held.renewedAt.length === 0)).toBe(true);
+    expect(lost).toEqual(["b: the run lost its session lock"]);
+    renewals.delete(leases[1]!);
+    answer = () => Promise.reject(new Error("ECONNREFUSED"));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(calls).toEqual([
+      ["a", "b", "c"],
+      ["a", "c"],
+    ]);
+    expect(lost.slice(1)).toEqual([
+      "a: the run could not renew its session lock",
+      "c: the run could not renew its session lock",
+    ]);
+    for (const held of leases) renewals.delete(held);
+  });
+
   it("refuses a renewal period that is not a positive finite number, or not shorter than the lock's TTL", () => {
     for (const everyMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => new LeaseRenewals(everyMs)).toThrow(/everyMs must be a positive finite number/);

@@ -1,12 +1,19 @@
 import type { RunLease } from "./types.js";
 
-interface HeldLease {
-  owner: string;
-  /** Marks the lease released (its lock was freed by other means than `release`, e.g. a run's end). */
-  released(): void;
+/** What a backend keeps of a lease it handed out. */
+export interface HeldLease {
+  readonly owner: string;
+  /** Set once its lock is freed (`release`, or a run's end that freed it itself): it renews no more. */
+  released: boolean;
 }
 
-/** The leases a backend handed out, with what its `endRun` needs to free their locks itself. */
+/** A lease still held, and its owner, as `renewMany` hands them to a backend's bulk renewal. */
+export interface LeaseToRenew {
+  readonly lease: RunLease;
+  readonly owner: string;
+}
+
+/** The leases a backend handed out, with what its `endRun` and `renewMany` need. */
 export class HeldLeases {
   readonly #held = new WeakMap<RunLease, HeldLease>();
 
@@ -20,5 +27,28 @@ export class HeldLeases {
     const held = this.#held.get(lease);
     if (!held) throw new TypeError(`endRun: the lease of session "${lease.sessionId}" is not this backend's`);
     return held;
+  }
+
+  /**
+   * `RunLocks.renewMany` for a backend: `renew` renews the leases still held in one round trip and
+   * answers for each; the others (released, or another backend's) answer false without a write.
+   */
+  async renewMany(
+    leases: readonly RunLease[],
+    renew: (held: LeaseToRenew[]) => Promise<boolean[]>,
+  ): Promise<boolean[]> {
+    const answers = leases.map(() => false);
+    const toRenew: LeaseToRenew[] = [];
+    const at: number[] = [];
+    for (const [i, lease] of leases.entries()) {
+      const held = this.#held.get(lease);
+      if (!held || held.released) continue;
+      toRenew.push({ lease, owner: held.owner });
+      at.push(i);
+    }
+    if (toRenew.length === 0) return answers;
+    const renewed = await renew(toRenew);
+    for (const [k, i] of at.entries()) answers[i] = renewed[k] === true;
+    return answers;
   }
 }

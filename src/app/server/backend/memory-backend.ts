@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../../../event/index.js";
 import { type AgentStateStore, InMemoryStateStore } from "../../../state/index.js";
+import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { LocalBus } from "./local-bus.js";
 import { pageRecords } from "./page-records.js";
 import {
@@ -74,19 +75,26 @@ class MemoryEventLog implements EventLog {
 /** In-process run locks: a set of held session ids. */
 export class MemoryRunLocks implements RunLocks {
   readonly #held = new Set<string>();
+  readonly #leases = new HeldLeases();
 
   async acquire(sessionId: string): Promise<RunLease | undefined> {
     if (this.#held.has(sessionId)) return undefined;
     this.#held.add(sessionId);
-    let released = false;
-    return {
+    const held: HeldLease = { owner: sessionId, released: false };
+    const lease: RunLease = {
       sessionId,
-      renew: async () => !released,
+      renew: async () => !held.released,
       release: async () => {
-        if (!released) this.#held.delete(sessionId);
-        released = true;
+        if (!held.released) this.#held.delete(sessionId);
+        held.released = true;
       },
     };
+    return this.#leases.add(lease, held);
+  }
+
+  /** Nothing expires in one process: each lease of this backend is held until released. */
+  renewMany(leases: readonly RunLease[]): Promise<boolean[]> {
+    return this.#leases.renewMany(leases, async (toRenew) => toRenew.map(() => true));
   }
 
   async isHeld(sessionId: string): Promise<boolean> {

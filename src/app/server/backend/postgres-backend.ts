@@ -3,6 +3,7 @@ import { newId } from "../../../message/index.js";
 import { PostgresStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
 import { redactUrl } from "../../../state/redact-url.js";
+import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { loggedRow } from "./logged-row.js";
@@ -82,6 +83,8 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     listener = client;
   };
   await listen();
+
+  const heldLeases = new HeldLeases();
 
   async function take(sessionId: string, owner: string): Promise<boolean> {
     const taken = await pool.query(
@@ -174,11 +177,11 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
           ]);
           if (!(await take(sessionId, owner))) return undefined;
         }
-        let released = false;
-        return {
+        const held: HeldLease = { owner, released: false };
+        const lease: RunLease = {
           sessionId,
           async renew() {
-            if (released) return false;
+            if (held.released) return false;
             const result = await pool.query(
               `UPDATE ${p}leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE session_id = $1 AND owner = $2`,
               [sessionId, owner, ttl],
@@ -186,15 +189,28 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
             return result.rowCount === 1;
           },
           async release() {
-            if (released) return;
-            released = true;
+            if (held.released) return;
+            held.released = true;
             await pool.query(`DELETE FROM ${p}leases WHERE session_id = $1 AND owner = $2`, [
               sessionId,
               owner,
             ]);
           },
         };
+        return heldLeases.add(lease, held);
       },
+      // one statement for all of them; a lease answers true when its row (session and owner) came back
+      renewMany: (leases) =>
+        heldLeases.renewMany(leases, async (toRenew) => {
+          const { rows } = await pool.query(
+            `UPDATE ${p}leases AS l SET expires_at = now() + $3 * interval '1 millisecond'
+             FROM unnest($1::text[], $2::text[]) AS r(session_id, owner)
+             WHERE l.session_id = r.session_id AND l.owner = r.owner RETURNING l.owner`,
+            [toRenew.map(({ lease }) => lease.sessionId), toRenew.map(({ owner }) => owner), ttl],
+          );
+          const renewed = new Set(rows.map((row) => row.owner as string));
+          return toRenew.map(({ owner }) => renewed.has(owner));
+        }),
       async isHeld(sessionId) {
         const { rows } = await pool.query(
           `SELECT owner FROM ${p}leases WHERE session_id = $1 AND expires_at > now()`,

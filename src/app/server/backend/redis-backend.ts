@@ -5,7 +5,7 @@ import { encodeState, RedisStateStore, StateConflictError } from "../../../state
 import { importDriver } from "../../../state/lazy-driver.js";
 import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { RedisScript } from "../../../state/redis-script.js";
-import { HeldLeases } from "./held-leases.js";
+import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { parseLoggedEvent } from "./logged-row.js";
@@ -144,17 +144,25 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   const appends = redisAppendBatch(redis, logOptions);
   const runEnds = redisRunEndBatch(redis, { ...logOptions, index: store.indexKey });
   const heldLeases = new HeldLeases();
-  // Leases renewed (LeaseRenewals: all in one turn) or released together go in one script call.
+  /** One call of a lease script for several locks: whether each was still its owner's. */
+  const runLeaseScript = async (
+    script: RedisScript,
+    leading: Array<string | number>,
+    locks: ReadonlyArray<{ key: string; owner: string }>,
+  ): Promise<boolean[]> => {
+    const owners = locks.map((lock) => lock.owner);
+    const done = (await script.run(
+      redis,
+      locks.map((lock) => lock.key),
+      [...leading, ...owners],
+    )) as number[];
+    return done.map((ok) => ok === 1);
+  };
+  // Leases renewed or released in one turn (one at a time) go in one script call.
   const leaseBatch = (script: RedisScript, leading: Array<string | number>) =>
-    new LoopTurnBatch<{ key: string; owner: string }, boolean>(async (leases) => {
-      const owners = leases.map((lease) => lease.owner);
-      const done = (await script.run(
-        redis,
-        leases.map((lease) => lease.key),
-        [...leading, ...owners],
-      )) as number[];
-      return done.map((ok) => ok === 1);
-    });
+    new LoopTurnBatch<{ key: string; owner: string }, boolean>((locks) =>
+      runLeaseScript(script, leading, locks),
+    );
   const renewals = leaseBatch(RENEW, [ttl]);
   const releases = leaseBatch(RELEASE, []);
   const streamKey = (id: string) => `${p}events:${id}`;
@@ -207,7 +215,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       ...(save ? { save } : {}),
       endJson,
     });
-    held?.released();
+    if (held) held.released = true;
     if (save && !saved) saveError = new StateConflictError(sessionId, save.expected, version);
     return {
       logged: loggedUpTo(lastSeq, [...events, ...endEvents], [...json, ...endJson]),
@@ -259,18 +267,26 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       async acquire(sessionId): Promise<RunLease | undefined> {
         const owner = leaseOwner();
         if (!(await take(sessionId, owner))) return undefined;
-        let released = false;
+        const held: HeldLease = { owner, released: false };
         const lease: RunLease = {
           sessionId,
-          renew: async () => !released && (await renewals.call({ key: lockKey(sessionId), owner })),
+          renew: async () => !held.released && (await renewals.call({ key: lockKey(sessionId), owner })),
           release: async () => {
-            if (released) return;
-            released = true;
+            if (held.released) return;
+            held.released = true;
             await releases.call({ key: lockKey(sessionId), owner });
           },
         };
-        return heldLeases.add(lease, { owner, released: () => (released = true) });
+        return heldLeases.add(lease, held);
       },
+      renewMany: (leases) =>
+        heldLeases.renewMany(leases, (toRenew) =>
+          runLeaseScript(
+            RENEW,
+            [ttl],
+            toRenew.map(({ lease, owner }) => ({ key: lockKey(lease.sessionId), owner })),
+          ),
+        ),
       async isHeld(sessionId) {
         // A lease left by a process on this host that died is not held (as acquire treats it).
         const holder = await redis.get(lockKey(sessionId));

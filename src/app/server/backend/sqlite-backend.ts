@@ -6,7 +6,7 @@ import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
 import type { SqliteArg } from "../../../state/sqlite-executor.js";
 import { SqliteWriter } from "../../../state/sqlite-writer.js";
-import { HeldLeases } from "./held-leases.js";
+import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
 import { loggedRow } from "./logged-row.js";
@@ -198,7 +198,7 @@ export async function sqliteBackend(
       ...(held ? [{ statement: w.dropLease, args: [sessionId, held.owner] }] : []),
     ]);
     if (held) {
-      held.released();
+      held.released = true;
       local.delete(sessionId);
     }
     const logged = numbered(results[0]!, events, jsons);
@@ -247,20 +247,32 @@ export async function sqliteBackend(
           if (!taken) local.delete(sessionId);
         }
         if (!taken) return undefined;
-        let released = false;
+        const held: HeldLease = { owner, released: false };
         const lease: RunLease = {
           sessionId,
           renew: async () =>
-            !released && (await changes(w.renewLease, Date.now() + ttl, sessionId, owner)) === 1,
+            !held.released && (await changes(w.renewLease, Date.now() + ttl, sessionId, owner)) === 1,
           release: async () => {
-            if (released) return;
-            released = true;
+            if (held.released) return;
+            held.released = true;
             local.delete(sessionId);
             await changes(w.dropLease, sessionId, owner);
           },
         };
-        return heldLeases.add(lease, { owner, released: () => (released = true) });
+        return heldLeases.add(lease, held);
       },
+      // one call of the writer (one transaction) for all of them, each lease's UPDATE answering for it
+      renewMany: (leases) =>
+        heldLeases.renewMany(leases, async (toRenew) => {
+          const expiresAt = Date.now() + ttl;
+          const renewed = await writer.write(
+            toRenew.map(({ lease, owner }) => ({
+              statement: w.renewLease,
+              args: [expiresAt, lease.sessionId, owner],
+            })),
+          );
+          return renewed.map((changed) => changed === 1);
+        }),
       async isHeld(sessionId) {
         if (local.has(sessionId)) return true;
         const row = q.getLease.get(sessionId);

@@ -3,6 +3,9 @@ import type { RunLease } from "../backend/types.js";
 /** Ticks of the timer per renewal period: a lease is renewed within half a tick of its due time. */
 const TICKS_PER_PERIOD = 10;
 
+const LOST = "the run lost its session lock";
+const UNRENEWED = "the run could not renew its session lock";
+
 interface Held {
   onLost: (reason: string) => void;
   /** When the lease is renewed next (`performance.now()` time: monotonic, whatever the wall clock does). */
@@ -18,7 +21,8 @@ interface Held {
  * times, so their renewals spread out. Due times are on the monotonic clock: a wall clock set back
  * never delays a renewal, and a late tick (a busy event loop) delays only the renewals due on it. A
  * lease that cannot be renewed (taken over, or the backend unreachable) calls its run's `onLost`,
- * which stops the run.
+ * which stops the run. With `renewMany` (the backend's `RunLocks.renewMany`) the leases due on a tick
+ * go to the backend in one call: one statement or script, and one promise instead of a chain per lease.
  */
 export class LeaseRenewals {
   /** In the order they fall due: a lease renewed moves to the end. */
@@ -26,7 +30,10 @@ export class LeaseRenewals {
   readonly #tickMs: number;
   #timer: ReturnType<typeof setInterval> | undefined;
 
-  constructor(readonly everyMs: number) {
+  constructor(
+    readonly everyMs: number,
+    private readonly renewMany?: (leases: RunLease[]) => Promise<boolean[]>,
+  ) {
     if (!(everyMs > 0 && Number.isFinite(everyMs))) {
       throw new RangeError(`LeaseRenewals: everyMs must be a positive finite number (got ${everyMs})`);
     }
@@ -62,10 +69,23 @@ export class LeaseRenewals {
       this.#held.delete(lease);
       held.due = now + this.everyMs;
       this.#held.set(lease, held);
-      lease.renew().then(
-        (ok) => ok || held.onLost("the run lost its session lock"),
-        () => held.onLost("the run could not renew its session lock"),
-      );
     }
+    if (due.length === 0) return;
+    if (!this.renewMany) {
+      for (const [lease, held] of due)
+        lease.renew().then(
+          (ok) => ok || held.onLost(LOST),
+          () => held.onLost(UNRENEWED),
+        );
+      return;
+    }
+    this.renewMany(due.map(([lease]) => lease)).then(
+      (renewed) => {
+        for (const [i, [, held]] of due.entries()) if (renewed[i] !== true) held.onLost(LOST);
+      },
+      () => {
+        for (const [, held] of due) held.onLost(UNRENEWED);
+      },
+    );
   }
 }

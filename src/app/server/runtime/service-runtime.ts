@@ -121,7 +121,10 @@ export class ServiceRuntime {
     this.#renewals =
       ttl === undefined
         ? undefined
-        : new LeaseRenewals(options.renewEveryMs ?? Math.max(100, Math.floor(ttl / 3)));
+        : new LeaseRenewals(
+            options.renewEveryMs ?? Math.max(100, Math.floor(ttl / 3)),
+            options.backend.locks.renewMany?.bind(options.backend.locks),
+          );
     this.#slots = new RunSlots({
       ...options.limits,
       ...(options.maxConcurrentRuns ? { maxConcurrentRuns: options.maxConcurrentRuns } : {}),
