@@ -166,6 +166,10 @@ const runtime = new ServiceRuntime({
   backend: await app.createBackend(store, {
     // replicas of one run share a prefix (the driver's); a lone server takes its own
     prefix: args[6] || (store.startsWith("redis") ? `bench${process.pid}:` : `bench${process.pid}_`),
+    // AGENTSCOPE_BENCH_LOCK_TTL=ms: the backend's run lease TTL (renewed every third of it)
+    ...(process.env.AGENTSCOPE_BENCH_LOCK_TTL
+      ? { lockTtlMs: Number(process.env.AGENTSCOPE_BENCH_LOCK_TTL) }
+      : {}),
   }),
   agents: [{ name: "bench", model: timestampModel }],
   maxConcurrentRuns: maxRuns,
