@@ -159,15 +159,56 @@ export class PostgresStateStore implements AgentStateStore {
         ? await db.query({ ...this.#statements.insert, values: [sessionId, json] })
         : await db.query({ ...this.#statements.update, values: [sessionId, json, expected] });
     const { saved, actual } = rows[0] as { saved: string | null; actual: string | null };
-    if (saved === null) {
-      // The snapshot can miss a row a concurrent save committed meanwhile: then ask again.
-      const stored =
-        actual === null || Number(actual) === expected
-          ? await this.#actualVersion(db, sessionId)
-          : Number(actual);
-      throw new StateConflictError(sessionId, expected, stored);
-    }
-    return { version: Number(saved) };
+    return { version: await this.#savedVersion(db, sessionId, expected, saved, actual) };
+  }
+
+  /** The version a compare-and-set wrote (`saved`), or the StateConflictError it lost with. */
+  async #savedVersion(
+    db: PgQueryable,
+    sessionId: string,
+    expected: number,
+    saved: unknown,
+    actual: unknown,
+  ): Promise<number> {
+    if (saved !== null && saved !== undefined) return Number(saved);
+    // The snapshot can miss a row a concurrent save committed meanwhile: then ask again.
+    const stored =
+      actual === null || actual === undefined || Number(actual) === expected
+        ? await this.#actualVersion(db, sessionId)
+        : Number(actual);
+    throw new StateConflictError(sessionId, expected, stored);
+  }
+
+  /**
+   * A save as a part of a caller's statement (the service's run end: its events, this save and its
+   * lease in one round trip). `cte(first)` is the compare-and-set write, its `values` at parameters
+   * `$first` on, the session id at `$1` (the caller's too), returning `version` when it wrote;
+   * `actual` is the expression for the stored version the statement saw. `result` reads what the
+   * statement answered: the new version, or StateConflictError. Encoding errors throw here.
+   */
+  saveCte(
+    sessionId: string,
+    state: AgentState,
+    options: SaveOptions,
+  ): {
+    values: unknown[];
+    cte(first: number): string;
+    actual: string;
+    result(saved: unknown, actual: unknown): Promise<number>;
+  } {
+    const json = encodeState(sessionId, state, options);
+    const expected = options.expectedVersion;
+    const t = this.table;
+    return {
+      values: expected === 0 ? [json] : [json, expected],
+      cte: (first) =>
+        expected === 0
+          ? `INSERT INTO ${t} (session_id, version, state, updated_at) VALUES ($1, 1, $${first}::jsonb, now()) ON CONFLICT (session_id) DO NOTHING RETURNING version`
+          : `UPDATE ${t} SET version = version + 1, state = $${first}::jsonb, updated_at = now() WHERE session_id = $1 AND version = $${first + 1} RETURNING version`,
+      actual: `(SELECT version FROM ${t} WHERE session_id = $1)`,
+      result: async (saved, actual) =>
+        this.#savedVersion(await this.#db(), sessionId, expected, saved, actual),
+    };
   }
 
   async delete(sessionId: string): Promise<boolean> {

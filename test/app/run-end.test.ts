@@ -22,11 +22,17 @@ const delta = (text: string): AgentEvent =>
   createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: text });
 const replyEnd = (): AgentEvent => createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" });
 
-/** The backends with `endRun`: a run's end in one round trip (one script, one transaction). */
+/** The backends with `endRun`: a run's end in one round trip (one script, one transaction, one statement). */
 const kinds = [
   // SQLite's replicas (processes on one file) poll the log; Redis's hear of each append on its bus
   { name: "SQLite", url: () => `sqlite:${join(dir, `${runName("db")}.db`)}`, notifies: false },
   { name: "Redis", url: () => "redis://127.0.0.1:6379", port: 6379, notifies: true },
+  {
+    name: "PostgreSQL",
+    url: () => "postgres://postgres@127.0.0.1:5432/test",
+    port: 5432,
+    notifies: true,
+  },
 ];
 
 for (const kind of kinds) {

@@ -1,4 +1,5 @@
 import type { Client, Pool } from "pg";
+import type { AgentEvent } from "../../../event/index.js";
 import { newId } from "../../../message/index.js";
 import { PostgresStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
@@ -12,6 +13,8 @@ import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
   DEFAULT_MAX_EVENTS,
+  type RunEnd,
+  type RunEndResult,
   type RunLease,
   type ServiceBackend,
   type SessionRecord,
@@ -96,10 +99,81 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     return taken.rowCount === 1;
   }
 
+  const trim = async (sessionId: string, last: number) => {
+    if (last > max)
+      await pool.query(`DELETE FROM ${p}events WHERE session_id = $1 AND seq <= $2`, [sessionId, last - max]);
+  };
+
+  /**
+   * A run's end (with its lease) or a checkpoint (without) in one statement, so one round trip and
+   * atomic: its events and end events logged after the session's last seq, its save (compare-and-set),
+   * its lease's release and one notice to the other replicas, as data-modifying CTEs.
+   */
+  const commit = async (
+    sessionId: string,
+    before: AgentEvent[],
+    toSave: RunEnd["save"],
+    endEvents: AgentEvent[],
+    lease: RunLease | undefined,
+  ): Promise<RunEndResult> => {
+    const held = lease && heldLeases.of(lease);
+    const events = [...before, ...endEvents];
+    const jsons = events.map((event) => JSON.stringify(event));
+    let save: ReturnType<PostgresStateStore["saveCte"]> | undefined;
+    let saveError: Error | undefined;
+    if (toSave) {
+      try {
+        save = store.saveCte(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion });
+      } catch (error) {
+        saveError = error as Error; // a state no store can hold: the events are logged all the same
+      }
+    }
+    const values: unknown[] = [
+      sessionId,
+      jsons,
+      channel,
+      encodeBusMessage({ sessionId, kind: "events" }, replica),
+    ];
+    const parts = [
+      `last AS (SELECT COALESCE(MAX(seq), 0) AS s FROM ${p}events WHERE session_id = $1)`,
+      `added AS (INSERT INTO ${p}events (session_id, seq, event)
+        SELECT $1, last.s + e.ord, e.ev FROM last, unnest($2::text[]) WITH ORDINALITY AS e(ev, ord))`,
+      "notice AS (SELECT pg_notify($3, $4))",
+    ];
+    if (save) {
+      parts.push(`saved AS (${save.cte(values.length + 1)})`);
+      values.push(...save.values);
+    }
+    if (held) {
+      values.push(held.owner);
+      parts.push(`dropped AS (DELETE FROM ${p}leases WHERE session_id = $1 AND owner = $${values.length})`);
+    }
+    const saveColumns = save ? `, (SELECT version FROM saved) AS saved, ${save.actual} AS actual` : "";
+    const { rows } = await pool.query(
+      `WITH ${parts.join(",\n")} SELECT last.s AS last${saveColumns} FROM last, notice`,
+      values,
+    );
+    if (held) held.released = true;
+    const row = rows[0] as { last: string; saved?: unknown; actual?: unknown };
+    const logged = events.map((event, i) => ({ seq: Number(row.last) + i + 1, event, json: jsons[i]! }));
+    await trim(sessionId, Number(row.last) + events.length);
+    let version: number | undefined;
+    if (save) {
+      try {
+        version = await save.result(row.saved, row.actual);
+      } catch (error) {
+        saveError = error as Error;
+      }
+    }
+    return { logged, ...(version !== undefined ? { version } : {}), ...(saveError ? { saveError } : {}) };
+  };
+
   return {
     kind: "postgres",
     lockTtlMs: ttl,
     store,
+    endRun: (end) => commit(end.sessionId, end.events, end.save, end.endEvents, end.lease),
+    checkpoint: (c) => commit(c.sessionId, c.events, c.save, [], undefined),
     bus: {
       async publish(message) {
         local.deliver(message);
@@ -124,12 +198,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
           [sessionId, json, channel, encodeBusMessage({ sessionId, kind: "events" }, replica)],
         );
         const seqs = rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
-        const last = seqs.at(-1) ?? 0;
-        if (last > max)
-          await pool.query(`DELETE FROM ${p}events WHERE session_id = $1 AND seq <= $2`, [
-            sessionId,
-            last - max,
-          ]);
+        await trim(sessionId, seqs.at(-1) ?? 0);
         return events.map((event, i) => ({ seq: seqs[i]!, event, json: json[i]! }));
       },
       async read(sessionId, after, limit) {
