@@ -50,6 +50,31 @@ for (const kind of kinds) {
       await dropBackend(url, prefix);
     });
 
+    it("numbers the appends of many sessions made at once, two of one session one after the other", async () => {
+      const b = await open();
+      const sessions = Array.from({ length: 6 }, (_, k) => runName(`many${k}`));
+      await b.events.append(sessions[0]!, [event(0)]);
+      const appended = await Promise.all([
+        ...sessions.map((s, k) => b.events.append(s, [event(1), event(2 + k)])),
+        b.events.append(sessions[0]!, [event(9)]),
+      ]);
+      expect(appended.map((logged) => logged.map((e) => e.seq))).toEqual([
+        [2, 3],
+        ...sessions.slice(1).map(() => [1, 2]),
+        [4],
+      ]);
+      const read = await b.events.read(sessions[0]!, 0, 10);
+      expect(read.map((e) => [e.seq, (e.event as { name: string }).name])).toEqual([
+        [1, "e0"],
+        [2, "e1"],
+        [3, "e2"],
+        [4, "e9"],
+      ]);
+      expect(
+        (await b.events.read(sessions[5]!, 0, 10)).map((e) => (e.event as { name: string }).name),
+      ).toEqual(["e1", "e7"]);
+    });
+
     it("numbers events 1, 2, 3… per session and reads them after an id", async () => {
       const b = await open();
       const s = runName("s");

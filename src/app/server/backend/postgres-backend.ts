@@ -9,6 +9,7 @@ import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
+import { postgresAppendBatch } from "./postgres-append-batch.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
@@ -88,6 +89,8 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
   await listen();
 
   const heldLeases = new HeldLeases();
+  // the appends of one loop turn, of every session, in one statement
+  const appends = postgresAppendBatch(pool, { prefix: p, channel });
 
   async function take(sessionId: string, owner: string): Promise<boolean> {
     const taken = await pool.query(
@@ -187,19 +190,10 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
       async append(sessionId, events) {
         if (events.length === 0) return [];
         const json = events.map((event) => JSON.stringify(event));
-        const { rows } = await pool.query(
-          `WITH last AS (SELECT COALESCE(MAX(seq), 0) AS s FROM ${p}events WHERE session_id = $1),
-           added AS (
-             INSERT INTO ${p}events (session_id, seq, event)
-             SELECT $1, last.s + e.ord, e.ev FROM last, unnest($2::text[]) WITH ORDINALITY AS e(ev, ord)
-             RETURNING seq),
-           notice AS (SELECT pg_notify($3, $4))
-           SELECT added.seq FROM added, notice`,
-          [sessionId, json, channel, encodeBusMessage({ sessionId, kind: "events" }, replica)],
-        );
-        const seqs = rows.map((row) => Number(row.seq)).sort((a, b) => a - b);
-        await trim(sessionId, seqs.at(-1) ?? 0);
-        return events.map((event, i) => ({ seq: seqs[i]!, event, json: json[i]! }));
+        const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
+        const before = await appends.call({ sessionId, json, notice });
+        await trim(sessionId, before + events.length);
+        return events.map((event, i) => ({ seq: before + i + 1, event, json: json[i]! }));
       },
       async read(sessionId, after, limit) {
         const { rows } = await pool.query(
