@@ -180,32 +180,22 @@ export class PostgresStateStore implements AgentStateStore {
   }
 
   /**
-   * A save as a part of a caller's statement (the service's run end: its events, this save and its
-   * lease in one round trip). `cte(first)` is the compare-and-set write, its `values` at parameters
-   * `$first` on, the session id at `$1` (the caller's too), returning `version` when it wrote;
-   * `actual` is the expression for the stored version the statement saw. `result` reads what the
-   * statement answered: the new version, or StateConflictError. Encoding errors throw here.
+   * A save as a part of a caller's statement (the service's log writes: a run's events, its save and
+   * its lease in one round trip): the encoded state and the version it expects, for the caller's
+   * compare-and-set on this store's table (`table`); `result` reads what the statement answered (the
+   * version written, or null, and the version it saw stored) as `save` does: the new version, or
+   * StateConflictError. Encoding errors throw here.
    */
-  saveCte(
+  saveInput(
     sessionId: string,
     state: AgentState,
     options: SaveOptions,
-  ): {
-    values: unknown[];
-    cte(first: number): string;
-    actual: string;
-    result(saved: unknown, actual: unknown): Promise<number>;
-  } {
+  ): { state: string; expectedVersion: number; result(saved: unknown, actual: unknown): Promise<number> } {
     const json = encodeState(sessionId, state, options);
     const expected = options.expectedVersion;
-    const t = this.table;
     return {
-      values: expected === 0 ? [json] : [json, expected],
-      cte: (first) =>
-        expected === 0
-          ? `INSERT INTO ${t} (session_id, version, state, updated_at) VALUES ($1, 1, $${first}::jsonb, now()) ON CONFLICT (session_id) DO NOTHING RETURNING version`
-          : `UPDATE ${t} SET version = version + 1, state = $${first}::jsonb, updated_at = now() WHERE session_id = $1 AND version = $${first + 1} RETURNING version`,
-      actual: `(SELECT version FROM ${t} WHERE session_id = $1)`,
+      state: json,
+      expectedVersion: expected,
       result: async (saved, actual) =>
         this.#savedVersion(await this.#db(), sessionId, expected, saved, actual),
     };

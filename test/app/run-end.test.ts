@@ -203,6 +203,33 @@ for (const kind of kinds) {
       await lease.release();
     });
 
+    it("a checkpoint and the end of one session made in the same turn are logged and saved in call order", async () => {
+      const backend = await open();
+      const { state, lease } = await runningSession(backend, "same-turn");
+      state.context.push(userMsg("first"));
+      const later = structuredClone(state);
+      later.context.push(userMsg("second"));
+      const [checkpoint, end] = await Promise.all([
+        backend.checkpoint!({
+          sessionId: "same-turn",
+          events: [delta("a")],
+          save: { state, expectedVersion: 1 },
+        }),
+        backend.endRun!({
+          sessionId: "same-turn",
+          events: [delta("b")],
+          save: { state: later, expectedVersion: 2 },
+          endEvents: [replyEnd()],
+          lease,
+        }),
+      ]);
+      expect([checkpoint.version, end.version]).toEqual([2, 3]);
+      expect([checkpoint.saveError, end.saveError]).toEqual([undefined, undefined]);
+      expect([...checkpoint.logged, ...end.logged].map((e) => e.seq)).toEqual([2, 3, 4]);
+      expect((await backend.store.load("same-turn"))?.state.context).toEqual(later.context);
+      expect(await backend.locks.isHeld("same-turn")).toBe(false);
+    });
+
     it("refuses a lease that is not its own", async () => {
       const backend = await open();
       const foreign = { sessionId: "x", renew: async () => true, release: async () => {} };

@@ -9,7 +9,7 @@ import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
-import { postgresAppendBatch } from "./postgres-append-batch.js";
+import { postgresLogBatch } from "./postgres-log-batch.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
@@ -89,8 +89,12 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
   await listen();
 
   const heldLeases = new HeldLeases();
-  // the appends of one loop turn, of every session, in one statement
-  const appends = postgresAppendBatch(pool, { prefix: p, channel });
+  // the log writes of one loop turn (appends, run ends, checkpoints), of every session, in one statement
+  const log = postgresLogBatch(
+    pool,
+    { events: `${p}events`, leases: `${p}leases`, state: store.table },
+    channel,
+  );
 
   async function take(sessionId: string, owner: string): Promise<boolean> {
     const taken = await pool.query(
@@ -108,9 +112,8 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
   };
 
   /**
-   * A run's end (with its lease) or a checkpoint (without) in one statement, so one round trip and
-   * atomic: its events and end events logged after the session's last seq, its save (compare-and-set),
-   * its lease's release and one notice to the other replicas, as data-modifying CTEs.
+   * A run's end (with its lease) or a checkpoint (without) as one write of the log batch: its events,
+   * its save, its end events and its lease's release in one statement, with the other sessions'.
    */
   const commit = async (
     sessionId: string,
@@ -121,49 +124,30 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
   ): Promise<RunEndResult> => {
     const held = lease && heldLeases.of(lease);
     const events = [...before, ...endEvents];
-    const jsons = events.map((event) => JSON.stringify(event));
-    let save: ReturnType<PostgresStateStore["saveCte"]> | undefined;
+    const json = events.map((event) => JSON.stringify(event));
+    let save: ReturnType<PostgresStateStore["saveInput"]> | undefined;
     let saveError: Error | undefined;
     if (toSave) {
       try {
-        save = store.saveCte(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion });
+        save = store.saveInput(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion });
       } catch (error) {
         saveError = error as Error; // a state no store can hold: the events are logged all the same
       }
     }
-    const values: unknown[] = [
+    const written = await log.call({
       sessionId,
-      jsons,
-      channel,
-      encodeBusMessage({ sessionId, kind: "events" }, replica),
-    ];
-    const parts = [
-      `last AS (SELECT COALESCE(MAX(seq), 0) AS s FROM ${p}events WHERE session_id = $1)`,
-      `added AS (INSERT INTO ${p}events (session_id, seq, event)
-        SELECT $1, last.s + e.ord, e.ev FROM last, unnest($2::text[]) WITH ORDINALITY AS e(ev, ord))`,
-      "notice AS (SELECT pg_notify($3, $4))",
-    ];
-    if (save) {
-      parts.push(`saved AS (${save.cte(values.length + 1)})`);
-      values.push(...save.values);
-    }
-    if (held) {
-      values.push(held.owner);
-      parts.push(`dropped AS (DELETE FROM ${p}leases WHERE session_id = $1 AND owner = $${values.length})`);
-    }
-    const saveColumns = save ? `, (SELECT version FROM saved) AS saved, ${save.actual} AS actual` : "";
-    const { rows } = await pool.query(
-      `WITH ${parts.join(",\n")} SELECT last.s AS last${saveColumns} FROM last, notice`,
-      values,
-    );
+      json,
+      notice: encodeBusMessage({ sessionId, kind: "events" }, replica),
+      ...(save ? { save: { state: save.state, expectedVersion: save.expectedVersion } } : {}),
+      ...(held ? { leaseOwner: held.owner } : {}),
+    });
     if (held) held.released = true;
-    const row = rows[0] as { last: string; saved?: unknown; actual?: unknown };
-    const logged = events.map((event, i) => ({ seq: Number(row.last) + i + 1, event, json: jsons[i]! }));
-    await trim(sessionId, Number(row.last) + events.length);
+    const logged = events.map((event, i) => ({ seq: written.before + i + 1, event, json: json[i]! }));
+    await trim(sessionId, written.before + events.length);
     let version: number | undefined;
     if (save) {
       try {
-        version = await save.result(row.saved, row.actual);
+        version = await save.result(written.saved, written.actual);
       } catch (error) {
         saveError = error as Error;
       }
@@ -191,7 +175,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
         if (events.length === 0) return [];
         const json = events.map((event) => JSON.stringify(event));
         const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
-        const before = await appends.call({ sessionId, json, notice });
+        const { before } = await log.call({ sessionId, json, notice });
         await trim(sessionId, before + events.length);
         return events.map((event, i) => ({ seq: before + i + 1, event, json: json[i]! }));
       },
