@@ -75,6 +75,22 @@ for (const kind of kinds) {
       ).toEqual(["e1", "e7"]);
     });
 
+    it("numbers a session's appends in order when the next is made before the last has answered", async () => {
+      const b = await open();
+      const sessions = Array.from({ length: 20 }, (_, k) => runName(`overlap${k}`));
+      const first = sessions.map((s) => b.events.append(s, [event(1)]));
+      await new Promise((resolve) => setImmediate(resolve)); // the first ones are on their way
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = sessions.map((s) => b.events.append(s, [event(2), event(3)]));
+      const logged = await Promise.all([...first, ...second]);
+      expect(logged.map((l) => l.map((e) => e.seq))).toEqual([
+        ...sessions.map(() => [1]),
+        ...sessions.map(() => [2, 3]),
+      ]);
+      const read = await b.events.read(sessions[7]!, 0, 10);
+      expect(read.map((e) => (e.event as { name: string }).name)).toEqual(["e1", "e2", "e3"]);
+    });
+
     it("numbers events 1, 2, 3… per session and reads them after an id", async () => {
       const b = await open();
       const s = runName("s");

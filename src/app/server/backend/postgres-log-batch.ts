@@ -28,10 +28,14 @@ export interface LogWritten {
  * of every session) as one statement: a query each cost a round trip, a parse and a plan, thousands
  * a second at 10,000 streams. Data-modifying CTEs number each session's events after its last seq
  * (in the order of the calls), save the states (compare-and-set), release the leases and send the
- * notices; all of one statement, so a crash cannot split a run's end. One statement in flight at a
- * time (two on two connections could both read a session's last seq): the busier the replica, the
- * more each carries. A session written twice in one turn goes in a second statement after the first.
+ * notices; all of one statement, so a crash cannot split a run's end. STATEMENTS_IN_FLIGHT at a
+ * time, the busier the replica the more each carries; a statement that writes a session another one
+ * in flight writes waits for it (two on two connections could both read its last seq). A session
+ * written twice in one turn goes in a second statement after the first.
  */
+/** Statements in flight at most: the writes of one replica on two of PostgreSQL's processes. */
+const STATEMENTS_IN_FLIGHT = 2;
+
 export function postgresLogBatch(
   pool: Pool,
   tables: { events: string; leases: string; state: string },
@@ -69,7 +73,31 @@ export function postgresLogBatch(
       (SELECT v.version FROM ${state} AS v WHERE v.session_id = calls.session_id) AS actual
     FROM calls JOIN last ON last.k = calls.k, (SELECT count(*) FROM notice) AS told`;
 
-  const run = async (writes: LogWrite[]): Promise<LogWritten[]> => {
+  /** The statement each session was last written in, while it runs. */
+  const writing = new Map<string, Promise<LogWritten[]>>();
+  /**
+   * One statement, after the statements in flight that write any of its sessions (so that a session's
+   * writes never race for its last seq, and keep their order).
+   */
+  const run = (writes: LogWrite[]): Promise<LogWritten[]> => {
+    const earlier = new Set<Promise<LogWritten[]>>();
+    for (const write of writes) {
+      const pending = writing.get(write.sessionId);
+      if (pending) earlier.add(pending);
+    }
+    const done = (async () => {
+      if (earlier.size > 0) await Promise.allSettled(earlier);
+      return statement(writes);
+    })();
+    for (const write of writes) writing.set(write.sessionId, done);
+    const forget = () => {
+      for (const write of writes) if (writing.get(write.sessionId) === done) writing.delete(write.sessionId);
+    };
+    done.then(forget, forget);
+    return done;
+  };
+
+  const statement = async (writes: LogWrite[]): Promise<LogWritten[]> => {
     const eventCall: number[] = [];
     const json: string[] = [];
     for (const [k, write] of writes.entries()) {
@@ -117,6 +145,6 @@ export function postgresLogBatch(
       }
       return written;
     },
-    { maxInFlight: 1, perSend: 1024 },
+    { maxInFlight: STATEMENTS_IN_FLIGHT, perSend: 1024 },
   );
 }
