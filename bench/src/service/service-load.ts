@@ -280,6 +280,21 @@ export async function runServiceLoad(options: ServiceLoadOptions = {}): Promise<
     if (store.startsWith("redis"))
       for (const pattern of prefix ? [`${prefix}*`] : pids.map((pid) => `bench${pid}:*`))
         dropRedisKeys(store, pattern);
+    if (store.startsWith("postgres"))
+      for (const tablePrefix of prefix ? [prefix] : pids.map((pid) => `bench${pid}_`))
+        dropPostgresTables(store, tablePrefix);
+  }
+}
+
+/** Drops a run's tables (its prefix), so runs do not pile up tables in the database. */
+function dropPostgresTables(url: string, tablePrefix: string): void {
+  try {
+    const tables = ["events", "sessions", "leases", "state", "state_migrations"].map(
+      (t) => `${tablePrefix}${t}`,
+    );
+    execFileSync("psql", [url, "-qc", `DROP TABLE IF EXISTS ${tables.join(", ")}`], { stdio: "ignore" });
+  } catch {
+    // psql missing: the tables stay (prefixed by the server's pid)
   }
 }
 
