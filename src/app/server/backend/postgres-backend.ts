@@ -134,7 +134,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
         saveError = error as Error; // a state no store can hold: the events are logged all the same
       }
     }
-    const written = await log.call({
+    const written = await log.write({
       sessionId,
       json,
       notice: encodeBusMessage({ sessionId, kind: "events" }, replica),
@@ -175,7 +175,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
         if (events.length === 0) return [];
         const json = events.map((event) => JSON.stringify(event));
         const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
-        const { before } = await log.call({ sessionId, json, notice });
+        const { before } = await log.write({ sessionId, json, notice });
         await trim(sessionId, before + events.length);
         return events.map((event, i) => ({ seq: before + i + 1, event, json: json[i]! }));
       },

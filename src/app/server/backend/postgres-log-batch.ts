@@ -23,6 +23,9 @@ export interface LogWritten {
   actual: number | null;
 }
 
+/** Statements in flight at most: the writes of one replica on two of PostgreSQL's processes. */
+const STATEMENTS_IN_FLIGHT = 2;
+
 /**
  * Every log write of this replica made in one turn of the event loop (appends, run ends, checkpoints
  * of every session) as one statement: a query each cost a round trip, a parse and a plan, thousands
@@ -33,14 +36,11 @@ export interface LogWritten {
  * in flight writes waits for it (two on two connections could both read its last seq). A session
  * written twice in one turn goes in a second statement after the first.
  */
-/** Statements in flight at most: the writes of one replica on two of PostgreSQL's processes. */
-const STATEMENTS_IN_FLIGHT = 2;
-
 export function postgresLogBatch(
   pool: Pool,
   tables: { events: string; leases: string; state: string },
   channel: string,
-): LoopTurnBatch<LogWrite, LogWritten> {
+): { write(write: LogWrite): Promise<LogWritten> } {
   const { events, leases, state } = tables;
   const text = `WITH calls AS (
       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
@@ -74,20 +74,20 @@ export function postgresLogBatch(
     FROM calls JOIN last ON last.k = calls.k, (SELECT count(*) FROM notice) AS told`;
 
   /** The statement each session was last written in, while it runs. */
-  const writing = new Map<string, Promise<LogWritten[]>>();
+  const writing = new Map<string, Promise<Answer[]>>();
   /**
    * One statement, after the statements in flight that write any of its sessions (so that a session's
    * writes never race for its last seq, and keep their order).
    */
-  const run = (writes: LogWrite[]): Promise<LogWritten[]> => {
-    const earlier = new Set<Promise<LogWritten[]>>();
+  const run = (writes: LogWrite[]): Promise<Answer[]> => {
+    const earlier = new Set<Promise<Answer[]>>();
     for (const write of writes) {
       const pending = writing.get(write.sessionId);
       if (pending) earlier.add(pending);
     }
     const done = (async () => {
-      if (earlier.size > 0) await Promise.allSettled(earlier);
-      return statement(writes);
+      if (earlier.size > 0) await Promise.all(earlier);
+      return isolated(writes);
     })();
     for (const write of writes) writing.set(write.sessionId, done);
     const forget = () => {
@@ -95,6 +95,20 @@ export function postgresLogBatch(
     };
     done.then(forget, forget);
     return done;
+  };
+
+  /**
+   * The statement, answering each write. If it fails (it is rolled back whole), each write is tried
+   * alone, so that only a write that fails by itself (a session another replica writes meanwhile, a
+   * state the table refuses) fails, not every session of the turn.
+   */
+  const isolated = async (writes: LogWrite[]): Promise<Answer[]> => {
+    try {
+      return await statement(writes);
+    } catch (error) {
+      if (writes.length === 1) return [asError(error)];
+      return Promise.all(writes.map((write) => statement([write]).then(([one]) => one!, asError)));
+    }
   };
 
   const statement = async (writes: LogWrite[]): Promise<LogWritten[]> => {
@@ -127,7 +141,7 @@ export function postgresLogBatch(
     return written;
   };
 
-  return new LoopTurnBatch(
+  const batch = new LoopTurnBatch<LogWrite, Answer>(
     async (writes) => {
       // rounds in which each session is written once, in the order of the calls
       const rounds: number[][] = [];
@@ -138,7 +152,7 @@ export function postgresLogBatch(
         if (round === rounds.length) rounds.push([]);
         rounds[round]!.push(i);
       }
-      const written: LogWritten[] = [];
+      const written: Answer[] = [];
       for (const round of rounds) {
         const answers = await run(round.map((i) => writes[i]!));
         for (const [j, i] of round.entries()) written[i] = answers[j]!;
@@ -147,4 +161,16 @@ export function postgresLogBatch(
     },
     { maxInFlight: STATEMENTS_IN_FLIGHT, perSend: 1024 },
   );
+  return {
+    async write(write) {
+      const answer = await batch.call(write);
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+  };
 }
+
+/** A write's answer inside the batch: what it wrote, or why it alone failed. */
+type Answer = LogWritten | Error;
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
