@@ -1,5 +1,4 @@
 import type { Client, Pool } from "pg";
-import type { AgentEvent } from "../../../event/index.js";
 import { newId } from "../../../message/index.js";
 import { PostgresStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
@@ -10,11 +9,11 @@ import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { postgresLogBatch } from "./postgres-log-batch.js";
+import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
   DEFAULT_MAX_EVENTS,
-  type RunEnd,
   type RunEndResult,
   type RunLease,
   type ServiceBackend,
@@ -115,25 +114,13 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
    * A run's end (with its lease) or a checkpoint (without) as one write of the log batch: its events,
    * its save, its end events and its lease's release in one statement, with the other sessions'.
    */
-  const commit = async (
-    sessionId: string,
-    before: AgentEvent[],
-    toSave: RunEnd["save"],
-    endEvents: AgentEvent[],
-    lease: RunLease | undefined,
-  ): Promise<RunEndResult> => {
-    const held = lease && heldLeases.of(lease);
-    const events = [...before, ...endEvents];
-    const json = events.map((event) => JSON.stringify(event));
-    let save: ReturnType<PostgresStateStore["saveInput"]> | undefined;
-    let saveError: Error | undefined;
-    if (toSave) {
-      try {
-        save = store.saveInput(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion });
-      } catch (error) {
-        saveError = error as Error; // a state no store can hold: the events are logged all the same
-      }
-    }
+  const commit = async (run: RunWrite): Promise<RunEndResult> => {
+    const { sessionId } = run;
+    const held = run.lease && heldLeases.of(run.lease);
+    const { events, json } = writtenEvents(run);
+    const { save, saveError } = await prepareSave(run.save, ({ state, expectedVersion }) =>
+      store.saveInput(sessionId, state, { expectedVersion }),
+    );
     const written = await log.write({
       sessionId,
       json,
@@ -144,23 +131,15 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     if (held) held.released = true;
     const logged = events.map((event, i) => ({ seq: written.before + i + 1, event, json: json[i]! }));
     await trim(sessionId, written.before + events.length);
-    let version: number | undefined;
-    if (save) {
-      try {
-        version = await save.result(written.saved, written.actual);
-      } catch (error) {
-        saveError = error as Error;
-      }
-    }
-    return { logged, ...(version !== undefined ? { version } : {}), ...(saveError ? { saveError } : {}) };
+    return runEndResult(logged, save && (() => save.result(written.saved, written.actual)), saveError);
   };
 
   return {
     kind: "postgres",
     lockTtlMs: ttl,
     store,
-    endRun: (end) => commit(end.sessionId, end.events, end.save, end.endEvents, end.lease),
-    checkpoint: (c) => commit(c.sessionId, c.events, c.save, [], undefined),
+    endRun: commit,
+    checkpoint: (checkpoint) => commit(checkpointWrite(checkpoint)),
     bus: {
       async publish(message) {
         local.deliver(message);

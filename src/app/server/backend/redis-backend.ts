@@ -11,7 +11,8 @@ import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { parseLoggedEvent } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { redisAppendBatch } from "./redis-append-batch.js";
-import { type RedisRunEnd, redisRunEndBatch } from "./redis-run-end.js";
+import { redisRunEndBatch } from "./redis-run-end.js";
+import { prepareSave, runEndResult } from "./run-end-save.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
@@ -194,16 +195,10 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     const held = lease && heldLeases.of(lease);
     const json = events.map((event) => JSON.stringify(event));
     const endJson = endEvents.map((event) => JSON.stringify(event));
-    let save: RedisRunEnd["save"];
-    let saveError: Error | undefined;
-    if (toSave) {
-      const expected = toSave.expectedVersion;
-      try {
-        save = { expected, json: encodeState(sessionId, toSave.state, { expectedVersion: expected }) };
-      } catch (error) {
-        saveError = error as Error; // a state no store can hold: the events are logged all the same
-      }
-    }
+    const { save, saveError } = await prepareSave(toSave, ({ state, expectedVersion: expected }) => ({
+      expected,
+      json: encodeState(sessionId, state, { expectedVersion: expected }),
+    }));
     const { lastSeq, saved, version } = await runEnds.call({
       sessionId,
       stream: streamKey(sessionId),
@@ -216,12 +211,14 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       endJson,
     });
     if (held) held.released = true;
-    if (save && !saved) saveError = new StateConflictError(sessionId, save.expected, version);
-    return {
-      logged: loggedUpTo(lastSeq, [...events, ...endEvents], [...json, ...endJson]),
-      ...(saved ? { version } : {}),
-      ...(saveError ? { saveError } : {}),
-    };
+    const logged = loggedUpTo(lastSeq, [...events, ...endEvents], [...json, ...endJson]);
+    const savedVersion =
+      save &&
+      (() => {
+        if (!saved) throw new StateConflictError(sessionId, save.expected, version);
+        return version;
+      });
+    return runEndResult(logged, savedVersion, saveError);
   }
 
   return {

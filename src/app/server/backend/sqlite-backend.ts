@@ -11,12 +11,12 @@ import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
 import { loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
+import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
   DEFAULT_MAX_EVENTS,
   type LoggedEvent,
-  type RunEnd,
   type RunEndResult,
   type RunLease,
   type ServiceBackend,
@@ -170,26 +170,14 @@ export async function sqliteBackend(
    * A run's end (with its lease) or a checkpoint (without) in one transaction of the writer: its
    * events, its save, its end events, its lease.
    */
-  const commit = async (
-    sessionId: string,
-    before: AgentEvent[],
-    toSave: RunEnd["save"],
-    endEvents: AgentEvent[],
-    lease: RunLease | undefined,
-  ): Promise<RunEndResult> => {
-    const held = lease && heldLeases.of(lease);
-    const events = [...before, ...endEvents];
-    const jsons = events.map((event) => JSON.stringify(event));
-    let save: Awaited<ReturnType<SqliteStateStore["saveWrite"]>> | undefined;
-    let saveError: Error | undefined;
-    if (toSave) {
-      try {
-        save = await store.saveWrite(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion });
-      } catch (error) {
-        saveError = error as Error; // a state no store can hold: the events are logged all the same
-      }
-    }
-    const count = before.length;
+  const commit = async (run: RunWrite): Promise<RunEndResult> => {
+    const { sessionId } = run;
+    const held = run.lease && heldLeases.of(run.lease);
+    const { events, json: jsons } = writtenEvents(run);
+    const { save, saveError } = await prepareSave(run.save, ({ state, expectedVersion }) =>
+      store.saveWrite(sessionId, state, { expectedVersion }),
+    );
+    const count = run.events.length;
     const results = await writer.write([
       lastSeqWrite(sessionId),
       ...appendWrites(sessionId, jsons.slice(0, count)),
@@ -204,15 +192,8 @@ export async function sqliteBackend(
     const logged = numbered(results[0]!, events, jsons);
     const last = logged.at(-1)?.seq ?? 0;
     if (last > max) await changes(w.trim, sessionId, last - max);
-    let version: number | undefined;
-    if (save) {
-      try {
-        version = save.result(results[1 + count]!); // after the lastSeq read and the events before it
-      } catch (error) {
-        saveError = error as Error;
-      }
-    }
-    return { logged, ...(version !== undefined ? { version } : {}), ...(saveError ? { saveError } : {}) };
+    // the save's result comes after the lastSeq read and the events before it
+    return runEndResult(logged, save && (() => save.result(results[1 + count]!)), saveError);
   };
 
   return {
@@ -221,8 +202,8 @@ export async function sqliteBackend(
     store,
     pollMs: 250,
     bus: new LocalBus(),
-    endRun: (end) => commit(end.sessionId, end.events, end.save, end.endEvents, end.lease),
-    checkpoint: (c) => commit(c.sessionId, c.events, c.save, [], undefined),
+    endRun: commit,
+    checkpoint: (checkpoint) => commit(checkpointWrite(checkpoint)),
     events: {
       append: async (sessionId, events) => (events.length === 0 ? [] : append(sessionId, events)),
       read: async (sessionId, after, limit) =>
