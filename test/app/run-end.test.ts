@@ -230,6 +230,31 @@ for (const kind of kinds) {
       expect(await backend.locks.isHeld("same-turn")).toBe(false);
     });
 
+    it("a checkpoint that only saves logs nothing and tells the other replicas nothing", async () => {
+      const backend = await open();
+      const other = await open();
+      const heard: BusMessage[] = [];
+      other.bus.subscribe("save-only", (m) => heard.push(m));
+      const { state, lease } = await runningSession(backend, "save-only");
+      await expect.poll(() => heard.length).toBe(kind.notifies ? 1 : 0); // of the session's first append
+      heard.length = 0;
+      state.context.push(userMsg("hello"));
+      const result = await backend.checkpoint!({
+        sessionId: "save-only",
+        events: [],
+        save: { state, expectedVersion: 1 },
+      });
+      expect(result.logged).toEqual([]);
+      expect(result.version).toBe(2);
+      await backend.bus.publish({ sessionId: "save-only", kind: "interrupt", reason: "marker" });
+      // the marker comes after any notice the checkpoint sent, on the same channel
+      await expect
+        .poll(() => heard.length, { timeout: kind.notifies ? 2000 : 200 })
+        .toBe(kind.notifies ? 1 : 0);
+      expect(heard.map((m) => m.kind)).toEqual(kind.notifies ? ["interrupt"] : []);
+      await lease.release();
+    });
+
     it("refuses a lease that is not its own", async () => {
       const backend = await open();
       const foreign = { sessionId: "x", renew: async () => true, release: async () => {} };

@@ -128,7 +128,8 @@ export function postgresLogBatch(
       eventCall,
       json,
       channel,
-      writes.map((write) => write.notice),
+      // a write with no events (a checkpoint that only saves) has nothing to tell
+      writes.filter((write) => write.json.length > 0).map((write) => write.notice),
     ]);
     const written: LogWritten[] = [];
     for (const row of rows) {

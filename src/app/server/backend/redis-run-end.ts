@@ -9,7 +9,8 @@ import { type AppendBatchOptions, REDIS_LOG_LUA } from "./redis-append-batch.js"
  * bus channel, this replica's own subscriptions to it, updatedAt, then per run: session id, lock owner
  * ('' for a checkpoint, which keeps the lock),
  * bus notice, the count of events before the save and their JSON, whether to save (1/0), the expected
- * version and the state's JSON, the count of end events and their JSON. Returns per run: the last seq,
+ * version and the state's JSON, the count of end events and their JSON (the notice goes out only when
+it logged events). Returns per run: the last seq,
  * whether the state was saved, and the new version (or the one found). Each run's steps happen in the
  * order `RunEnd` gives, and atomically (a script runs alone).
  */
@@ -22,14 +23,16 @@ for k = 2, #KEYS, 3 do
   local stream, hash, lock = KEYS[k], KEYS[k + 1], KEYS[k + 2]
   local id, owner, notice, count = ARGV[a], ARGV[a + 1], ARGV[a + 2], tonumber(ARGV[a + 3])
   local seq = add_events(stream, max, last_seq(stream), a + 4, count)
+  local logged = count
   a = a + 4 + count
   local saved, version = 0, 0
   if ARGV[a] == '1' then saved, version = save_state(hash, KEYS[1], ARGV[a + 1], ARGV[a + 2], id, updatedAt) end
   count = tonumber(ARGV[a + 3])
   seq = add_events(stream, max, seq, a + 4, count)
+  logged = logged + count
   a = a + 4 + count
   if owner ~= '' and redis.call('GET', lock) == owner then redis.call('DEL', lock) end
-  if notify then redis.call('PUBLISH', channel, notice) end
+  if notify and logged > 0 then redis.call('PUBLISH', channel, notice) end
   out[#out + 1] = seq
   out[#out + 1] = saved
   out[#out + 1] = version
