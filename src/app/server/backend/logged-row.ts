@@ -23,6 +23,11 @@ export function parseLoggedEvent(sessionId: string, seq: number, json: string): 
   return event as AgentEvent;
 }
 
+/** Events logged after seq `before` (numbered `before + 1` on), with the JSON they were logged as. */
+export function loggedAfter(before: number, events: AgentEvent[], json: string[]): LoggedEvent[] {
+  return events.map((event, i) => ({ seq: before + i + 1, event, json: json[i]! }));
+}
+
 /** A row of an SQL event log (its seq and the event's JSON text) as a LoggedEvent. */
 export function loggedRow(sessionId: string, row: { seq: number | string; event: string }): LoggedEvent {
   const seq = Number(row.seq);

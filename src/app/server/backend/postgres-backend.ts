@@ -6,7 +6,7 @@ import { redactUrl } from "../../../state/redact-url.js";
 import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
-import { loggedRow } from "./logged-row.js";
+import { loggedAfter, loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { postgresLogBatch } from "./postgres-log-batch.js";
 import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
@@ -129,7 +129,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
       ...(held ? { leaseOwner: held.owner } : {}),
     });
     if (held) held.released = true;
-    const logged = events.map((event, i) => ({ seq: written.before + i + 1, event, json: json[i]! }));
+    const logged = loggedAfter(written.before, events, json);
     await trim(sessionId, written.before + events.length);
     return runEndResult(logged, save && (() => save.result(written.saved, written.actual)), saveError);
   };
@@ -156,7 +156,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
         const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
         const { before } = await log.write({ sessionId, json, notice });
         await trim(sessionId, before + events.length);
-        return events.map((event, i) => ({ seq: before + i + 1, event, json: json[i]! }));
+        return loggedAfter(before, events, json);
       },
       async read(sessionId, after, limit) {
         const { rows } = await pool.query(

@@ -8,7 +8,7 @@ import { RedisScript } from "../../../state/redis-script.js";
 import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
-import { parseLoggedEvent } from "./logged-row.js";
+import { loggedAfter, parseLoggedEvent } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { redisAppendBatch } from "./redis-append-batch.js";
 import { redisRunEndBatch } from "./redis-run-end.js";
@@ -78,12 +78,6 @@ function loggedEntry(sessionId: string, [id, fields]: [string, string[]]): Logge
   const seq = seqOf(id);
   const json = fields[1] ?? "";
   return { seq, event: parseLoggedEvent(sessionId, seq, json), json };
-}
-
-/** Events as logged, numbered up to `lastSeq`, with the JSON they were logged as. */
-function loggedUpTo(lastSeq: number, events: AgentEvent[], json: string[]): LoggedEvent[] {
-  const first = lastSeq - events.length + 1;
-  return events.map((event, i) => ({ seq: first + i, event, json: json[i]! }));
 }
 
 /**
@@ -211,7 +205,8 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       endJson,
     });
     if (held) held.released = true;
-    const logged = loggedUpTo(lastSeq, [...events, ...endEvents], [...json, ...endJson]);
+    const all = [...events, ...endEvents];
+    const logged = loggedAfter(lastSeq - all.length, all, [...json, ...endJson]);
     const savedVersion =
       save &&
       (() => {
@@ -238,7 +233,8 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         if (events.length === 0) return [];
         const json = events.map((event) => JSON.stringify(event));
         const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
-        return loggedUpTo(await appends.call({ key: streamKey(sessionId), notice, json }), events, json);
+        const lastSeq = await appends.call({ key: streamKey(sessionId), notice, json });
+        return loggedAfter(lastSeq - events.length, events, json);
       },
       async read(sessionId, after, limit) {
         const entries = await redis.xrange(streamKey(sessionId), `0-${after + 1}`, "+", "COUNT", limit);

@@ -10,7 +10,7 @@ import { type AppendBatchOptions, REDIS_LOG_LUA } from "./redis-append-batch.js"
  * ('' for a checkpoint, which keeps the lock),
  * bus notice, the count of events before the save and their JSON, whether to save (1/0), the expected
  * version and the state's JSON, the count of end events and their JSON (the notice goes out only when
-it logged events). Returns per run: the last seq,
+ * it logged events). Returns per run: the last seq,
  * whether the state was saved, and the new version (or the one found). Each run's steps happen in the
  * order `RunEnd` gives, and atomically (a script runs alone).
  */

@@ -9,7 +9,7 @@ import { SqliteWriter } from "../../../state/sqlite-writer.js";
 import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
-import { loggedRow } from "./logged-row.js";
+import { loggedAfter, loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
 import {
@@ -143,13 +143,10 @@ export async function sqliteBackend(
   const lastSeqWrite = (sessionId: string) => ({ statement: w.lastSeq, args: [sessionId] });
   const appendWrites = (sessionId: string, jsons: string[]) =>
     jsons.map((json) => ({ statement: w.append, args: [sessionId, sessionId, json] }));
-  /** The events numbered from `lastSeq` on, with the JSON they were logged as. */
-  const numbered = (lastSeq: SqliteArg, events: AgentEvent[], jsons: string[]): LoggedEvent[] =>
-    events.map((event, i) => ({ seq: Number(lastSeq) + i + 1, event, json: jsons[i]! }));
   const append = async (sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> => {
     const jsons = events.map((event) => JSON.stringify(event));
     const [lastSeq] = await writer.write([lastSeqWrite(sessionId), ...appendWrites(sessionId, jsons)]);
-    const added = numbered(lastSeq!, events, jsons);
+    const added = loggedAfter(Number(lastSeq), events, jsons);
     const seq = added[added.length - 1]!.seq;
     if (seq > max) await changes(w.trim, sessionId, seq - max);
     return added;
@@ -189,7 +186,7 @@ export async function sqliteBackend(
       held.released = true;
       local.delete(sessionId);
     }
-    const logged = numbered(results[0]!, events, jsons);
+    const logged = loggedAfter(Number(results[0]), events, jsons);
     const last = logged.at(-1)?.seq ?? 0;
     if (last > max) await changes(w.trim, sessionId, last - max);
     // the save's result comes after the lastSeq read and the events before it
