@@ -230,7 +230,9 @@ for (const kind of kinds) {
 
     it("renews many leases in one call, each answering for its own; released or foreign leases answer false", async () => {
       const [backend, other] = [await open(), await open()];
-      const sessions = Array.from({ length: 12 }, (_, k) => runName(`m${k}`));
+      // ids that look like SQL, array syntax or NULL go to the store as they are
+      const hostile = ["NULL", `it's'); DELETE FROM x; --`, `{a,"b"}\\ $1`];
+      const sessions = [...hostile, ...Array.from({ length: 9 }, (_, k) => runName(`m${k}`))];
       const leases = (await Promise.all(sessions.map((s) => backend.locks.acquire(s)))).map((l) => l!);
       const foreign = (await other.locks.acquire(runName("foreign")))!;
       await Promise.all(leases.filter((_, k) => k % 3 === 0).map((lease) => lease.release()));

@@ -255,6 +255,34 @@ for (const kind of kinds) {
       await lease.release();
     });
 
+    it("logs and saves sessions whose ids and text look like SQL, array syntax or NULL, as they are", async () => {
+      const backend = await open();
+      const hostile = ["NULL", `it's'); DELETE FROM x; --`, `{a,"b"}\\ $1 x`];
+      const text = `quote ' double " backslash \\ brace {,} dollar $1 newline \n end`;
+      const runs = await Promise.all(hostile.map((id) => runningSession(backend, id)));
+      for (const { state } of runs) state.context.push(userMsg(text));
+      const results = await Promise.all(
+        runs.map(({ state, lease }, k) =>
+          backend.endRun!({
+            sessionId: hostile[k]!,
+            events: [delta(text)],
+            save: { state, expectedVersion: 1 },
+            endEvents: [replyEnd()],
+            lease,
+          }),
+        ),
+      );
+      for (const [k, id] of hostile.entries()) {
+        expect(results[k]!.version).toBe(2);
+        const log = await backend.events.read(id, 0, 10);
+        expect(log.map((e) => e.seq)).toEqual([1, 2, 3]);
+        expect((log[1]!.event as { delta: string }).delta).toBe(text);
+        expect((await backend.store.load(id))?.state.context).toEqual(runs[k]!.state.context);
+        expect(await backend.locks.isHeld(id)).toBe(false);
+      }
+      expect(await backend.events.read("x", 0, 10)).toEqual([]); // nothing leaked into another session
+    });
+
     it("refuses a lease that is not its own", async () => {
       const backend = await open();
       const foreign = { sessionId: "x", renew: async () => true, release: async () => {} };
