@@ -109,7 +109,7 @@ describe("EventQueue", () => {
     expect(await backend.locks.isHeld("s")).toBe(false);
   });
 
-  it("end without endRun logs, saves and logs in turn, and frees the session before it tells the end; a lost save still logs the end", async () => {
+  it("end without endRun logs, saves and logs in turn, frees the session, then tells it all in one message; a lost save still logs the end", async () => {
     const { backend, steps, heard } = recordingBackend();
     // whether the session was still held when each message was told (memory locks answer at once)
     const heldWhenTold: Array<Promise<boolean>> = [];
@@ -127,11 +127,11 @@ describe("EventQueue", () => {
       [1, "TEXT_BLOCK_DELTA"],
       [2, "REPLY_END"],
     ]);
-    expect(heard.map((m) => (m.kind === "events" ? [m.events?.length, m.runEnded ?? false] : []))).toEqual([
-      [1, false],
-      [1, true],
-    ]);
-    expect(await Promise.all(heldWhenTold)).toEqual([true, false]);
+    // the last delta and the end together: one delivery (one socket write) per follower, not two
+    expect(
+      heard.map((m) => (m.kind === "events" ? [m.events?.map((e) => e.seq), m.runEnded ?? false] : [])),
+    ).toEqual([[[1, 2], true]]);
+    expect(await Promise.all(heldWhenTold)).toEqual([false]);
     expect(await backend.locks.isHeld("s")).toBe(false);
 
     lease = (await backend.locks.acquire("s"))!;
@@ -140,6 +140,22 @@ describe("EventQueue", () => {
     expect(result.saveError).toBeInstanceOf(StateConflictError);
     expect(result.logged.map((e) => e.seq)).toEqual([3]);
     expect((await backend.store.load("s"))?.version).toBe(2);
+    expect(await backend.locks.isHeld("s")).toBe(false);
+  });
+
+  it("end without endRun: if logging the end events fails, the events logged before are told, and end rejects", async () => {
+    const { backend, heard } = recordingBackend();
+    const append = backend.events.append.bind(backend.events);
+    backend.events.append = (sessionId, events) =>
+      events.some((event) => event.type === "REPLY_END")
+        ? Promise.reject(new Error("disk full"))
+        : append(sessionId, events);
+    const lease = (await backend.locks.acquire("s"))!;
+    const queue = new EventQueue(backend, "s");
+    queue.push(delta(1));
+    await expect(queue.end({ endEvents: [replyEnd()], lease })).rejects.toThrow(/disk full/);
+    expect(heard).toMatchObject([{ kind: "events", events: [{ seq: 1 }] }]);
+    expect(heard[0]).not.toHaveProperty("runEnded");
     expect(await backend.locks.isHeld("s")).toBe(false);
   });
 

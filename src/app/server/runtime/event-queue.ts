@@ -108,25 +108,36 @@ export class EventQueue {
     }
   }
 
-  /** `end` on a backend without `endRun`: each step waits for the one before. */
+  /**
+   * `end` on a backend without `endRun`: each step waits for the one before, and followers hear of the
+   * last events and the end events in one message, as with `endRun` (one delivery, one write per
+   * stream, not two). If a step after the first append fails, what it logged is told before the error.
+   */
   async #endInSteps(run: RunEnd): Promise<RunEndResult> {
-    const logged = await this.#append(run.events);
+    const logged = await this.#log(run.events);
     const result: RunEndResult = { logged };
-    if (run.save) {
-      const { state, expectedVersion } = run.save;
-      try {
-        result.version = (await this.backend.store.save(this.sessionId, state, { expectedVersion })).version;
-      } catch (error) {
-        result.saveError = error as Error;
+    let ended: LoggedEvent[];
+    try {
+      if (run.save) {
+        const { state, expectedVersion } = run.save;
+        try {
+          result.version = (
+            await this.backend.store.save(this.sessionId, state, { expectedVersion })
+          ).version;
+        } catch (error) {
+          result.saveError = error as Error;
+        }
       }
+      ended = await this.#log(run.endEvents);
+    } catch (error) {
+      await this.#publish(logged);
+      throw error;
     }
-    const ended = await this.#log(run.endEvents);
     // Freed before its end events are told, as `endRun` does: a client that sees them can start the
     // session's next run at once.
     await run.lease.release().catch(() => {});
-    await this.#publish(ended, true);
-    // not pushed onto `logged`: the bus handed that array to followers, which may keep it
-    result.logged = [...logged, ...ended];
+    result.logged = logged.length === 0 ? ended : [...logged, ...ended];
+    await this.#publish(result.logged, true);
     return result;
   }
 
