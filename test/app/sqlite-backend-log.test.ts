@@ -32,3 +32,64 @@ it("answers each appended event with the seq its row was stored under, even afte
     await backend.close();
   }
 });
+
+// A new file's events table is a rowid table: rows go in at its end in the order they are written
+// (what keeps a commit of many sessions' events to a few table pages), looked up by the key index.
+it("keeps a new file's events in the order they were written, across sessions", async () => {
+  const file = join(dir, "order.db");
+  const backend = await sqliteBackend(file);
+  try {
+    await backend.events.append("b", [delta("1")]);
+    await backend.events.append("a", [delta("2")]);
+    await backend.events.append("b", [delta("3")]);
+    const raw = new Database(file, { readonly: true });
+    const rows = raw.prepare("SELECT session_id, seq FROM agentscope_events ORDER BY rowid").all();
+    raw.close();
+    expect(rows).toEqual([
+      { session_id: "b", seq: 1 },
+      { session_id: "a", seq: 1 },
+      { session_id: "b", seq: 2 },
+    ]);
+    expect((await backend.events.read("b", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
+  } finally {
+    await backend.close();
+  }
+});
+
+// Files made before the events table was a rowid table keep their WITHOUT ROWID table: every
+// statement of the backend works on it as it was.
+it("works on a file whose events table was made WITHOUT ROWID", async () => {
+  const file = join(dir, "earlier.db");
+  const raw = new Database(file);
+  raw.exec(
+    "CREATE TABLE agentscope_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID",
+  );
+  raw.prepare("INSERT INTO agentscope_events VALUES ('s', 1, ?)").run(JSON.stringify(delta("old")));
+  raw.close();
+  const backend = await sqliteBackend(file, { maxEventsPerSession: 3 });
+  try {
+    await backend.events.append("s", [delta("a"), delta("b")]);
+    const lease = (await backend.locks.acquire("s"))!;
+    const ended = await backend.endRun!({
+      sessionId: "s",
+      events: [delta("c")],
+      endEvents: [createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" })],
+      lease,
+    });
+    expect(ended.logged.map((e) => e.seq)).toEqual([4, 5]);
+    // trimmed to the newest 3
+    expect(await backend.events.firstSeq("s")).toBe(3);
+    expect((await backend.events.read("s", 0, 10)).map((e) => [e.seq, e.event.type])).toEqual([
+      [3, "TEXT_BLOCK_DELTA"],
+      [4, "TEXT_BLOCK_DELTA"],
+      [5, "REPLY_END"],
+    ]);
+    expect(await backend.locks.isHeld("s")).toBe(false);
+    const check = new Database(file, { readonly: true });
+    const sql = check.prepare("SELECT sql FROM sqlite_master WHERE name = 'agentscope_events'").pluck().get();
+    check.close();
+    expect(sql).toMatch(/WITHOUT ROWID/);
+  } finally {
+    await backend.close();
+  }
+});

@@ -43,9 +43,16 @@ function toRecord(row: RecordRow): SessionRecord {
   return record;
 }
 
+/**
+ * The events table is a rowid table: rows go in at the end of the table, in the order they are
+ * written, and only the (session_id, seq) key index takes each session's place. As a WITHOUT ROWID
+ * table keyed by session (as before 2026-12), every commit of many sessions' events rewrote a table
+ * page per session, with each whole row on it: twice the writer's time for the same inserts. A file
+ * made then keeps that table; every statement here works on both.
+ */
 function schema(p: string): string {
   return `
-CREATE TABLE IF NOT EXISTS ${p}events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ${p}events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (session_id, seq));
 CREATE TABLE IF NOT EXISTS ${p}sessions (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT, created_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS ${p}sessions_owner ON ${p}sessions (owner, session_id);
 CREATE TABLE IF NOT EXISTS ${p}leases (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);`;
