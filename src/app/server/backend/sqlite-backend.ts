@@ -46,9 +46,9 @@ function toRecord(row: RecordRow): SessionRecord {
 /**
  * The events table is a rowid table: rows go in at the end of the table, in the order they are
  * written, and only the (session_id, seq) key index takes each session's place. As a WITHOUT ROWID
- * table keyed by session (as before 2026-12), every commit of many sessions' events rewrote a table
- * page per session, with each whole row on it: twice the writer's time for the same inserts. A file
- * made then keeps that table; every statement here works on both.
+ * table keyed by session (as earlier versions made it), every commit of many sessions' events
+ * rewrote a table page per session, with each whole row on it: twice the writer's time for the same
+ * inserts. A file made by an earlier version keeps that table; every statement here works on both.
  */
 function schema(p: string): string {
   return `

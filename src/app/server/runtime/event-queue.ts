@@ -111,23 +111,21 @@ export class EventQueue {
   /**
    * `end` on a backend without `endRun`: each step waits for the one before, and followers hear of the
    * last events and the end events in one message, as with `endRun` (one delivery, one write per
-   * stream, not two). If a step after the first append fails, what it logged is told before the error.
+   * stream, not two). If logging the end events fails, the events logged before them are told first.
    */
   async #endInSteps(run: RunEnd): Promise<RunEndResult> {
     const logged = await this.#log(run.events);
     const result: RunEndResult = { logged };
+    if (run.save) {
+      const { state, expectedVersion } = run.save;
+      try {
+        result.version = (await this.backend.store.save(this.sessionId, state, { expectedVersion })).version;
+      } catch (error) {
+        result.saveError = error as Error;
+      }
+    }
     let ended: LoggedEvent[];
     try {
-      if (run.save) {
-        const { state, expectedVersion } = run.save;
-        try {
-          result.version = (
-            await this.backend.store.save(this.sessionId, state, { expectedVersion })
-          ).version;
-        } catch (error) {
-          result.saveError = error as Error;
-        }
-      }
       ended = await this.#log(run.endEvents);
     } catch (error) {
       await this.#publish(logged);
