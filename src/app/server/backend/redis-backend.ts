@@ -12,14 +12,12 @@ import { loggedAfter, parseLoggedEvent } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { redisAppendBatch } from "./redis-append-batch.js";
 import { redisRunEndBatch } from "./redis-run-end.js";
-import { prepareSave, runEndResult } from "./run-end-save.js";
+import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
   DEFAULT_MAX_EVENTS,
   type LoggedEvent,
-  type RunCheckpoint,
-  type RunEnd,
   type RunEndResult,
   type RunLease,
   type ServiceBackend,
@@ -179,17 +177,12 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
    * A run's end (with its lease) or a checkpoint (without): the events, the save, the end events and
    * the lease's release in one script call.
    */
-  async function commit(
-    sessionId: string,
-    events: AgentEvent[],
-    toSave: RunEnd["save"],
-    endEvents: AgentEvent[],
-    lease: RunLease | undefined,
-  ): Promise<RunEndResult> {
-    const held = lease && heldLeases.of(lease);
-    const json = events.map((event) => JSON.stringify(event));
-    const endJson = endEvents.map((event) => JSON.stringify(event));
-    const { save, saveError } = await prepareSave(toSave, ({ state, expectedVersion: expected }) => ({
+  async function commit(run: RunWrite): Promise<RunEndResult> {
+    const { sessionId } = run;
+    const held = run.lease && heldLeases.of(run.lease);
+    const { events, json } = writtenEvents(run);
+    const count = run.events.length;
+    const { save, saveError } = await prepareSave(run.save, ({ state, expectedVersion: expected }) => ({
       expected,
       json: encodeState(sessionId, state, { expectedVersion: expected }),
     }));
@@ -200,13 +193,12 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       lock: lockKey(sessionId),
       owner: held?.owner ?? "",
       notice: encodeBusMessage({ sessionId, kind: "events" }, replica),
-      json,
+      json: json.slice(0, count),
       ...(save ? { save } : {}),
-      endJson,
+      endJson: json.slice(count),
     });
     if (held) held.released = true;
-    const all = [...events, ...endEvents];
-    const logged = loggedAfter(lastSeq - all.length, all, [...json, ...endJson]);
+    const logged = loggedAfter(lastSeq - events.length, events, json);
     const savedVersion =
       save &&
       (() => {
@@ -316,8 +308,8 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         if (owner !== null) await redis.zrem(ownerKey(owner), sessionId);
       },
     },
-    endRun: (end: RunEnd) => commit(end.sessionId, end.events, end.save, end.endEvents, end.lease),
-    checkpoint: (c: RunCheckpoint) => commit(c.sessionId, c.events, c.save, [], undefined),
+    endRun: commit,
+    checkpoint: (checkpoint) => commit(checkpointWrite(checkpoint)),
     async close() {
       await store.close();
       await Promise.allSettled([subscriber.quit(), redis.quit()]);
