@@ -85,6 +85,17 @@ it("works on a file whose events table was made WITHOUT ROWID", async () => {
       [5, "REPLY_END"],
     ]);
     expect(await backend.locks.isHeld("s")).toBe(false);
+    // a damaged row of the earlier table is reported by session and seq, as on the new one
+    const damage = new Database(file);
+    damage.prepare("INSERT INTO agentscope_events VALUES ('s', 6, 'not json')").run();
+    damage.prepare("INSERT INTO agentscope_events VALUES ('s', 7, '{\"no\":\"type\"}')").run();
+    damage.close();
+    await expect(backend.events.read("s", 5, 1)).rejects.toThrow(
+      /event 6 in the log of session "s" is not JSON/,
+    );
+    await expect(backend.events.read("s", 6, 1)).rejects.toThrow(
+      /event 7 in the log of session "s" is not an event/,
+    );
     const check = new Database(file, { readonly: true });
     const sql = check.prepare("SELECT sql FROM sqlite_master WHERE name = 'agentscope_events'").pluck().get();
     check.close();
