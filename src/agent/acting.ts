@@ -113,7 +113,7 @@ export abstract class ActingRun extends ReplyCore {
     if (tool === this.structuredTool) return tool;
     let decision: PermissionDecision;
     try {
-      decision = this.mw.empty
+      decision = this.noMiddleware
         ? await this.config.decide(tool, parsed, this.state.permission)
         : await this.mw.decide({ tool, input: parsed, permission: this.state.permission });
     } catch (error) {
@@ -191,7 +191,7 @@ export abstract class ActingRun extends ReplyCore {
     };
     if (resume) ctx.resume = resume;
     try {
-      const value = this.mw.empty
+      const value = this.noMiddleware
         ? tool.call(parsed, ctx)
         : await untilAborted(this.mw.callTool({ call, tool, input: parsed, ctx }), signal);
       if (isAsyncIterable(value)) {

@@ -50,7 +50,9 @@ export abstract class ReplyCore {
   protected nativeSchema: z.ZodType | undefined;
   protected structuredValue: unknown;
   protected structuredDone = false;
-  protected readonly mw: MiddlewareRunner;
+  /** Whether the agent has no middleware: every hook is skipped and no runner is built. */
+  protected readonly noMiddleware: boolean;
+  #mw: MiddlewareRunner | undefined;
 
   constructor(
     protected readonly config: RunConfig,
@@ -59,11 +61,19 @@ export abstract class ReplyCore {
     /** Called when the run starts (may throw: nothing has changed yet) and when it ends, however it ends. */
     protected readonly guard?: { start(input: ReplyInput): void; end(): void },
   ) {
-    this.mw = new MiddlewareRunner(
-      config.middlewares,
+    this.noMiddleware = config.middlewares.length === 0;
+  }
+
+  /**
+   * The middleware chains of this reply, composed on first use. A run without middleware never asks
+   * for them (its hot path checks `noMiddleware`), so most replies build none of its closures.
+   */
+  protected get mw(): MiddlewareRunner {
+    this.#mw ??= new MiddlewareRunner(
+      this.config.middlewares,
       {
-        state,
-        agentName: config.name,
+        state: this.state,
+        agentName: this.config.name,
         replyId: () => this.msg?.id ?? "",
         emit: (event) => {
           if (!this.msg) throw new ReplyStateError("a middleware emitted an event before the reply started");
@@ -75,8 +85,9 @@ export abstract class ReplyCore {
           this.stopReason ??= reason;
         },
       },
-      (request) => config.decide(request.tool, request.input, request.permission),
+      (request) => this.config.decide(request.tool, request.input, request.permission),
     );
+    return this.#mw;
   }
 
   /** Sets up the structured output of this reply in `mode` (tool: the injected tool; native: the schema). */
@@ -102,7 +113,7 @@ export abstract class ReplyCore {
   }
 
   protected push(event: AgentEvent): void {
-    if (this.mw.watchesEvents) this.mw.onEvent(event);
+    if (!this.noMiddleware && this.mw.watchesEvents) this.mw.onEvent(event);
     applyEventInPlace(this.msg, event);
     this.out.push(event);
     this.notify();

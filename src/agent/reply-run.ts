@@ -88,7 +88,7 @@ export class ReplyRun extends StreamingRun {
           return this.finish();
         }
         reply.iteration += 1;
-        if (!this.mw.empty) {
+        if (!this.noMiddleware) {
           await this.mw.beforeReasoning(reply.iteration);
           if (this.stopReason !== undefined) this.stop();
           yield* this.drain();
@@ -117,7 +117,7 @@ export class ReplyRun extends StreamingRun {
               options: this.chatOptions(reply.iteration),
             };
             withFormat = request.options.responseFormat !== undefined;
-            const stream = this.mw.empty
+            const stream = this.noMiddleware
               ? model.stream(request.messages, request.options)
               : this.mw.callModel(request);
             if (isBatchedStream(stream)) {
@@ -197,7 +197,7 @@ export class ReplyRun extends StreamingRun {
         yield* this.drain();
         // A plain answer ends the reply right below, and that save ("reply_end") holds this one.
         if (!this.endsWithAnswer(final)) await this.save("model_call");
-        if (!this.mw.empty) {
+        if (!this.noMiddleware) {
           await this.mw.afterReasoning(this.msg);
           if (this.stopReason !== undefined) {
             this.stop();
@@ -231,7 +231,7 @@ export class ReplyRun extends StreamingRun {
 
   /** Whether `final` ends the reply as it is: no calls to run, nothing to retry or hint, no middleware. */
   private endsWithAnswer(final: ChatFinal): boolean {
-    if (!this.mw.empty || final.continueTurn || this.nativeSchema || this.structuredTool) return false;
+    if (!this.noMiddleware || final.continueTurn || this.nativeSchema || this.structuredTool) return false;
     return !final.content.some((block) => block.type === "tool_call" && block.executedBy !== "provider");
   }
 
@@ -326,7 +326,9 @@ export class ReplyRun extends StreamingRun {
   }
 
   protected modelInput(): Msg[] {
-    const prompt = this.mw.empty ? this.config.systemPrompt : this.mw.systemPrompt(this.config.systemPrompt);
+    const prompt = this.noMiddleware
+      ? this.config.systemPrompt
+      : this.mw.systemPrompt(this.config.systemPrompt);
     const messages = buildModelInput(
       prompt,
       this.config.toolkit.groupNotes(),

@@ -35,7 +35,7 @@ export abstract class StreamingRun extends ActingRun {
         blockId: id,
         delta: chunk.delta,
       };
-      if (this.mw.watchesEvents) this.mw.onEvent(event);
+      if (!this.noMiddleware && this.mw.watchesEvents) this.mw.onEvent(event);
       open.text.text += chunk.delta;
       this.out.push(event);
     } else if (chunk.type === "thinking") {
