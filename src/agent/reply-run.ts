@@ -8,6 +8,7 @@ import { BlockTracker } from "./block-tracker.js";
 import { compressState } from "./compress-state.js";
 import { limitImages } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
+import { EventBatches, type EventStep } from "./event-batches.js";
 import { buildModelInput } from "./model-input.js";
 import {
   NATIVE_FINAL_HINT,
@@ -34,7 +35,12 @@ const FORCE_STRUCTURED_AT = 1;
  * client rebuilds from the stream.
  */
 export class ReplyRun extends StreamingRun {
-  async *run(input: ReplyInput): AsyncGenerator<AgentEvent> {
+  /** The reply's events, one per `next()` (the deltas of a network read are handed over together). */
+  run(input: ReplyInput): AsyncGenerator<AgentEvent> {
+    return new EventBatches(this.steps(input));
+  }
+
+  private async *steps(input: ReplyInput): AsyncGenerator<EventStep> {
     this.guard?.start(input);
     try {
       if (isInputEvent(input)) {
@@ -131,7 +137,8 @@ export class ReplyRun extends StreamingRun {
                 }
                 const out = this.out;
                 if (sink) for (let i = 0; i < out.length; i++) sink(out[i]!);
-                else for (let i = 0; i < out.length; i++) yield out[i]!;
+                else if (out.length === 1) yield out[0]!;
+                else if (out.length > 1) yield out.slice();
                 out.length = 0;
               }
             } else {

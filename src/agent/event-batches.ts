@@ -1,0 +1,64 @@
+import type { AgentEvent } from "../event/index.js";
+
+/** What a run's inner generator yields: one event, or the events of one network read, in order. */
+export type EventStep = AgentEvent | readonly AgentEvent[];
+
+/**
+ * The reply's event stream, one event per `next()`, over a generator that may yield the events of a
+ * whole network read at once. An event of a batch already read is answered with a resolved promise:
+ * no generator resume and suspend per event, which at thousands of deltas a second is most of what the
+ * stream itself costs. Breaking out of a `for await` (`return`) and `throw` reach the generator as
+ * before; events of a batch not yet taken are dropped, as events not yet yielded were.
+ */
+export class EventBatches implements AsyncGenerator<AgentEvent> {
+  readonly #steps: AsyncGenerator<EventStep>;
+  #batch: readonly AgentEvent[] = [];
+  #next = 0;
+  /** A `next()` waiting on the generator: later calls queue behind it, so order is kept. */
+  #pulling: Promise<IteratorResult<AgentEvent>> | undefined;
+
+  constructor(steps: AsyncGenerator<EventStep>) {
+    this.#steps = steps;
+  }
+
+  next(): Promise<IteratorResult<AgentEvent>> {
+    if (this.#pulling) return this.#pulling.then(() => this.next());
+    if (this.#next < this.#batch.length) {
+      const value = this.#batch[this.#next]!;
+      this.#next += 1;
+      return Promise.resolve({ value, done: false });
+    }
+    const pulling = this.#steps.next().then(this.#take, this.#fail);
+    this.#pulling = pulling;
+    return pulling;
+  }
+
+  readonly #take = (step: IteratorResult<EventStep>): IteratorResult<AgentEvent> => {
+    this.#pulling = undefined;
+    if (step.done) return { value: undefined, done: true };
+    const value = step.value;
+    if (!Array.isArray(value)) return { value: value as AgentEvent, done: false };
+    this.#batch = value;
+    this.#next = 1;
+    return { value: value[0] as AgentEvent, done: false };
+  };
+
+  readonly #fail = (error: unknown): never => {
+    this.#pulling = undefined;
+    throw error;
+  };
+
+  return(value?: unknown): Promise<IteratorResult<AgentEvent>> {
+    this.#batch = [];
+    return this.#steps.return(value as EventStep).then(() => ({ value: undefined, done: true }));
+  }
+
+  throw(error: unknown): Promise<IteratorResult<AgentEvent>> {
+    this.#batch = [];
+    return this.#steps.throw(error).then(this.#take, this.#fail);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
