@@ -5,7 +5,14 @@ import {
   type ThinkingBlockDeltaEvent,
   type ToolCallDeltaEvent,
 } from "../event/index.js";
-import { newId, nowIso, type TextBlock, type ToolCallBlock, type ToolResultBlock } from "../message/index.js";
+import {
+  newEventId,
+  newId,
+  nowIso,
+  type TextBlock,
+  type ToolCallBlock,
+  type ToolResultBlock,
+} from "../message/index.js";
 import type { ChatChunk, ChatFinal } from "../model/core.js";
 import { ActingRun } from "./acting.js";
 import { type BlockTracker, fullDelta, nextStreamedId, type OpenBlock, textExtras } from "./block-tracker.js";
@@ -28,7 +35,7 @@ export abstract class StreamingRun extends ActingRun {
     if (open.text !== undefined) {
       // Folded by appending to the block it started (what the reducer does).
       const event: TextBlockDeltaEvent = {
-        id: newId("evt"),
+        id: newEventId(),
         createdAt,
         type: "TEXT_BLOCK_DELTA",
         replyId: this.msg.id,
@@ -40,7 +47,7 @@ export abstract class StreamingRun extends ActingRun {
       this.out.push(event);
     } else if (chunk.type === "thinking") {
       const event: ThinkingBlockDeltaEvent = {
-        id: newId("evt"),
+        id: newEventId(),
         createdAt,
         type: "THINKING_BLOCK_DELTA",
         replyId: this.msg.id,
@@ -50,7 +57,7 @@ export abstract class StreamingRun extends ActingRun {
       this.push(event);
     } else if (chunk.type === "tool_call") {
       const event: ToolCallDeltaEvent = {
-        id: newId("evt"),
+        id: newEventId(),
         createdAt,
         type: "TOOL_CALL_DELTA",
         replyId: this.msg.id,

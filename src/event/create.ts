@@ -1,9 +1,9 @@
-import { newId, nowIso } from "../message/index.js";
+import { newEventId, nowIso } from "../message/index.js";
 import type { AgentEventType, EventInit, EventOfType } from "./types.js";
 
 /** Builds an event of `type`, filling in a fresh id and timestamp unless given. */
 export function createEvent<T extends AgentEventType>(type: T, init: EventInit<T>): EventOfType<T> {
-  return { id: newId("evt"), createdAt: nowIso(), ...init, type } as EventOfType<T>;
+  return { id: newEventId(), createdAt: nowIso(), ...init, type } as EventOfType<T>;
 }
 
 /** Input event constructors (what a UI sends back to a paused reply). */

@@ -12,6 +12,14 @@ export function newId(kind = "id"): string {
   return `${kind}_${processPrefix}${counter.toString(36)}`;
 }
 
+const EVENT_ID_PREFIX = `evt_${processPrefix}`;
+
+/** `newId("evt")` with its prefix joined once: one id per event, so one per streamed delta. */
+export function newEventId(): string {
+  counter += 1;
+  return EVENT_ID_PREFIX + counter.toString(36);
+}
+
 let lastMs = 0;
 let lastIso = "";
 
