@@ -42,7 +42,7 @@ export interface RunHandle {
   requestStop(reason: string): void;
 }
 
-/** The middleware chains of one reply, composed once. With no middleware every call goes straight through. */
+/** The middleware chains of one reply, composed once (a reply of an agent without middleware builds none). */
 export class MiddlewareRunner {
   readonly ctx: MiddlewareContext;
   readonly callModel: (request: ModelCallRequest) => AsyncIterable<ChatChunk>;
@@ -83,10 +83,6 @@ export class MiddlewareRunner {
     );
     this.decide = composeHooks(middlewares, (m) => m.onPermission, contextFor, decide);
     this.eventHooks = middlewares.filter((m) => m.onEvent);
-  }
-
-  get empty(): boolean {
-    return this.middlewares.length === 0;
   }
 
   systemPrompt(prompt: string): string {
