@@ -48,12 +48,17 @@ export class EventBatches implements AsyncGenerator<AgentEvent> {
     throw error;
   };
 
-  return(value?: unknown): Promise<IteratorResult<AgentEvent>> {
+  /** Ends the run; called while a `next()` waits, it ends after it, so that batch is dropped too. */
+  return(): Promise<IteratorResult<AgentEvent>> {
+    const settled = () => this.return();
+    if (this.#pulling) return this.#pulling.then(settled, settled);
     this.#batch = [];
-    return this.#steps.return(value as EventStep).then(() => ({ value: undefined, done: true }));
+    return this.#steps.return(undefined).then(() => ({ value: undefined, done: true }));
   }
 
   throw(error: unknown): Promise<IteratorResult<AgentEvent>> {
+    const settled = () => this.throw(error);
+    if (this.#pulling) return this.#pulling.then(settled, settled);
     this.#batch = [];
     return this.#steps.throw(error).then(this.#take, this.#fail);
   }

@@ -49,6 +49,25 @@ describe("EventBatches", () => {
     expect(await stream.next()).toEqual({ value: undefined, done: true });
   });
 
+  it("return() while a next() waits ends after it: no event of that batch comes out later", async () => {
+    let closed = false;
+    async function* steps(): AsyncGenerator<EventStep> {
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        yield [delta("a"), delta("b"), delta("c")];
+      } finally {
+        closed = true;
+      }
+    }
+    const stream = new EventBatches(steps());
+    const first = stream.next();
+    const ended = stream.return();
+    expect(texts([((await first) as IteratorYieldResult<AgentEvent>).value])).toEqual(["a"]);
+    expect(await ended).toEqual({ value: undefined, done: true });
+    expect(closed).toBe(true);
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+  });
+
   it("a failure of the generator rejects next(), after the events before it", async () => {
     async function* steps(): AsyncGenerator<EventStep> {
       yield [delta("a"), delta("b")];
