@@ -26,11 +26,12 @@ it("startServer({ knowledge }) serves the knowledge base routes behind the servi
     ...init,
     headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${token}` },
   });
+  const JSON_TYPE = { "content-type": "application/json" };
   const base = `${server.url}/v1/knowledge-bases`;
   expect((await fetch(base)).status).toBe(401);
   const created = await fetch(
     base,
-    as("t-alice", { method: "POST", body: JSON.stringify({ name: "notes" }) }),
+    as("t-alice", { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ name: "notes" }) }),
   );
   expect(created.status).toBe(201);
   const form = new FormData();
@@ -46,7 +47,7 @@ it("startServer({ knowledge }) serves the knowledge base routes behind the servi
   await knowledge.settled("alice", jobs[0]!.id);
   const search = await fetch(
     `${base}/notes/search`,
-    as("t-alice", { method: "POST", body: JSON.stringify({ query: "vault code" }) }),
+    as("t-alice", { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ query: "vault code" }) }),
   );
   expect(await search.json()).toMatchObject({ hits: [{ documentId: "vault.txt", citation: "vault.txt" }] });
   expect(await (await fetch(base, as("t-bob"))).json()).toEqual({ knowledgeBases: [] });

@@ -10,6 +10,7 @@ import {
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { ServiceVariables } from "../server/http/auth.js";
+import { requireJsonContentType } from "../server/http/read-body.js";
 import type { ServiceRuntime } from "../server/runtime/service-runtime.js";
 import { agentCardOf } from "./agent-card.js";
 import { ServiceAgentExecutor } from "./service-executor.js";
@@ -74,6 +75,7 @@ export function a2aRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVar
     const agent = c.req.param("agent");
     const endpoint = endpointOf(agent, urlOf(c.req.url, agent));
     if (!endpoint) return c.json(unknown(agent), 404);
+    requireJsonContentType(c, "A2A JSON-RPC request");
     let body: Record<string, unknown>;
     try {
       body = (await c.req.json()) as Record<string, unknown>;

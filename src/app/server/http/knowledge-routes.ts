@@ -5,6 +5,7 @@ import { citationOf, RagError } from "../../../rag/index.js";
 import { HttpError } from "../http-error.js";
 import type { ServiceVariables } from "./auth.js";
 import type { IndexJob, KnowledgeService } from "./knowledge-service.js";
+import { readBody } from "./read-body.js";
 
 const CreateBody = z.object({ name: z.string(), description: z.string().max(2000).optional() });
 const SearchBody = z.object({
@@ -13,21 +14,6 @@ const SearchBody = z.object({
   scoreThreshold: z.number().optional(),
   mode: z.enum(["vector", "keyword", "hybrid"]).optional(),
 });
-
-async function jsonBody<T>(request: Request, schema: z.ZodType<T>): Promise<T> {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new HttpError(400, "invalid_json", "the body is not valid JSON");
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new HttpError(400, "invalid_request", `${issue?.path.join(".") || "body"}: ${issue?.message}`);
-  }
-  return parsed.data;
-}
 
 /**
  * Each user's knowledge bases (mounted at `/`, under the /v1 auth; every call is scoped to the
@@ -46,7 +32,7 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
   const prefix = "/v1/knowledge-bases";
 
   app.post(prefix, async (c) => {
-    const body = await jsonBody(c.req.raw, CreateBody);
+    const body = await readBody(c, CreateBody, "knowledge base");
     return c.json(await service.create(c.var.user, body.name, body.description), 201);
   });
   app.get(prefix, async (c) => c.json({ knowledgeBases: await service.list(c.var.user) }));
@@ -128,7 +114,7 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
   });
 
   app.post(`${prefix}/:name/search`, async (c) => {
-    const body = await jsonBody(c.req.raw, SearchBody);
+    const body = await readBody(c, SearchBody, "search request");
     const base = await service.base(c.var.user, c.req.param("name"));
     const hits = await base
       .search(body.query, {
