@@ -9,6 +9,7 @@ import {
   type OpenAIPresetName,
   OpenAIResponsesModel,
 } from "./openai/index.js";
+import { httpBaseURL, ollamaHostURL } from "./provider-kit/base-url.js";
 
 /**
  * A model by name: `provider:model` (e.g. `openai:gpt-4o-mini`), optionally with the server after `@`
@@ -39,19 +40,11 @@ export const BASE_URL_VARIABLES: Readonly<Record<string, string>> = {
 /**
  * A base URL in the form the provider's requests expect, accepting both usual spellings: OpenAI-style
  * servers take `/v1` (added to a bare host), Anthropic's paths add `/v1` themselves (a trailing `/v1` is
- * dropped), Gemini's need a version (`/v1beta` added when none is given). Not http(s): an error.
+ * dropped), Gemini's need a version (`/v1beta` added when none is given). Not http(s) (`file:`, `ftp:`,
+ * `localhost:8080` without a scheme, empty): an error naming `field` and the value.
  */
-export function normalizeBaseURL(provider: string, baseURL: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    throw new Error(
-      `base URL "${baseURL}" for ${provider} is not a URL (write e.g. http://127.0.0.1:4010/v1)`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new Error(`base URL "${baseURL}" for ${provider} must start with http:// or https://`);
+export function normalizeBaseURL(provider: string, baseURL: string, field = "baseURL"): string {
+  const url = new URL(httpBaseURL(baseURL, field, provider));
   const path = url.pathname.replace(/\/+$/, "");
   const base = `${url.origin}${path}${url.search}`;
   if (provider === "anthropic") return path.endsWith("/v1") ? base.slice(0, base.length - 3) : base;
@@ -73,12 +66,27 @@ export const MODEL_PROVIDERS = [
 ] as const;
 
 /**
+ * After an `@`, what can only be meant as a server address: a scheme (`ftp:`, `file:`, and the
+ * `localhost:` of `localhost:8080`), anything with a `/`, `localhost`, an IPv4 address, or nothing.
+ * A version like `claude-3-5-sonnet@20240620` is none of these and stays part of the model name.
+ */
+const ADDRESS_AFTER_AT = /^(?:[a-z][a-z0-9+.-]*:|[^/]*\/|localhost$|\d{1,3}(?:\.\d{1,3}){3}|$)/i;
+
+/**
  * Parses `provider:model[@baseUrl]`; the model part may itself contain colons (`ollama:llama3.2:3b`)
- * and `@` (only `@http://` or `@https://` starts the base URL).
+ * and `@` (`@http://` or `@https://` starts the base URL; any other address after the last `@`, such
+ * as `@ftp://host` or `@localhost:8080`, is an error naming it rather than part of the model name, so
+ * the prompt never goes to the provider's public API by mistake).
  */
 export function parseModelSpec(spec: string): { provider: string; model: string; baseURL?: string } {
   const at = spec.search(/@https?:\/\//i);
   if (at > 0) return { ...parseModelSpec(spec.slice(0, at)), baseURL: spec.slice(at + 1) };
+  const lastAt = spec.lastIndexOf("@");
+  if (lastAt > spec.indexOf(":") && ADDRESS_AFTER_AT.test(spec.slice(lastAt + 1))) {
+    throw new Error(
+      `model "${spec}": the server after @ (${JSON.stringify(spec.slice(lastAt + 1))}) must be an http:// or https:// URL, e.g. openai:gpt-4o-mini@http://127.0.0.1:4010/v1`,
+    );
+  }
   const colon = spec.indexOf(":");
   if (colon <= 0 || colon === spec.length - 1) {
     throw new Error(
@@ -97,11 +105,13 @@ export function modelFromSpec(spec: ModelSpec, env: NodeJS.ProcessEnv = process.
   const { provider, model, apiKeyEnv, ...rest } =
     typeof spec === "string" ? { ...parseModelSpec(spec), apiKeyEnv: undefined } : spec;
   const variable = BASE_URL_VARIABLES[provider];
+  const field = rest.baseURL !== undefined ? "baseURL" : variable;
   const baseURL = rest.baseURL ?? (variable ? env[variable] || undefined : undefined);
-  if (baseURL !== undefined)
+  if (baseURL !== undefined && field !== undefined)
     rest.baseURL = normalizeBaseURL(
       provider,
-      provider === "ollama" && !/^https?:/i.test(baseURL) ? `http://${baseURL}` : baseURL,
+      provider === "ollama" ? ollamaHostURL(baseURL, field) : baseURL,
+      field,
     );
   if (apiKeyEnv !== undefined) {
     const key = env[apiKeyEnv];

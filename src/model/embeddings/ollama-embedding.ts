@@ -1,5 +1,5 @@
 import type { EmbedOptions } from "../embedding.js";
-import { ollamaBaseUrl } from "../ollama/ollama-model.js";
+import { ollamaHostOf } from "../ollama/ollama-model.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
 import type { HttpRequest } from "../transport/types.js";
 import {
@@ -30,7 +30,7 @@ export class OllamaEmbedding extends BatchingEmbeddingModel<OllamaEmbeddingOptio
 
   protected request(texts: string[], _opts: EmbedOptions): HttpRequest {
     const o = this.options;
-    const host = ollamaBaseUrl(setting(o.host, "OLLAMA_HOST", "http://127.0.0.1:11434") as string);
+    const host = ollamaHostOf(o.host);
     const apiKey = setting(o.apiKey, "OLLAMA_API_KEY");
     const headers: Record<string, string> = { "content-type": "application/json", ...o.headers };
     if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;

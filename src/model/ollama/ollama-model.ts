@@ -1,4 +1,5 @@
 import type { Msg } from "../../message/index.js";
+import { ollamaHostURL } from "../provider-kit/base-url.js";
 import { ProviderModel } from "../provider-kit/provider-model.js";
 import { requestBody } from "../provider-kit/request-body.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
@@ -33,10 +34,19 @@ export interface OllamaModelOptions extends TransportOptions {
   contextSize?: number;
 }
 
-/** A host URL from OLLAMA_HOST-style values (`0.0.0.0:11434`, `localhost`, `http://...`). */
-export function ollamaBaseUrl(host: string): string {
-  const withScheme = /^https?:\/\//.test(host) ? host : `http://${host}`;
-  return withScheme.replace("//0.0.0.0", "//127.0.0.1");
+/**
+ * A host URL from OLLAMA_HOST-style values (`0.0.0.0:11434`, `localhost`, `http://...`). Another
+ * scheme (`ftp:`, `file:`) or an empty value is an error naming `field`.
+ */
+export function ollamaBaseUrl(host: string, field = "host"): string {
+  return ollamaHostURL(host, field).replace("//0.0.0.0", "//127.0.0.1");
+}
+
+/** The server of an Ollama model: the `host` option, else OLLAMA_HOST, else http://127.0.0.1:11434. */
+export function ollamaHostOf(option: string | undefined): string {
+  if (option !== undefined) return ollamaBaseUrl(option, "host");
+  const fromEnv = process.env.OLLAMA_HOST;
+  return fromEnv ? ollamaBaseUrl(fromEnv, "OLLAMA_HOST") : "http://127.0.0.1:11434";
 }
 
 /** A local model through Ollama's native /api/chat (NDJSON streaming). */
@@ -70,7 +80,7 @@ export class OllamaModel extends ProviderModel<OllamaModelOptions> {
 
   protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
     const o = this.options;
-    const host = ollamaBaseUrl(setting(o.host, "OLLAMA_HOST", "http://127.0.0.1:11434") as string);
+    const host = ollamaHostOf(o.host);
     const apiKey = setting(o.apiKey, "OLLAMA_API_KEY");
     const body = requestBody(messages, this.provider, (msgs) =>
       this.withCallOptions(

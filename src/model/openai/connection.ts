@@ -1,3 +1,4 @@
+import { httpBaseURL, ollamaHostURL } from "../provider-kit/base-url.js";
 import { jsonHeaders } from "../transport/index.js";
 import type { TransportOptions } from "../transport/types.js";
 import type { NativeStructuredOutput, SamplingOptions } from "../types.js";
@@ -47,14 +48,17 @@ export function resolvePreset(preset: OpenAIConnectionOptions["preset"]): OpenAI
 
 function defaultBaseURL(preset: OpenAIPreset): string {
   const host = process.env.OLLAMA_HOST;
-  if (preset.provider === "ollama" && host) return `${host.startsWith("http") ? host : `http://${host}`}/v1`;
+  if (preset.provider === "ollama" && host) return `${ollamaHostURL(host, "OLLAMA_HOST")}/v1`;
   return preset.baseURL;
 }
 
 /** Base URL, auth headers and the advice given when the key is rejected. */
 export function resolveConnection(options: OpenAIConnectionOptions): ResolvedConnection {
   const preset = resolvePreset(options.preset);
-  const baseURL = (options.baseURL ?? defaultBaseURL(preset)).replace(/\/+$/, "");
+  // A given baseURL is checked (an empty or non-http(s) one is an error, never the preset's server).
+  const given =
+    options.baseURL === undefined ? undefined : httpBaseURL(options.baseURL, "baseURL", preset.provider);
+  const baseURL = (given ?? defaultBaseURL(preset)).replace(/\/+$/, "");
   const apiKey = options.apiKey ?? (preset.apiKeyEnv ? process.env[preset.apiKeyEnv] : undefined);
   const auth =
     apiKey === undefined

@@ -1,4 +1,5 @@
 import { AgentScopeError } from "../../message/index.js";
+import { httpBaseURL } from "./base-url.js";
 
 /** The option when given, else the environment variable, else the fallback. */
 export function setting(option: string | undefined, envName: string, fallback?: string): string | undefined {
@@ -15,6 +16,22 @@ export function requireApiKey(key: string | undefined, provider: string, envName
     message: `no ${provider} API key: pass the apiKey option or set ${envName}.`,
     source: provider,
   });
+}
+
+/**
+ * A base URL: the option when given (checked: an empty or non-http(s) value is an error naming the
+ * option, never a fallback), else the environment variable when set (checked, named), else the
+ * public endpoint.
+ */
+export function baseURLSetting(
+  option: string | undefined,
+  envName: string,
+  fallback: string,
+  provider: string,
+): string {
+  if (option !== undefined) return httpBaseURL(option, "baseURL", provider);
+  const fromEnv = process.env[envName];
+  return fromEnv !== undefined && fromEnv !== "" ? httpBaseURL(fromEnv, envName, provider) : fallback;
 }
 
 /** `base` + `path` with exactly one slash between them. */
@@ -50,7 +67,8 @@ const ENDPOINTS = {
 
 /**
  * The API key and base URL for a chat or embedding request: the options, else the provider's
- * environment variables (read per request), else the public endpoint. No key: an authentication error.
+ * environment variables (read per request), else the public endpoint. No key: an authentication error;
+ * a base URL that is not http(s): an error naming it (see baseURLSetting).
  */
 export function providerEndpoint(
   provider: keyof typeof ENDPOINTS,
@@ -60,6 +78,6 @@ export function providerEndpoint(
   const fallbackKey = e.keyEnvFallback === undefined ? undefined : process.env[e.keyEnvFallback];
   return {
     apiKey: requireApiKey(setting(options.apiKey, e.keyEnv, fallbackKey), e.label, e.keyEnv),
-    baseURL: setting(options.baseURL, e.urlEnv, e.url) as string,
+    baseURL: baseURLSetting(options.baseURL, e.urlEnv, e.url, provider),
   };
 }
