@@ -1,6 +1,46 @@
 import { z } from "zod";
 import { ConfirmResultSchema } from "../../../event/index.js";
-import { MsgSchema, ToolResultBlockSchema } from "../../../message/index.js";
+import { formatPath, MsgSchema, ToolResultBlockSchema } from "../../../message/index.js";
+import { jsonBytes, tooDeepAt } from "./json-bounds.js";
+
+/** How deep a message's `metadata` may nest (the metadata object itself is level 1). */
+export const MAX_METADATA_DEPTH = 32;
+/** The largest `metadata` of a message, as JSON (UTF-8 bytes). */
+export const MAX_METADATA_BYTES = 64 * 1024;
+/** How deep any run-starting body may nest (free-form fields such as `providerData` included). */
+export const MAX_BODY_DEPTH = 64;
+
+/** A message from a client: a Msg whose `metadata` is within MAX_METADATA_DEPTH and MAX_METADATA_BYTES. */
+const ClientMsgSchema = MsgSchema.superRefine((msg, ctx) => {
+  if (tooDeepAt(msg.metadata, MAX_METADATA_DEPTH)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["metadata"],
+      message: `nested deeper than ${MAX_METADATA_DEPTH} levels (the limit for metadata)`,
+    });
+    return;
+  }
+  const bytes = jsonBytes(msg.metadata);
+  if (bytes > MAX_METADATA_BYTES)
+    ctx.addIssue({
+      code: "custom",
+      path: ["metadata"],
+      message: `${bytes} bytes as JSON, over the limit of ${MAX_METADATA_BYTES} for metadata`,
+    });
+});
+
+/** `schema`, refusing a body nested deeper than MAX_BODY_DEPTH (naming where, up to four levels in). */
+function withinDepth<T extends z.ZodType>(schema: T): T {
+  return schema.superRefine((value, ctx) => {
+    const path = tooDeepAt(value, MAX_BODY_DEPTH);
+    if (path)
+      ctx.addIssue({
+        code: "custom",
+        path: path.slice(0, 4),
+        message: `nested deeper than ${MAX_BODY_DEPTH} levels (the limit for a request body)${path.length > 4 ? ` at ${formatPath(path.slice(0, 6))}…` : ""}`,
+      });
+  }) as unknown as T;
+}
 
 export const CreateSessionBody = z.strictObject({
   sessionId: z.string().min(1).max(200).optional(),
@@ -14,14 +54,16 @@ export const RenameSessionBody = z.strictObject({
 });
 
 /** `text` (a user message from plain text) or `input` (one Msg or several); neither = continue. */
-export const ReplyBody = z
-  .strictObject({
-    text: z.string().min(1).optional(),
-    input: z.union([MsgSchema, z.array(MsgSchema).min(1)]).optional(),
-  })
-  .refine((body) => body.text === undefined || body.input === undefined, {
-    message: "send either text or input, not both",
-  });
+export const ReplyBody = withinDepth(
+  z
+    .strictObject({
+      text: z.string().min(1).optional(),
+      input: z.union([ClientMsgSchema, z.array(ClientMsgSchema).min(1)]).optional(),
+    })
+    .refine((body) => body.text === undefined || body.input === undefined, {
+      message: "send either text or input, not both",
+    }),
+);
 
 export const ConfirmAnswerSchema = z.strictObject({
   toolCallId: z.string().min(1),
@@ -34,19 +76,23 @@ export const ConfirmAnswerSchema = z.strictObject({
 });
 
 /** `answers` (by tool call id) or `confirmResults` (the USER_CONFIRM_RESULT form). */
-export const ConfirmBody = z
-  .strictObject({
-    replyId: z.string().min(1).optional(),
-    answers: z.array(ConfirmAnswerSchema).min(1).optional(),
-    confirmResults: z.array(ConfirmResultSchema).min(1).optional(),
-  })
-  .refine((body) => (body.answers === undefined) !== (body.confirmResults === undefined), {
-    message: "send answers or confirmResults (exactly one)",
-  });
+export const ConfirmBody = withinDepth(
+  z
+    .strictObject({
+      replyId: z.string().min(1).optional(),
+      answers: z.array(ConfirmAnswerSchema).min(1).optional(),
+      confirmResults: z.array(ConfirmResultSchema).min(1).optional(),
+    })
+    .refine((body) => (body.answers === undefined) !== (body.confirmResults === undefined), {
+      message: "send answers or confirmResults (exactly one)",
+    }),
+);
 
-export const ExternalResultsBody = z.strictObject({
-  replyId: z.string().min(1).optional(),
-  toolResults: z.array(ToolResultBlockSchema).min(1),
-});
+export const ExternalResultsBody = withinDepth(
+  z.strictObject({
+    replyId: z.string().min(1).optional(),
+    toolResults: z.array(ToolResultBlockSchema).min(1),
+  }),
+);
 
 export const InterruptBody = z.strictObject({ reason: z.string().max(2000).optional() });
