@@ -12,6 +12,7 @@ import { LocalBus } from "./local-bus.js";
 import { loggedAfter, loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
+import { adoptUnprefixedStates, keptStatesUnprefixed } from "./sqlite-legacy-state.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
@@ -80,13 +81,17 @@ export async function sqliteBackend(
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   const p = options.prefix ?? "agentscope_";
+  const adoptStates = keptStatesUnprefixed(db, p);
   db.exec(schema(p));
   // Every write runs in a worker thread with its own connection (for a file): the commits of 10,000
   // streams' events, leases and states never hold up this thread. Reads stay here.
   const writer = new SqliteWriter(db, { workerFile: file });
   const checkpointer = file === ":memory:" ? undefined : new WalCheckpointer(writer, file);
-  const store = new SqliteStateStore({ database: db, writer });
+  // The state table takes the prefix like the others (`agentscope_state` for the default prefix, the
+  // state store's own default: files made before keep their table).
+  const store = new SqliteStateStore({ database: db, writer, table: `${p}state` });
   await store.init();
+  if (adoptStates) adoptUnprefixedStates(db, p);
   const max = options.maxEventsPerSession ?? DEFAULT_MAX_EVENTS;
   const ttl = options.lockTtlMs ?? DEFAULT_LOCK_TTL_MS;
 
