@@ -6,8 +6,33 @@ export interface MarkdownPart {
   text: string;
 }
 
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
 const FENCE = /^[ \t]{0,3}(```|~~~)/;
+
+const isBlank = (c: string | undefined) => c === " " || c === "\t";
+
+/**
+ * An ATX heading line (`## Title ##`): its level and title, or undefined. A scan from each end of
+ * the line, so a line costs its length whatever it holds (the regular expression this replaces, a
+ * lazy title between two runs of optional blanks, took cubic time on a line of many blanks).
+ */
+export function atxHeading(line: string): { level: number; title: string } | undefined {
+  let level = 0;
+  while (level < line.length && line[level] === "#") level++;
+  if (level < 1 || level > 6 || !isBlank(line[level])) return undefined;
+  let start = level;
+  while (isBlank(line[start])) start++;
+  let end = line.length;
+  while (end > start && isBlank(line[end - 1])) end--;
+  let hashes = end;
+  while (hashes > start && line[hashes - 1] === "#") hashes--;
+  // A closing run of #s goes when blanks (or nothing) come before it: `# C#` keeps its title.
+  if (hashes < end && (hashes === start || isBlank(line[hashes - 1]))) {
+    end = hashes;
+    while (end > start && isBlank(line[end - 1])) end--;
+  }
+  const title = line.slice(start, end);
+  return title === "" ? undefined : { level, title };
+}
 
 /**
  * Splits Markdown at ATX headings (`#` to `######`, ignoring ones inside code fences), tracking the
@@ -30,12 +55,12 @@ export function splitMarkdownByHeadings(text: string, basePath: readonly string[
       if (fence === undefined) fence = fenceMatch[1];
       else if (fence === fenceMatch[1]) fence = undefined;
     }
-    const heading = fence === undefined && !fenceMatch ? HEADING.exec(line) : null;
+    const heading = fence === undefined && !fenceMatch ? atxHeading(line) : undefined;
     if (heading) {
       flush();
-      const level = (heading[1] as string).length;
+      const { level, title } = heading;
       while (stack.length > 0 && (stack[stack.length - 1] as { level: number }).level >= level) stack.pop();
-      stack.push({ level, title: heading[2] as string });
+      stack.push({ level, title });
       path = [...basePath, ...stack.map((h) => h.title)];
     }
     lines.push(line);
