@@ -1,10 +1,18 @@
 import type { AgentEvent, InputEvent } from "../event/index.js";
 import { type ToolCallBlock, toErrorInfo } from "../message/index.js";
-import type { PermissionDecision } from "../permission/index.js";
+import {
+  type Approval,
+  type CallVerdict,
+  type DecidedCall,
+  decideCall,
+  type PermissionContext,
+  type PermissionDecision,
+} from "../permission/index.js";
 import type { WaitingFor } from "../state/index.js";
 import { type Tool, type ToolContext, ToolError, ToolInputError } from "../tool/index.js";
 import { abortReason, untilAborted } from "./abort.js";
 import { ReplyStateError } from "./errors.js";
+import type { ToolCallOutcome, ToolCallRequest } from "./middleware.js";
 import { lastStepCalls, openCalls, resultsOf, splitBatches } from "./open-calls.js";
 import { ReplyCore } from "./reply-core.js";
 import { pausedReply } from "./resume.js";
@@ -12,9 +20,17 @@ import { STRUCTURED_OUTPUT_TOOL } from "./structured-output.js";
 import { chunkToPart, isAsyncIterable, valueToParts } from "./tool-output.js";
 
 type Ask = { call: ToolCallBlock; decision: PermissionDecision };
+/** A call the gate let through: it runs (or is submitted) only under its DecidedCall. */
+type Admitted = { call: ToolCallBlock; tool: Tool; decided: DecidedCall };
 
 /** Acting: gating tool calls (validation, permission) and running them, batch by batch. */
 export abstract class ActingRun extends ReplyCore {
+  /**
+   * The calls a person approved in the answer this run resumed with (set by `resume`): the gate
+   * decides each again with that approval, for the input it now has (edited or not).
+   */
+  protected readonly approvals = new Map<string, Approval>();
+
   protected lookup(name: string): Tool | undefined {
     if (this.structuredTool && name === STRUCTURED_OUTPUT_TOOL) return this.structuredTool;
     return this.config.toolkit.isActive(name) ? this.config.toolkit.get(name) : undefined;
@@ -24,20 +40,21 @@ export abstract class ActingRun extends ReplyCore {
   protected async *act(open: ToolCallBlock[]): AsyncGenerator<AgentEvent, boolean> {
     const batches = splitBatches(open, (call) => this.lookup(call.name)?.concurrencySafe === true);
     for (const batch of batches) {
-      const run: Array<{ call: ToolCallBlock; tool: Tool }> = [];
+      const run: Admitted[] = [];
       const asks: Ask[] = [];
-      const external: ToolCallBlock[] = [];
+      const external: Admitted[] = [];
       for (const call of batch.calls) {
-        // A call still asking is decided again: a rule accepted for a sibling may allow it now.
+        // A call still asking is decided again: a rule accepted for a sibling may allow it now. An
+        // approved call is decided again too, for the input it has now (see `gate`).
         if (call.state === "submitted") continue;
-        const tool = call.state === "allowed" ? this.lookup(call.name) : await this.gate(call, asks);
-        if (!tool) continue;
-        if (tool.external) external.push(call);
-        else run.push({ call, tool });
+        const admitted = await this.gate(call, asks);
+        if (!admitted) continue;
+        if (admitted.tool.external) external.push(admitted);
+        else run.push(admitted);
       }
       if (external.length > 0)
         this.emit("REQUIRE_EXTERNAL_EXECUTION", {
-          toolCalls: external.map((call) => snapshotCall(call, "submitted")),
+          toolCalls: external.map(({ call }) => snapshotCall(call, "submitted")),
         });
       yield* this.drain();
       if (run.length > 0) yield* this.runTools(run, batch.parallel);
@@ -91,10 +108,16 @@ export abstract class ActingRun extends ReplyCore {
   }
 
   /**
-   * Validates a pending call and asks the permission engine. Returns the tool when it may run (or be
-   * submitted); writes an error or denied result, or records an ask, otherwise.
+   * Validates a call and passes it through the one gate (`decideCall`) for the input it has now.
+   * Returns the call with its DecidedCall when it may run (or be submitted); writes an error or
+   * denied result, or records an ask, otherwise. An approved call ("allowed" after an answer) is
+   * decided with the person's approval: unchanged it runs unless denied; edited it runs when allowed
+   * or when it needs the very ask the person answered, is denied like any call, and asks again when
+   * it needs another ask. An "allowed" call without an approval of this run is decided afresh.
    */
-  protected async gate(call: ToolCallBlock, asks: Ask[]): Promise<Tool | undefined> {
+  protected async gate(call: ToolCallBlock, asks: Ask[]): Promise<Admitted | undefined> {
+    const approval = call.state === "allowed" ? this.approvals.get(call.id) : undefined;
+    this.approvals.delete(call.id);
     const tool = this.lookup(call.name);
     if (!tool) {
       const names = [
@@ -110,25 +133,72 @@ export abstract class ActingRun extends ReplyCore {
     }
     const parsed = this.parseArguments(call, tool);
     if (parsed === PARSE_FAILED) return undefined;
-    if (tool === this.structuredTool) return tool;
-    let decision: PermissionDecision;
+    let verdict: CallVerdict;
     try {
-      decision = this.noMiddleware
-        ? await this.config.decide(tool, parsed, this.state.permission)
-        : await this.mw.decide({ tool, input: parsed, permission: this.state.permission });
+      verdict = await this.decide(call, tool, parsed, approval);
     } catch (error) {
       this.writeResult(call, "error", `Error: the permission check failed: ${toErrorInfo(error).message}`);
       return undefined;
     }
-    if (decision.behavior === "deny") {
-      this.writeResult(call, "denied", `Permission denied: ${decision.reason}`);
+    if (verdict.behavior === "deny") {
+      const what = approval?.edited ? " (the call as edited in the answer)" : "";
+      this.writeResult(call, "denied", `Permission denied${what}: ${verdict.decision.reason}`);
       return undefined;
     }
-    if (decision.behavior === "ask") {
-      asks.push({ call, decision });
+    if (verdict.behavior === "ask") {
+      asks.push({ call, decision: verdict.decision });
       return undefined;
     }
-    return tool;
+    return { call, tool, decided: verdict.decided };
+  }
+
+  /**
+   * The one gate with this agent's decider (the engine, a custom `decidePermission`, and the
+   * middleware `onPermission` chain around it). The structured-output tool only records the answer.
+   */
+  protected decide(
+    call: ToolCallBlock,
+    tool: Tool,
+    input: unknown,
+    approval?: Approval,
+  ): Promise<CallVerdict> {
+    const decide =
+      tool === this.structuredTool
+        ? async (): Promise<PermissionDecision> => ({ behavior: "allow", reason: "it records the answer" })
+        : this.noMiddleware
+          ? (value: unknown, context: PermissionContext) => this.config.decide(tool, value, context)
+          : (value: unknown, context: PermissionContext) =>
+              this.mw.decide({ tool, input: value, permission: context });
+    return decideCall({
+      call,
+      subject: tool,
+      input,
+      context: this.state.permission,
+      decide,
+      ...(approval ? { approval } : {}),
+    });
+  }
+
+  /** The parsed arguments of `call`, or undefined when they do not parse; writes nothing. */
+  protected quietlyParsed(call: ToolCallBlock, tool: Tool): { value: unknown } | undefined {
+    try {
+      return { value: tool.parse(call.input.trim() === "" ? {} : JSON.parse(call.input)) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The engine's decision for `call` as it stands (no approval), or undefined when there is none to make. */
+  protected async currentDecision(call: ToolCallBlock): Promise<PermissionDecision | undefined> {
+    const tool = this.lookup(call.name);
+    if (!tool) return undefined;
+    const parsed = this.quietlyParsed(call, tool);
+    if (!parsed) return undefined;
+    try {
+      return (await this.decide(call, tool, parsed.value)).decision;
+    } catch {
+      return undefined;
+    }
   }
 
   protected parseArguments(call: ToolCallBlock, tool: Tool): unknown {
@@ -152,22 +222,22 @@ export abstract class ActingRun extends ReplyCore {
     }
   }
 
-  protected async *runTools(
-    calls: Array<{ call: ToolCallBlock; tool: Tool }>,
-    parallel: boolean,
-  ): AsyncGenerator<AgentEvent> {
+  protected async *runTools(calls: Admitted[], parallel: boolean): AsyncGenerator<AgentEvent> {
     if (!parallel) {
-      for (const { call, tool } of calls) {
+      for (const admitted of calls) {
         if (this.options.signal?.aborted || this.stopReason !== undefined) return;
-        yield* this.waitFor(this.runTool(call, tool));
+        yield* this.waitFor(this.runTool(admitted));
       }
       return;
     }
-    yield* this.waitFor(Promise.all(calls.map(({ call, tool }) => this.runTool(call, tool))));
+    yield* this.waitFor(Promise.all(calls.map((admitted) => this.runTool(admitted))));
   }
 
-  /** Runs one call; with `resume`, continues a call whose nested run paused (its result is already open). */
-  protected async runTool(call: ToolCallBlock, tool: Tool, resume?: InputEvent): Promise<void> {
+  /**
+   * Runs one admitted call under its decision (it refuses arguments other than the decided ones);
+   * with `resume`, continues a call whose nested run paused (its result is already open).
+   */
+  protected async runTool({ call, tool, decided }: Admitted, resume?: InputEvent): Promise<void> {
     const parsed = this.parseArguments(call, tool);
     if (parsed === PARSE_FAILED) return;
     const signal = this.options.signal ?? new AbortController().signal;
@@ -192,8 +262,11 @@ export abstract class ActingRun extends ReplyCore {
     if (resume) ctx.resume = resume;
     try {
       const value = this.noMiddleware
-        ? tool.call(parsed, ctx)
-        : await untilAborted(this.mw.callTool({ call, tool, input: parsed, ctx }), signal);
+        ? decided.run(call, parsed, (input) => tool.call(input, ctx))
+        : await untilAborted(
+            decided.run(call, parsed, (input) => this.mw.callTool({ call, tool, input, ctx, decided })),
+            signal,
+          );
       if (isAsyncIterable(value)) {
         const chunks = value[Symbol.asyncIterator]();
         try {
@@ -235,6 +308,26 @@ export abstract class ActingRun extends ReplyCore {
       }
       this.emit("TOOL_RESULT_END", { toolCallId: call.id, state });
     }
+  }
+
+  /**
+   * The end of the middleware tool chain. Arguments a middleware changed are decided again (a
+   * changed call that is denied or would ask is an error, and the tool does not run); the tool runs
+   * only under a decision for exactly the arguments it gets, as the call it was decided for.
+   */
+  protected async runDecided(request: ToolCallRequest): Promise<ToolCallOutcome> {
+    const { call, tool, input, ctx } = request;
+    let decided = request.decided;
+    if (!decided.matches(input) && tool.name === decided.toolName) {
+      const verdict = await this.decide(call, tool, input);
+      if (verdict.behavior !== "allow") {
+        throw new ToolError(
+          `a middleware changed the arguments of this ${tool.name} call, and the changed call ${verdict.behavior === "deny" ? "is denied" : "would need a confirmation"}: ${verdict.decision.reason}`,
+        );
+      }
+      decided = verdict.decided;
+    }
+    return decided.run({ id: call.id, name: tool.name }, input, (value) => tool.call(value, ctx));
   }
 
   /** Records that `toolCallId` waits on a paused nested run; answers to `replyIds` continue it. */
@@ -310,7 +403,7 @@ export abstract class ActingRun extends ReplyCore {
         yield* this.continueSuspended(toolCallId, nested);
       }
     }
-    this.resume(input);
+    await this.resume(input);
   }
 
   /** Runs a suspended call again with the answer for its nested run. */
@@ -325,11 +418,30 @@ export abstract class ActingRun extends ReplyCore {
     if (!call || !tool) {
       throw new ReplyStateError(`tool call "${toolCallId}" waits on a nested run, but its tool is gone`);
     }
-    yield* this.waitFor(this.runTool(call, tool, input));
+    // It was admitted with this input before it paused; decided again, a deny that came since wins.
+    const parsed = this.quietlyParsed(call, tool);
+    let verdict: CallVerdict | undefined;
+    let failure: string | undefined;
+    try {
+      if (parsed) verdict = await this.decide(call, tool, parsed.value, { edited: false });
+    } catch (error) {
+      failure = `the permission check failed: ${toErrorInfo(error).message}`;
+    }
+    if (verdict?.behavior !== "allow") {
+      // Its result is already open: end it (the nested run stays paused and is never continued).
+      const reason = verdict
+        ? `Permission denied: ${verdict.decision.reason}`
+        : `Error: ${failure ?? "its arguments no longer parse"}`;
+      this.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId, delta: reason });
+      this.emit("TOOL_RESULT_END", { toolCallId, state: verdict ? "denied" : "error" });
+      yield* this.drain();
+      return;
+    }
+    yield* this.waitFor(this.runTool({ call, tool, decided: verdict.decided }, input));
   }
 
   /** Takes this reply's own answer (ReplyRun). */
-  protected abstract resume(input: InputEvent): void;
+  protected abstract resume(input: InputEvent): Promise<void>;
 }
 
 const PARSE_FAILED = Symbol("parse failed");

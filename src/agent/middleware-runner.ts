@@ -54,6 +54,8 @@ export class MiddlewareRunner {
     private readonly middlewares: readonly Middleware[],
     handle: RunHandle,
     decide: (request: PermissionRequest) => Promise<PermissionDecision>,
+    /** The end of the tool chain: runs the tool under its decision (`request.decided`). */
+    runTool: (request: ToolCallRequest) => Promise<ToolCallOutcome>,
   ) {
     const state = handle.state;
     this.ctx = {
@@ -75,12 +77,7 @@ export class MiddlewareRunner {
       contextFor,
       (r) => r.model.stream(r.messages, r.options),
     );
-    this.callTool = composeHooks(
-      middlewares,
-      (m) => m.onToolCall,
-      contextFor,
-      async (r) => r.tool.call(r.input, r.ctx),
-    );
+    this.callTool = composeHooks(middlewares, (m) => m.onToolCall, contextFor, runTool);
     this.decide = composeHooks(middlewares, (m) => m.onPermission, contextFor, decide);
     this.eventHooks = middlewares.filter((m) => m.onEvent);
   }

@@ -1,7 +1,7 @@
 import type { AgentEvent, EventInit } from "../event/index.js";
 import type { Msg, ToolCallBlock } from "../message/index.js";
 import type { ChatChunk, ChatModel, ChatOptions } from "../model/core.js";
-import type { PermissionContext, PermissionDecision } from "../permission/index.js";
+import type { DecidedCall, PermissionContext, PermissionDecision } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import type { Tool, ToolContext } from "../tool/index.js";
 import type { ReplyInput } from "./reply-input.js";
@@ -34,9 +34,14 @@ export interface ModelCallRequest {
 export interface ToolCallRequest {
   call: ToolCallBlock;
   tool: Tool;
-  /** The parsed arguments; a middleware may replace them. */
+  /**
+   * The parsed arguments; a middleware may replace them. Changed arguments are decided again before
+   * the tool runs (a call they make denied or asking is an error result, and the tool does not run).
+   */
   input: unknown;
   ctx: ToolContext;
+  /** The permission decision the call runs under (bound to its exact input; see DecidedCall). */
+  decided: DecidedCall;
 }
 
 /** A tool's return value, as the agent will turn it into TOOL_RESULT events. */

@@ -12,7 +12,7 @@ import { type AgentState, replaceUnstorableChars } from "../state/index.js";
 import type { Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
-import type { Middleware } from "./middleware.js";
+import type { Middleware, ToolCallOutcome, ToolCallRequest } from "./middleware.js";
 import { MiddlewareRunner } from "./middleware-runner.js";
 import { openCalls } from "./open-calls.js";
 import { structuredOutputTool } from "./structured-output.js";
@@ -86,9 +86,13 @@ export abstract class ReplyCore {
         },
       },
       (request) => this.config.decide(request.tool, request.input, request.permission),
+      (request) => this.runDecided(request),
     );
     return this.#mw;
   }
+
+  /** The end of the middleware tool chain: runs the tool under its decision (ActingRun). */
+  protected abstract runDecided(request: ToolCallRequest): Promise<ToolCallOutcome>;
 
   /** Sets up the structured output of this reply in `mode` (tool: the injected tool; native: the schema). */
   protected setStructuredMode(mode: "tool" | "native"): void {

@@ -1,7 +1,14 @@
-import { type AgentEvent, createEvent, type EventInit, type InputEvent } from "../event/index.js";
+import {
+  type AgentEvent,
+  createEvent,
+  type EventInit,
+  type ExternalExecutionResultEvent,
+  type InputEvent,
+  type UserConfirmResultEvent,
+} from "../event/index.js";
 import { type Msg, newId, nowIso, toErrorInfo } from "../message/index.js";
 import { type ChatFinal, isBatchedStream, type ResponseFormat, type ToolChoice } from "../model/core.js";
-import { addRules } from "../permission/index.js";
+import { type Approval, addRules, askKey, unofferedRules } from "../permission/index.js";
 import { abortReason } from "./abort.js";
 import { toolSchema } from "./acting.js";
 import { BlockTracker } from "./block-tracker.js";
@@ -284,7 +291,7 @@ export class ReplyRun extends StreamingRun {
     this.push(event);
   }
 
-  protected resume(input: InputEvent): void {
+  protected async resume(input: InputEvent): Promise<void> {
     this.msg = pausedReply(this.state, input);
     checkAnswers(this.msg, input);
     const reply = this.state.replyContext!;
@@ -293,16 +300,22 @@ export class ReplyRun extends StreamingRun {
         `reply "${reply.replyId}" asked for structured output: pass the same schema to resume it`,
       );
     }
-    // Rules the user accepted are parsed before anything changes: a bad rule is an error, not half an answer.
-    const permission =
-      input.type === "USER_CONFIRM_RESULT"
-        ? addRules(
-            this.state.permission,
-            input.confirmResults.flatMap((answer) => (answer.confirmed ? (answer.rules ?? []) : [])),
-          )
-        : this.state.permission;
+    // Answers are checked and decided before anything changes: a bad rule is an error, not half an answer.
+    let permission = this.state.permission;
+    let approvals: Map<string, Approval> | undefined;
+    let refusedResults: Map<string, string> | undefined;
+    if (input.type === "USER_CONFIRM_RESULT") {
+      approvals = await this.approvalsOf(input);
+      permission = addRules(
+        permission,
+        input.confirmResults.flatMap((answer) => (answer.confirmed ? (answer.rules ?? []) : [])),
+      );
+    } else if (input.type === "EXTERNAL_EXECUTION_RESULT") {
+      refusedResults = await this.refusedResults(input);
+    }
     delete reply.waitingFor;
     this.state.permission = permission;
+    for (const [id, approval] of approvals ?? []) this.approvals.set(id, approval);
     const event = { ...input, replyId: this.msg.id } as AgentEvent;
     this.push(event);
     if (input.type === "USER_INTERRUPT") {
@@ -324,12 +337,65 @@ export class ReplyRun extends StreamingRun {
     }
     for (const result of input.toolResults) {
       this.emit("TOOL_RESULT_START", { toolCallId: result.id, toolCallName: result.name });
+      const refusal = refusedResults?.get(result.id);
+      if (refusal !== undefined) {
+        this.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId: result.id, delta: refusal });
+        this.emit("TOOL_RESULT_END", { toolCallId: result.id, state: "denied" });
+        continue;
+      }
       this.emitOutput(result.id, valueToParts(result.output));
       this.emit("TOOL_RESULT_END", {
         toolCallId: result.id,
         state: result.state === "running" ? "success" : result.state,
       });
     }
+  }
+
+  /**
+   * Each confirmed answer as an approval for the gate, which decides the call again with it (see
+   * `ActingRun.gate`). Throws, before anything changes, for an answer that wants to remember a rule
+   * the ask did not offer. The ask answered is decided again for the call as it stands, before the
+   * answer's edits and rules: it is what the person saw.
+   */
+  private async approvalsOf(input: UserConfirmResultEvent): Promise<Map<string, Approval>> {
+    const approvals = new Map<string, Approval>();
+    for (const answer of input.confirmResults) {
+      if (!answer.confirmed) continue;
+      const call = this.findCall(answer.toolCall.id)!;
+      const edited = answer.toolCall.input !== call.input;
+      const rules = answer.rules ?? [];
+      const ask = edited || rules.length > 0 ? await this.currentDecision(call) : undefined;
+      const problem = unofferedRules(rules, ask);
+      if (problem !== undefined) {
+        throw new ReplyStateError(
+          `the answer to ${call.name} call "${call.id}" cannot be remembered: ${problem}`,
+        );
+      }
+      approvals.set(call.id, edited ? { edited: true, answered: askKey(ask) } : { edited: false });
+    }
+    return approvals;
+  }
+
+  /**
+   * External results whose call a deny now refuses (a rule added since it was submitted): the result
+   * is not taken, and the model reads why. By call id.
+   */
+  private async refusedResults(input: ExternalExecutionResultEvent): Promise<Map<string, string>> {
+    const refused = new Map<string, string>();
+    for (const result of input.toolResults) {
+      const call = this.findCall(result.id)!;
+      const tool = this.lookup(call.name);
+      const parsed = tool ? this.quietlyParsed(call, tool) : undefined;
+      if (!tool || !parsed) continue;
+      const verdict = await this.decide(call, tool, parsed.value, { edited: false }).catch(() => undefined);
+      if (verdict?.behavior === "deny") {
+        refused.set(
+          result.id,
+          `Permission denied: ${verdict.decision.reason}; the external result was not taken`,
+        );
+      }
+    }
+    return refused;
   }
 
   protected modelInput(): Msg[] {

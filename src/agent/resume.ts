@@ -28,8 +28,8 @@ export function pausedReply(state: AgentState, input: InputEvent): Msg {
 
 /**
  * Checks that every answer in `input` is for a call that is waiting for it (asking for a
- * confirmation; submitted for external execution) and that no call is answered twice.
- * Throws before anything changes.
+ * confirmation; submitted for external execution), that no call is answered twice, and that an
+ * external result names the tool of its call. Throws before anything changes.
  */
 export function checkAnswers(msg: Msg, input: InputEvent): void {
   if (input.type === "USER_INTERRUPT") return;
@@ -55,6 +55,15 @@ export function checkAnswers(msg: Msg, input: InputEvent): void {
     }
     if (call.state !== expected) {
       throw new ReplyStateError(`tool call "${id}" is ${call.state}, not waiting for ${input.type}`);
+    }
+  }
+  if (input.type !== "EXTERNAL_EXECUTION_RESULT") return;
+  for (const result of input.toolResults) {
+    const call = waiting.get(result.id)!;
+    if (result.name !== call.name) {
+      throw new ReplyStateError(
+        `the external result for tool call "${result.id}" names tool "${result.name}", but the call is to "${call.name}"`,
+      );
     }
   }
 }

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve } from "node:path";
-import type { PermissionContext, PermissionMode } from "../permission/index.js";
+import type { PermissionContext, PermissionMode, PermissionRule } from "../permission/index.js";
 
 /** Modes from the narrowest (lets the least through without asking) to the widest. */
 const NARROW_TO_WIDE: readonly PermissionMode[] = [
@@ -14,18 +14,29 @@ const NARROW_TO_WIDE: readonly PermissionMode[] = [
  * The permission context a sub-run gets: its own settings, never wider than its parent's. The mode
  * is the narrower of the two (explore parent → explore child); the parent's deny and ask rules
  * apply too (its allow rules do not carry over); working directories stay inside the parent's
- * (none of its own: the parent's).
+ * (none of its own: the parent's); the parent's boundary (the service's workspace) binds the child
+ * too, whatever the child's own settings say, for every tool (the parent's sandbox exemptions stay
+ * behind). Narrowing again with the same parent adds nothing.
  */
 export function narrowPermission(own: PermissionContext, parent: PermissionContext): PermissionContext {
   const mode =
     NARROW_TO_WIDE.indexOf(own.mode) <= NARROW_TO_WIDE.indexOf(parent.mode) ? own.mode : parent.mode;
   const inherited = parent.rules.filter((rule) => rule.behavior !== "allow");
-  const rules = [...inherited, ...own.rules.filter((rule) => !inherited.includes(rule))];
-  return {
+  const keys = new Set(inherited.map(ruleKey));
+  const rules = [...inherited, ...own.rules.filter((rule) => !keys.has(ruleKey(rule)))];
+  const narrowed: PermissionContext = {
     mode,
     rules,
     workingDirectories: narrowDirectories(own.workingDirectories, parent.workingDirectories),
   };
+  // The parent's sandbox exemptions stay behind: a sub-agent's tools are not known to be sandboxed.
+  if (parent.boundary) narrowed.boundary = { directory: parent.boundary.directory };
+  else if (own.boundary) narrowed.boundary = own.boundary;
+  return narrowed;
+}
+
+function ruleKey(rule: PermissionRule): string {
+  return `${rule.behavior}\u0000${rule.toolName}\u0000${rule.ruleContent ?? ""}`;
 }
 
 function narrowDirectories(own: string[], parent: string[]): string[] {

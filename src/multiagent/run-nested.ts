@@ -5,6 +5,7 @@ import type { Msg } from "../message/index.js";
 import type { AgentState } from "../state/index.js";
 import { type ToolContext, ToolError } from "../tool/index.js";
 import type { AgentLike } from "./agent-like.js";
+import { narrowPermission } from "./narrow-permission.js";
 
 /** Where a tool keeps the sessions of its nested runs in the parent's tool context (persisted with it). */
 const SUB_RUNS_KEY = "agentscope.subRuns";
@@ -57,6 +58,9 @@ export async function runNested(
   if (!run) {
     run = { agent: options.name, state: options.newState() };
     runs[key] = run;
+  } else {
+    // A continued run answers to its parent's permission as it is now: a deny rule added since binds it.
+    run.state.permission = narrowPermission(run.state.permission, ctx.permission);
   }
   const expose = options.expose !== false;
   const stream = agent.replyStream(ctx.resume ? completeAnswer(ctx.resume, run.state) : input, {

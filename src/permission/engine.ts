@@ -1,3 +1,4 @@
+import { boundaryDenial } from "./boundary.js";
 import { pathPermission, pathsAreSafe } from "./paths.js";
 import { formatRule, ruleNamesTool } from "./rule.js";
 import type {
@@ -11,7 +12,7 @@ import type {
 } from "./types.js";
 
 /**
- * Decides one tool call. Order: deny rules → ask rules → read-only fast path → the tool's own check
+ * Decides one tool call. Order: the session's boundary (every mode) → deny rules → ask rules → read-only fast path → the tool's own check
  * (with the engine's path check) → allow rules → the mode's fallback. explore stops after the fast
  * path (deny); bypass never asks; dont_ask turns every ask into a deny. A safety ask is immune to
  * allow rules. Never throws for a tool's own failure: a failing check becomes an ask.
@@ -22,6 +23,8 @@ export async function decidePermission(
   context: PermissionContext,
 ): Promise<PermissionDecision> {
   const { mode } = context;
+  const outside = boundaryDenial(subject, input, context);
+  if (outside) return outside;
   const denyRule = findRule(subject, input, context, "deny");
   if (denyRule)
     return { behavior: "deny", reason: `denied by the rule ${formatRule(denyRule)}`, rule: denyRule };

@@ -43,6 +43,23 @@ export interface PermissionContext {
   rules: PermissionRule[];
   /** Directories the agent may work in (resolved to real paths by the engine). */
   workingDirectories: string[];
+  /**
+   * A directory this session may never leave (the service's per-user workspace): a call with a path
+   * (`pathsOf`) whose real path is outside it is denied in every mode, bypass included, and no
+   * approval can run it. Absent: no boundary beyond the working-directory asks.
+   */
+  boundary?: PermissionBoundary;
+}
+
+/** The directory a session is confined to, as `PermissionContext.boundary` holds it. */
+export interface PermissionBoundary {
+  /** Absolute path; judged as a real path (symlinks followed). */
+  directory: string;
+  /**
+   * Tools confined by a sandbox of their own (the service's bubblewrap Bash): their paths are left
+   * to it, so a sandboxed command may still read the system the sandbox shows read-only.
+   */
+  sandboxedTools?: string[];
 }
 
 /** What the engine tells `matchRule` about the rule being matched. */

@@ -1,3 +1,4 @@
+import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { type Msg, MsgSchema, parseJsonOrThrow, parseWith } from "../message/index.js";
 import type { PermissionContext } from "../permission/index.js";
@@ -61,6 +62,13 @@ export const PermissionContextSchema = z.object({
   mode: z.enum(["default", "accept_edits", "explore", "bypass", "dont_ask"]),
   rules: z.array(PermissionRuleSchema),
   workingDirectories: z.array(z.string()),
+  /** Optional: states saved before sessions had a boundary load without one. */
+  boundary: z
+    .object({
+      directory: z.string().min(1).refine(isAbsolute, "must be an absolute path"),
+      sandboxedTools: z.array(z.string().min(1)).optional(),
+    })
+    .optional(),
 });
 
 export const ReplyContextSchema = z.object({

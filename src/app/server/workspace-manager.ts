@@ -2,7 +2,6 @@ import { mkdirSync, realpathSync } from "node:fs";
 import { mkdir, realpath, rm } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Middleware } from "../../agent/index.js";
-import { absolutePath, baseDirectory, isInside, realPath } from "../../permission/index.js";
 import type { ProcessRequest, ProcessRunner } from "../../tool/index.js";
 import { BubblewrapRunner, type SandboxPolicy } from "../../workspace/index.js";
 import type { SessionDirectory, SessionRecord } from "./backend/types.js";
@@ -61,31 +60,23 @@ export class WorkspaceManager {
   }
 
   /**
-   * Before every reply, the session's working directory becomes its workspace. Before every
-   * permission check, a call whose paths (the tool's `pathsOf`) leave the workspace is denied, in
-   * every mode (bypass too): one session's file tools cannot reach another's files. Bash is left to
-   * the sandbox when there is one (it sees the system read-only and nothing of other sessions).
+   * Before every reply, the session's working directory becomes its workspace, and the workspace
+   * becomes the session's permission boundary (`PermissionContext.boundary`): the engine denies any
+   * call whose paths (the tool's `pathsOf`) leave it, in every mode (bypass too), edited approvals
+   * included, so one session's tools cannot reach another's files. Bash is left to the sandbox when
+   * there is one (it sees the system read-only and nothing of other sessions).
    */
   middleware(sessions: SessionDirectory): Middleware {
     const manager = this;
-    const sandboxed = this.#sandbox !== false;
+    const sandboxedTools = this.#sandbox !== false ? ["Bash"] : undefined;
     return {
       name: "workspace",
-      async onPermission(request, _ctx, next) {
-        if (sandboxed && request.tool.name === "Bash") return next(request);
-        const root = baseDirectory(request.permission);
-        const paths = request.tool.pathsOf?.(request.input, request.permission) ?? [];
-        const outside = paths.find(
-          (path) => !isInside(realPath(absolutePath(path, request.permission)), root),
-        );
-        if (outside !== undefined)
-          return { behavior: "deny", reason: `${outside} is outside this session's workspace` };
-        return next(request);
-      },
       async *onReply(input, ctx, next) {
         const record = await sessions.get(ctx.state.sessionId);
         const root = await manager.ensure(record ?? { sessionId: ctx.state.sessionId, owner: "local" });
-        ctx.state.permission.workingDirectories = [root];
+        const permission = ctx.state.permission;
+        permission.workingDirectories = [root];
+        permission.boundary = sandboxedTools ? { directory: root, sandboxedTools } : { directory: root };
         yield* next(input);
       },
     };

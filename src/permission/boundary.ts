@@ -1,0 +1,38 @@
+import { isAbsolute } from "node:path";
+import { absolutePath, isInside, realPath } from "./paths.js";
+import type { PermissionContext, PermissionDecision, PermissionSubject } from "./types.js";
+
+/**
+ * The deny for a call that would leave the session's boundary (`PermissionContext.boundary`), or
+ * undefined when every path it names stays inside (or there is no boundary). Judged on real paths,
+ * in every mode; a tool whose paths cannot be read, or a boundary that is not absolute, is denied.
+ */
+export function boundaryDenial(
+  subject: PermissionSubject,
+  input: unknown,
+  context: PermissionContext,
+): PermissionDecision | undefined {
+  const boundary = context.boundary;
+  if (!boundary || boundary.sandboxedTools?.includes(subject.name)) return undefined;
+  if (!isAbsolute(boundary.directory)) {
+    return deny(`the session's boundary "${boundary.directory}" is not an absolute path`);
+  }
+  let paths: string[];
+  try {
+    paths = subject.pathsOf?.(input, context) ?? [];
+  } catch (error) {
+    return deny(`the paths of this ${subject.name} call could not be read (${describe(error)})`);
+  }
+  if (paths.length === 0) return undefined;
+  const root = realPath(boundary.directory);
+  const outside = paths.find((path) => !isInside(realPath(absolutePath(path, context)), root));
+  return outside === undefined ? undefined : deny(`${outside} is outside this session's workspace`);
+}
+
+function deny(reason: string): PermissionDecision {
+  return { behavior: "deny", reason };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
