@@ -1,11 +1,13 @@
 import { posix } from "node:path";
-import { type Command, forEachChild, parse, type SyntaxNode, type Word } from "unbash";
+import { type Command, forEachChild, parse, type SyntaxNode, type TestExpression, type Word } from "unbash";
 import { dangerousGlobReason } from "../../permission/index.js";
+import { evaluatedOperandReason, isPlainArithmetic } from "./bash/evaluated-operands.js";
 import { analyzeGit } from "./bash/git.js";
 import { readOptions } from "./bash/options.js";
 import { readOnlyProgram } from "./bash/read-only-programs.js";
 import { safetyReasons } from "./bash/safety.js";
-import { expandWord, onlySafeExpansions } from "./bash/words.js";
+import { type Traversal, traversalOf } from "./bash/traversals.js";
+import { containsRuntimePart, expandWord, onlySafeExpansions } from "./bash/words.js";
 import { unwrap } from "./bash/wrappers.js";
 import { writeTargets } from "./bash/write-paths.js";
 import { DOWNLOADERS, HARMLESS_DEVICES, INTERPRETERS, SHELLS } from "./bash-commands.js";
@@ -38,6 +40,13 @@ export interface BashAnalysis {
   globs: string[];
   /** Every command is read-only or a plain file edit (mkdir, cp, mv, rm, sed -i ...) with known paths. */
   fileEditsOnly: boolean;
+  /** Recursive reads (`grep -r`, `rg`, `diff -r`, `git grep`): the trees are walked at decision time. */
+  traversals: Traversal[];
+  /**
+   * Where each git command runs, relative to where the script starts: at decision time its
+   * repository must be a `.git` directory inside the working directory.
+   */
+  gitDirectories: string[];
 }
 
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
@@ -58,6 +67,38 @@ const CONTROL_FLOW: Record<string, string> = {
 const RISKY_VARIABLE =
   /^(PATH|IFS|BASH_ENV|ENV|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|CDPATH|PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|LD_.*|DYLD_.*|GIT_.*)$/;
 const MAX_DEPTH = 4;
+/** Longer commands are not parsed at all: they count as hidden (deny rules match them). */
+const MAX_COMMAND_CHARS = 100_000;
+/** Node types the analysis models; any other asks, and deny rules match it. */
+const MODELLED = new Set([
+  "Script",
+  "Statement",
+  "Command",
+  "Pipeline",
+  "AndOr",
+  "Negation",
+  "Time",
+  "CompoundList",
+  "Redirected",
+  "Redirect",
+  "Assignment",
+  "ArrayValue",
+  "Word",
+  "FileDescriptor",
+  "HereDocDelimiter",
+  "HereDocBody",
+  "TestCommand",
+  "Elif",
+  "CaseItem",
+  ...Object.keys(CONTROL_FLOW),
+  // Inside words, expressions and redirections: their expansions are judged where they appear.
+  ...["Literal", "Glob", "ExtendedGlob", "BraceExpansion", "SingleQuoted", "DoubleQuoted", "AnsiCQuoted"],
+  ...["LocaleString", "SimpleExpansion", "ParameterExpansion", "CommandExpansion", "ProcessSubstitution"],
+  ...["ArithmeticExpansion", "ArithmeticCommandExpansion", "ArithmeticBinary", "ArithmeticUnary"],
+  ...["ArithmeticTernary", "ArithmeticGroup", "ArithmeticWord", "TestUnary", "TestBinary", "TestLogical"],
+  ...["TestNot", "TestGroup", "Default", "Remove", "Replace", "Slice", "Transform", "CaseModification"],
+  ...["Names", "FileDescriptorVariable", "HereDoc", "HereString"],
+]);
 
 const cache = new Map<string, BashAnalysis>();
 
@@ -76,6 +117,8 @@ class Analyzer {
   private readonly safety = new Set<string>();
   private readonly paths: string[] = [];
   private readonly globs: string[] = [];
+  private readonly traversals: Traversal[] = [];
+  private readonly gitDirectories: string[] = [];
   private readOnly = true;
   private fileEdits = true;
   /** Where relative paths resolve, as the script `cd`s around; undefined once unknown. */
@@ -84,9 +127,7 @@ class Analyzer {
   constructor(private readonly depth: number) {}
 
   run(command: string): BashAnalysis {
-    const script = parse(command);
-    for (const error of script.errors ?? []) this.flag(`the command could not be parsed (${error.message})`);
-    forEachChild(script, this.visit);
+    this.parseAndVisit(command);
     const safety = [...this.safety];
     const some = this.commands.length > 0;
     return {
@@ -96,7 +137,27 @@ class Analyzer {
       paths: this.paths,
       globs: this.globs,
       fileEditsOnly: this.fileEdits && safety.length === 0 && some,
+      traversals: this.traversals,
+      gitDirectories: this.gitDirectories,
     };
+  }
+
+  /** A parse error, a size or depth limit: the command is hidden, so deny rules match it. */
+  private parseAndVisit(command: string): void {
+    if (command.length > MAX_COMMAND_CHARS) {
+      this.hidden([command], `the command is longer than ${MAX_COMMAND_CHARS} characters`);
+      return;
+    }
+    let script: ReturnType<typeof parse>;
+    try {
+      script = parse(command);
+    } catch (error) {
+      this.hidden([command], `the command could not be parsed (${describe(error)})`);
+      return;
+    }
+    for (const error of script.errors ?? [])
+      this.hidden([command], `the command could not be parsed (${error.message})`);
+    forEachChild(script, this.visit);
   }
 
   private flag(reason: string): void {
@@ -122,8 +183,13 @@ class Analyzer {
   private visit = (node: SyntaxNode): void => {
     const construct = CONTROL_FLOW[node.type];
     if (construct) this.flag(`${construct} is control flow, which a person confirms`);
+    if (!MODELLED.has(node.type)) {
+      this.hidden([node.type], `the shell construct ${node.type} is not modelled`);
+      return;
+    }
     switch (node.type) {
       case "CommandExpansion":
+      case "ArithmeticCommandExpansion":
         this.flag("command substitution runs a command hidden inside another");
         break;
       case "ProcessSubstitution":
@@ -136,7 +202,17 @@ class Analyzer {
         this.redirect(node.operator, node.target);
         break;
       case "Assignment":
-        this.assignment(node.name);
+        this.assignment(node.name, node.index);
+        break;
+      case "TestCommand":
+        this.testCommand(node);
+        break;
+      case "ArithmeticCommand":
+      case "ArithmeticExpansion":
+        this.arithmetic(node.type === "ArithmeticCommand" ? node.body : node.text);
+        break;
+      case "ArithmeticFor":
+        this.arithmetic("x");
         break;
       case "Command":
         this.command(node);
@@ -148,9 +224,55 @@ class Analyzer {
     forEachChild(node, this.visit);
   };
 
-  private assignment(name: string | undefined): void {
+  private assignment(name: string | undefined, index: Word | undefined): void {
     this.notReadOnly();
     if (name && RISKY_VARIABLE.test(name)) this.flag(`setting ${name} changes what later commands run`);
+    if (index && !/^\d+$/.test(index.value))
+      this.hidden([`${name}[${index.value}]`], `the subscript ${index.value} is evaluated as arithmetic`);
+  }
+
+  /** Arithmetic that names a variable evaluates its value, which may hold `a[$(cmd)]`. */
+  private arithmetic(text: string): void {
+    if (!isPlainArithmetic(text))
+      this.hidden([text], "arithmetic evaluates variables, whose values can hide a command");
+  }
+
+  /** `[[ ... ]]`, judged like `test`: operators and operands in order. */
+  private testCommand(node: SyntaxNode & { type: "TestCommand" }): void {
+    const words: string[] = ["[["];
+    let dynamic = false;
+    const collect = (expression: TestExpression): void => {
+      switch (expression.type) {
+        case "TestUnary":
+          words.push(expression.operator);
+          words.push(...wordValues(expression.operand));
+          dynamic ||= containsRuntimePart(expression.operand);
+          break;
+        case "TestBinary":
+          words.push(...wordValues(expression.left), expression.operator, ...wordValues(expression.right));
+          dynamic ||= containsRuntimePart(expression.left) || containsRuntimePart(expression.right);
+          break;
+        case "TestLogical":
+          for (const operand of expression.operands) collect(operand);
+          break;
+        case "TestNot":
+          collect(expression.operand);
+          break;
+        case "TestGroup":
+          collect(expression.expression);
+          break;
+      }
+    };
+    collect(node.expression);
+    const command: ShellCommand = { words, forms: [words] };
+    this.commands.push(command);
+    this.fileEdits = false;
+    const reason = evaluatedOperandReason("[[", words.slice(1));
+    if (reason) {
+      this.flag(reason);
+      command.opaque = true;
+    }
+    if (dynamic) this.opaque();
   }
 
   private checkPipeline(stages: readonly SyntaxNode[]): void {
@@ -169,7 +291,11 @@ class Analyzer {
 
   private redirect(operator: string, target: Word | undefined): void {
     if (operator === ">&" || operator === "<&") {
-      if (!target || /^(\d+-?|-)$/.test(target.value)) return;
+      if (!target || /^(\d+-?|-)$/.test(target.value)) {
+        // `>&1`, `2>&1`, `>&-` stay on the terminal; `>&3` writes wherever descriptor 3 points.
+        if (operator === ">&" && target && !/^([012]|-)$/.test(target.value)) this.notReadOnly();
+        return;
+      }
     }
     if (!target) return;
     const expansion = expandWord(target);
@@ -185,7 +311,10 @@ class Analyzer {
       return;
     }
     if (path.startsWith("/dev/")) {
-      if (writes && !HARMLESS_DEVICES.test(path)) this.flag(`it writes to the device ${path}`);
+      if (!writes || HARMLESS_DEVICES.test(path)) return;
+      // `/dev/fd/3` writes wherever descriptor 3 was opened: a file, maybe.
+      if (/^\/dev\/fd\/\d+$/.test(path)) this.notReadOnly();
+      else this.flag(`it writes to the device ${path}`);
       return;
     }
     if (writes) this.notReadOnly();
@@ -250,6 +379,12 @@ class Analyzer {
   private classify(argv: string[], words: WordFacts, node: Command, command: ShellCommand): void {
     const [program = "", ...args] = argv;
     const dynamic = args.some((arg) => words.dynamicWords.has(arg));
+    const evaluated = evaluatedOperandReason(program, args);
+    if (evaluated) {
+      this.flag(evaluated);
+      this.opaque();
+      command.opaque = true;
+    }
     if (SHELLS.has(program) || program === "eval" || program === "source" || program === ".") {
       this.nested(program, args, node, command, dynamic);
       return;
@@ -270,6 +405,8 @@ class Analyzer {
       if (verdict.unsafe) this.flag(verdict.unsafe);
       if (!verdict.readOnly) this.notReadOnly();
       this.addPaths(verdict.paths, words);
+      if (this.cwd !== undefined) this.gitDirectories.push(this.cwd);
+      if (verdict.subcommand === "grep") this.traverse(traversalOf("git grep", new Set(), []));
       return;
     }
     if (program === "find") {
@@ -284,13 +421,16 @@ class Analyzer {
       if (reading.writes || (program === "uniq" && reading.operands.length > 1)) this.opaque();
       this.addPaths(reading.paths, words);
       const { operands } = spec.spec;
-      if (operands === "paths") this.addPaths(reading.operands, words);
+      let named: string[] = [];
+      if (operands === "paths") named = reading.operands;
       if (operands === "patternThenPaths") {
         const explicit = ["-e", "--regexp", "-f", "--file", "--files"].some((option) =>
           reading.seen.has(option),
         );
-        this.addPaths(explicit ? reading.operands : reading.operands.slice(1), words);
+        named = explicit ? reading.operands : reading.operands.slice(1);
       }
+      this.addPaths(named, words);
+      this.traverse(traversalOf(program, reading.seen, named));
       return;
     }
     this.notReadOnly();
@@ -353,6 +493,17 @@ class Analyzer {
     }
   }
 
+  /** Records a recursive read, its roots joined to where the script is. */
+  private traverse(traversal: Traversal | undefined): void {
+    if (!traversal) return;
+    if (this.cwd === undefined) {
+      this.opaque();
+      return;
+    }
+    const cwd = this.cwd;
+    this.traversals.push({ ...traversal, roots: traversal.roots.map((root) => join(cwd, root)) });
+  }
+
   private addPaths(paths: readonly string[], words: WordFacts): void {
     for (const path of paths) this.addPath(path, words.globOf.get(path));
   }
@@ -392,6 +543,14 @@ function join(cwd: string | undefined, path: string): string {
 function inlineScript(args: readonly string[]): string | undefined {
   const flag = args.findIndex((arg) => /^-\w*c\w*$/.test(arg));
   return flag === -1 ? undefined : args[flag + 1];
+}
+
+function wordValues(word: Word): string[] {
+  return expandWord(word).values;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function programOf(node: Command): string | undefined {

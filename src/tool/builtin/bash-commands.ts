@@ -26,8 +26,8 @@ export const SUBCOMMAND_TOOLS = new Set([
   "deno",
 ]);
 
-/** Device files a command may write to without harm. */
-export const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
+/** Device files a command may write to without harm (descriptors 1 and 2 are the output). */
+export const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/[12])$/;
 
 /** Variables whose expansion cannot change what an `echo` or `printf` does. */
 export const SAFE_VARIABLES = new Set(["HOME", "PWD", "USER", "SHELL", "PATH", "LANG", "TERM", "OLDPWD"]);

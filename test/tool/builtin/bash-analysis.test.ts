@@ -81,6 +81,8 @@ describe("Bash command classification with a real shell parser", () => {
 describe("Bash permissions through the engine", () => {
   const { dir, cleanup } = tempDir();
   mkdirSync(join(dir, "src"));
+  // A repository: read-only git is allowed only when it finds its `.git` in the working directory.
+  mkdirSync(join(dir, ".git"));
   afterAll(cleanup);
   const bash = bashTool();
   const decide = (command: string, mode: PermissionMode = "default", rules: string[] = []) =>

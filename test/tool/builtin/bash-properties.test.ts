@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -8,6 +8,8 @@ import { permission, tempDir } from "./helpers.js";
 
 const { dir, cleanup } = tempDir();
 writeFileSync(join(dir, "a.txt"), "a\n");
+// A repository: read-only git is allowed only when it finds its `.git` in the working directory.
+mkdirSync(join(dir, ".git"));
 afterAll(cleanup);
 const bash = bashTool();
 

@@ -1,6 +1,8 @@
+import { resolve } from "node:path";
 import { globSync } from "tinyglobby";
 import {
   absolutePath,
+  baseDirectory,
   type PermissionContext,
   type PermissionSubject,
   pathPermission,
@@ -9,13 +11,27 @@ import {
 import { analyzeBash, type BashAnalysis } from "../bash-analysis.js";
 import { stringField } from "../tool-paths.js";
 import { matchCommandRule, suggestCommandRules } from "./command-rule.js";
+import { gitRepositoryConcern } from "./git-repository.js";
+import { walkTraversal } from "./tree-walk.js";
 
-const MAX_GLOB_MATCHES = 200;
+/** Matches of one glob checked at most; a glob matching more asks (it is not checked in part). */
+export const MAX_GLOB_MATCHES = 1_000;
+
+/** Every path a call touches, as far as the file system shows at decision time. */
+interface DecisionPaths {
+  paths: string[];
+  /** Something the check cannot show to be safe: the call asks (a safety ask when `safety`). */
+  unverifiable?: { reason: string; safety: boolean };
+}
 
 /**
  * The permission members of the Bash tool: read-only commands (allow-listed programs and options)
  * pass the fast path; control flow, hidden commands and dangerous patterns are safety asks; every
  * path the command names, globs expanded against the working directory, is checked by the engine.
+ * At decision time it also walks the trees recursive readers read (their dangerous entries and
+ * followed symlinks are checked as paths) and checks that git finds a `.git` repository. What it
+ * cannot show to be safe (a glob or tree too big, a repository elsewhere) makes `pathsOf` throw, so
+ * the call is not read-only, and `checkPermissions` ask with the reason.
  */
 export function bashPermission(): Pick<
   PermissionSubject,
@@ -26,7 +42,10 @@ export function bashPermission(): Pick<
     pathsOf: (value, context) => {
       const analysis = analysisOf(value);
       if (!analysis) return [];
-      return context ? [...analysis.paths, ...expandGlobs(analysis.globs, context)] : analysis.paths;
+      if (!context) return analysis.paths;
+      const found = decisionPaths(analysis, context);
+      if (found.unverifiable) throw new Error(found.unverifiable.reason);
+      return found.paths;
     },
     checkPermissions: (value, context): ToolPermissionResult => {
       const analysis = analysisOf(value);
@@ -38,10 +57,18 @@ export function bashPermission(): Pick<
           reason: `a person must confirm: ${analysis.safety.join("; ")}`,
         };
       }
+      const found = decisionPaths(analysis, context);
+      if (found.unverifiable) {
+        // The engine cannot check the paths itself (pathsOf threw): check the known ones here.
+        const known = pathPermission(found.paths, context);
+        if (known.behavior === "ask" && known.safety) return known;
+        const { reason, safety } = found.unverifiable;
+        return safety
+          ? { behavior: "ask", safety: true, reason: `a person must confirm: ${reason}` }
+          : { behavior: "ask", reason };
+      }
       if (context.mode === "accept_edits" && analysis.fileEditsOnly) {
-        return pathPermission([...analysis.paths, ...expandGlobs(analysis.globs, context)], context, {
-          editsFiles: true,
-        });
+        return pathPermission(found.paths, context, { editsFiles: true });
       }
       return { behavior: "passthrough" };
     },
@@ -61,27 +88,58 @@ function analysisOf(value: unknown): BashAnalysis | undefined {
   return command === undefined ? undefined : analyzeBash(command);
 }
 
+function decisionPaths(analysis: BashAnalysis, context: PermissionContext): DecisionPaths {
+  const paths = [...analysis.paths];
+  const globs = expandGlobs(analysis.globs, context);
+  if ("unverifiable" in globs) return { paths, unverifiable: { reason: globs.unverifiable, safety: false } };
+  paths.push(...globs.paths);
+  if (analysis.traversals.length === 0 && analysis.gitDirectories.length === 0) return { paths };
+  const base = baseDirectory(context);
+  for (const traversal of analysis.traversals) {
+    const walked = walkTraversal(
+      traversal,
+      traversal.roots.map((root) => absolutePath(root, context)),
+      base,
+    );
+    if ("unverifiable" in walked)
+      return { paths, unverifiable: { reason: walked.unverifiable, safety: false } };
+    paths.push(...walked.paths);
+  }
+  for (const directory of new Set(analysis.gitDirectories)) {
+    const concern = gitRepositoryConcern(resolve(base, directory), base);
+    if (concern) return { paths, unverifiable: { reason: concern, safety: /HEAD|points git/.test(concern) } };
+  }
+  return { paths };
+}
+
 /**
  * The files the shell's globs match now (as bash does: `*` skips dot files, no `**` recursion), so a
- * symlink or an unexpected name is checked like a path written out.
+ * symlink or an unexpected name is checked like a path written out. More matches than can be
+ * checked is unverifiable, never a partial check.
  */
-function expandGlobs(globs: readonly string[], context: PermissionContext): string[] {
+function expandGlobs(
+  globs: readonly string[],
+  context: PermissionContext,
+): { paths: string[] } | { unverifiable: string } {
   const out: string[] = [];
   for (const glob of globs) {
     const absolute = absolutePath(glob, context);
     const pattern = absolute.replace(/\*\*+/g, "*");
+    let matches: string[];
     try {
-      out.push(
-        ...globSync(pattern, {
-          absolute: true,
-          dot: false,
-          onlyFiles: false,
-          expandDirectories: false,
-        }).slice(0, MAX_GLOB_MATCHES),
-      );
-    } catch {
-      out.push(absolute);
+      matches = globSync(pattern, { absolute: true, dot: false, onlyFiles: false, expandDirectories: false });
+    } catch (error) {
+      return { unverifiable: `the glob ${glob} could not be expanded (${describe(error)})` };
     }
+    if (matches.length > MAX_GLOB_MATCHES)
+      return {
+        unverifiable: `the glob ${glob} matches ${matches.length} files, more than the ${MAX_GLOB_MATCHES} that are checked`,
+      };
+    out.push(...matches);
   }
-  return out;
+  return { paths: out };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -7,10 +7,30 @@ export interface GitVerdict {
   unsafe?: string;
   /** Paths it reads (`-C dir`, `--no-index` files, `rev:path` and pathspecs). */
   paths: string[];
+  /** The subcommand, when one was read. */
+  subcommand?: string;
 }
 
-/** Global options that make git run a program chosen on the command line. */
-const UNSAFE_GLOBAL = /^(-c|--config-env|--exec-path|--upload-pack|--receive-pack)/;
+/** Global options that make git run a program chosen on the command line (and their prefixes). */
+const UNSAFE_GLOBAL = ["--config-env", "--exec-path", "--upload-pack", "--receive-pack"];
+/**
+ * Global options that change nothing about which repository or config git reads. Any other global
+ * option (`-C`, `--git-dir`, `--work-tree`, `--bare`, `--namespace`, ...) picks another repository
+ * or config, whose `core.fsmonitor`, hooks and filters run programs: not read-only.
+ */
+const HARMLESS_GLOBAL = new Set([
+  "--no-pager",
+  "--paginate",
+  "-P",
+  "-p",
+  "--no-optional-locks",
+  "--literal-pathspecs",
+  "--glob-pathspecs",
+  "--noglob-pathspecs",
+  "--icase-pathspecs",
+  "--no-replace-objects",
+  "--no-advice",
+]);
 
 /** Options that run a program or write, in any subcommand. */
 const UNSAFE_OPTIONS =
@@ -102,14 +122,16 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
   for (; index < args.length; index++) {
     const arg = args[index]!;
     if (!arg.startsWith("-")) break;
-    if (UNSAFE_GLOBAL.test(arg))
+    const name = arg.split("=")[0]!;
+    if (/^-c/.test(arg) || UNSAFE_GLOBAL.some((unsafe) => name.length > 3 && unsafe.startsWith(name)))
       return { readOnly: false, unsafe: `git ${arg} can make git run any program`, paths };
-    if (arg === "-C") paths.push(args[++index] ?? ".");
-    else if (arg.startsWith("--git-dir=") || arg.startsWith("--work-tree="))
-      paths.push(arg.slice(arg.indexOf("=") + 1));
-    else if (arg !== "--no-pager" && arg !== "--paginate" && arg !== "-P" && arg !== "--no-optional-locks") {
-      return { readOnly: false, paths };
-    }
+    if (HARMLESS_GLOBAL.has(arg)) continue;
+    // `-C dir`, `--git-dir=dir`, `--work-tree dir`: the paths are checked, and it asks.
+    const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : undefined;
+    if (arg === "-C" || /^--(git-dir|work-tree|namespace|super-prefix|attr-source)$/.test(arg))
+      paths.push(args[++index] ?? ".");
+    else if (value !== undefined) paths.push(value);
+    return { readOnly: false, paths };
   }
   if (args[index] === "--version" || args[index] === undefined)
     return { readOnly: index < args.length, paths };
@@ -124,11 +146,14 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
     };
   }
   paths.push(...reading.paths, ...reading.operands.flatMap(pathsInOperand));
-  if (!READ_ONLY.has(sub) || !reading.known) return { readOnly: false, paths };
-  if (sub === "reflog") return { readOnly: rest.length === 0 || rest[0] === "show", paths };
-  if (sub === "config") return { readOnly: rest.length > 0 && LISTING_OPTIONS.has(rest[0]!), paths };
-  if (LISTING_ONLY.has(sub)) return { readOnly: rest.every((arg) => LISTING_OPTIONS.has(arg)), paths };
-  return { readOnly: true, paths };
+  const subcommand = sub;
+  if (!READ_ONLY.has(sub) || !reading.known) return { readOnly: false, paths, subcommand };
+  if (sub === "reflog") return { readOnly: rest.length === 0 || rest[0] === "show", paths, subcommand };
+  if (sub === "config")
+    return { readOnly: rest.length > 0 && LISTING_OPTIONS.has(rest[0]!), paths, subcommand };
+  if (LISTING_ONLY.has(sub))
+    return { readOnly: rest.every((arg) => LISTING_OPTIONS.has(arg)), paths, subcommand };
+  return { readOnly: true, paths, subcommand };
 }
 
 /** A git operand may be a path or `rev:path` (which reads that file from history). */

@@ -87,7 +87,7 @@ export function readOptions(args: readonly string[], compiled: CompiledSpec): Op
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
       const name = eq === -1 ? arg : arg.slice(0, eq);
-      if (compiled.unsafe.has(name)) reading.unsafe ??= arg;
+      if (compiled.unsafe.has(name) || abbreviatesUnsafe(name, compiled)) reading.unsafe ??= arg;
       if (eq !== -1) {
         if (compiled.valued.has(name) || compiled.flags.has(`${name}=`)) takeValue(name, arg.slice(eq + 1));
         else reading.known = false;
@@ -118,4 +118,15 @@ export function readOptions(args: readonly string[], compiled: CompiledSpec): Op
     }
   }
   return reading;
+}
+
+/**
+ * GNU getopt_long and git's parse-options accept any unique prefix of a long option
+ * (`sort --compress-p=sh` is `--compress-program=sh`): a prefix of an unsafe option that is not
+ * itself a known option counts as that unsafe option.
+ */
+export function abbreviatesUnsafe(name: string, compiled: CompiledSpec): boolean {
+  if (name.length < 3 || compiled.flags.has(name) || compiled.valued.has(name)) return false;
+  for (const unsafe of compiled.unsafe) if (unsafe.startsWith("--") && unsafe.startsWith(name)) return true;
+  return false;
 }
