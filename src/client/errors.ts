@@ -13,6 +13,7 @@ export type ServiceErrorType =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limit"
+  | "unavailable"
   | "internal"
   | `http_${number}`;
 

@@ -18,6 +18,11 @@ export async function serveCommand(
   if (options.port !== undefined) start.port = options.port;
   if (options.host !== undefined) start.host = options.host;
   if (options.store !== undefined) start.store = options.store;
+  // What a 5xx answer leaves out (a store outage's driver error) goes to the server's own log.
+  start.onServerError = (error, request) =>
+    process.stderr.write(
+      `error: ${request.method} ${request.path} answered ${request.status}: ${(error as Error)?.stack ?? String(error)}\n`,
+    );
   const server = await startServer(start);
   for (const notice of server.notices) options.out.write(`note: ${notice}\n`);
   options.out.write(

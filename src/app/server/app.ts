@@ -25,6 +25,33 @@ export interface CreateAppOptions {
   allowedHosts?: readonly string[] | "*";
   /** Origins (`https://app.example`) whose pages may call the API (CORS); other origins may not change anything. */
   corsOrigins?: readonly string[];
+  /**
+   * Told of every request answered 5xx, with the error behind it: the details the answer leaves out
+   * (a store outage's driver error, say) go to the server's log from here. Library code logs nothing
+   * by itself; `agentscope serve` writes these to stderr.
+   */
+  onServerError?: ServerErrorListener;
+}
+
+/** See `CreateAppOptions.onServerError`. */
+export type ServerErrorListener = (
+  error: unknown,
+  request: { method: string; path: string; status: number },
+) => void;
+
+/** Calls the listener; a listener that throws does not change the answer. */
+function tell(
+  listener: ServerErrorListener | undefined,
+  error: unknown,
+  method: string,
+  path: string,
+  status: number,
+): void {
+  try {
+    listener?.(error, { method, path, status });
+  } catch {
+    // the answer goes out all the same
+  }
 }
 
 /**
@@ -42,6 +69,7 @@ export function createApp(
 
   app.onError((error, c) => {
     const http = toHttpError(error);
+    if (http.status >= 500) tell(options.onServerError, error, c.req.method, c.req.path, http.status);
     if (http.retryAfterSeconds !== undefined) c.header("retry-after", String(http.retryAfterSeconds));
     return c.json(http.body, http.status);
   });

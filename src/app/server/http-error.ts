@@ -2,6 +2,7 @@ import { ReplyStateError } from "../../agent/index.js";
 import { RoleViolationError, ValidationError } from "../../message/index.js";
 import { PermissionRuleError } from "../../permission/index.js";
 import { StateConflictError } from "../../state/index.js";
+import { isStoreOutage } from "./store-outage.js";
 
 /** The `type` of an error body: what kind of mistake, so clients can branch without parsing text. */
 export type HttpErrorType =
@@ -15,6 +16,7 @@ export type HttpErrorType =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limit"
+  | "unavailable"
   | "internal";
 
 /**
@@ -40,7 +42,14 @@ export class HttpError extends Error {
 export const notFound = (sessionId: string) =>
   new HttpError(404, "not_found", `session "${sessionId}" does not exist (or belongs to another user)`);
 
-/** Maps what the runtime throws to an HTTP error; anything unexpected is a 500 that says what failed. */
+/** What a 503 for a store outage tells the client to wait, in seconds. */
+export const STORE_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * Maps what the runtime throws to an HTTP error. The store out of reach (see isStoreOutage) is a 503
+ * `unavailable` with Retry-After and a generic message: the driver's text (hosts, ports, SQL) stays
+ * in the server's log. Anything else unexpected is a 500 that says what failed.
+ */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (
@@ -51,5 +60,12 @@ export function toHttpError(error: unknown): HttpError {
     return new HttpError(400, "invalid_request", error.message);
   if (error instanceof ReplyStateError) return new HttpError(409, "conflict", error.message);
   if (error instanceof StateConflictError) return new HttpError(409, "conflict", error.message);
+  if (isStoreOutage(error))
+    return new HttpError(
+      503,
+      "unavailable",
+      "the service's store cannot be reached right now; retry shortly",
+      STORE_RETRY_AFTER_SECONDS,
+    );
   return new HttpError(500, "internal", `the server failed: ${(error as Error)?.message ?? String(error)}`);
 }

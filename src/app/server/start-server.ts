@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
 import { DEFAULT_SQLITE_PATH } from "../../state/index.js";
-import { createApp } from "./app.js";
+import { createApp, type ServerErrorListener } from "./app.js";
 import { createBackend } from "./backend/create-backend.js";
 import type { BackendOptions } from "./backend/types.js";
 import { attachWorkspaces, workspaceOptionsOf } from "./config/attach-workspaces.js";
@@ -38,6 +38,8 @@ export interface StartServerOptions {
   withoutOptionalRoutes?: boolean;
   /** Per-user knowledge bases under /v1/knowledge-bases (see docs/rag.md); overrides config.knowledge. */
   knowledge?: KnowledgeService;
+  /** Told of every 5xx answer with the error behind it (see `CreateAppOptions.onServerError`). */
+  onServerError?: ServerErrorListener;
 }
 
 export interface RunningServer {
@@ -144,6 +146,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     corsOrigins: config.cors?.origins ?? [],
   };
   if (config.server?.maxBodyBytes) appOptions.maxBodyBytes = config.server.maxBodyBytes;
+  if (options.onServerError) appOptions.onServerError = options.onServerError;
   const app = createApp(runtime, appOptions);
   const port = options.port ?? config.server?.port ?? 8787;
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
