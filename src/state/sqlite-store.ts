@@ -6,10 +6,13 @@ import { importDriver } from "./lazy-driver.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "./sql-names.js";
 import type { SqliteWrite, SqliteWriteResult } from "./sqlite-executor.js";
+import { createStateTables, stateStatements } from "./sqlite-state-schema.js";
 import { SqliteWriter } from "./sqlite-writer.js";
-import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
+import { assertSessionId } from "./state-codec.js";
+import { type CompactionPolicy, type PlannedSave, SaveTracker } from "./state-delta.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
+import { decodeStoredState } from "./stored-patches.js";
 
 /** Where the embedded default keeps its database, relative to the working directory. */
 export const DEFAULT_SQLITE_PATH = ".agentscope/state.db";
@@ -27,25 +30,29 @@ export interface SqliteStateStoreOptions {
   table?: string;
   /** How long a write waits for another process's write lock; default 5 s. */
   busyTimeoutMs?: number;
+  /** When a save writes the whole state instead of a patch (see CompactionPolicy). */
+  compaction?: CompactionPolicy;
 }
 
-interface Row {
+interface SnapshotRow {
   version: number;
   state: string;
-  updated_at: number;
+  head: string | null;
 }
+
+type StoredPatchRow = { version: number; head: string; patch: string };
+
+type SummaryRow = { session_id: string; version: number; updated_at: number };
 
 interface Statements {
   db: BetterSqlite3.Database;
-  load: BetterSqlite3.Statement<[string], Row>;
-  version: BetterSqlite3.Statement<[string], { version: number }>;
-  listFirst: BetterSqlite3.Statement<[number], { session_id: string; version: number; updated_at: number }>;
-  listAfter: BetterSqlite3.Statement<
-    [string, number],
-    { session_id: string; version: number; updated_at: number }
-  >;
+  /** The snapshot and its patches, read in one read transaction. */
+  read: (sessionId: string) => { snapshot?: SnapshotRow; patches: StoredPatchRow[] };
+  version: BetterSqlite3.Statement<[string, string], { version: number }>;
+  listFirst: BetterSqlite3.Statement<[number], SummaryRow>;
+  listAfter: BetterSqlite3.Statement<[string, number], SummaryRow>;
   /** The compare-and-set as a write of the writer's, and how to read its result. */
-  casWrite: (sessionId: string, json: string, expected: number) => SqliteWrite;
+  casWrite: (sessionId: string, save: PlannedSave, expected: number) => SqliteWrite;
   /** The new version, or StateConflictError. */
   casResult: (sessionId: string, expected: number, changed: SqliteWriteResult) => number;
   writer: SqliteWriter;
@@ -54,18 +61,25 @@ interface Statements {
 
 /**
  * The embedded default: SQLite through better-sqlite3, in WAL mode. A compare-and-set is one statement
- * that changes the row only at the expected version, in an IMMEDIATE transaction, so processes sharing
- * the file never lose an update.
+ * that writes only at the expected version, in an IMMEDIATE transaction, so processes sharing the file
+ * never lose an update.
+ *
+ * A save writes what changed (a patch row: the messages from the first that changed, the other fields
+ * that changed), not the whole state; a snapshot now and then (CompactionPolicy) replaces the row's
+ * state and drops the patches before it. A load reads the snapshot and its patches in one read
+ * transaction.
  */
 export class SqliteStateStore implements AgentStateStore {
   readonly path: string;
   readonly #options: SqliteStateStoreOptions;
   readonly #table: string;
+  readonly #saves: SaveTracker;
   #ready: Promise<Statements> | undefined;
 
   constructor(options: SqliteStateStoreOptions | string = {}) {
     this.#options = typeof options === "string" ? { path: options } : options;
     this.#table = checkTableName(this.#options.table ?? DEFAULT_STATE_TABLE);
+    this.#saves = new SaveTracker(this.#options.compaction);
     const path = this.#options.path ?? DEFAULT_SQLITE_PATH;
     this.path = path === ":memory:" ? path : resolve(path);
   }
@@ -91,36 +105,45 @@ export class SqliteStateStore implements AgentStateStore {
     db.pragma(`busy_timeout = ${this.#options.busyTimeoutMs ?? 5000}`);
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
-    const t = this.#table;
-    db.exec(
-      `CREATE TABLE IF NOT EXISTS ${t} (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, state TEXT NOT NULL, updated_at INTEGER NOT NULL)`,
-    );
+    createStateTables(db, this.#table);
+    const sql = stateStatements(this.#table);
+    const loadSnapshot = db.prepare<[string], SnapshotRow>(sql.loadSnapshot);
+    const loadPatches = db.prepare<[string], StoredPatchRow>(sql.loadPatches);
     const s = {
       db,
-      load: db.prepare<[string], Row>(`SELECT version, state, updated_at FROM ${t} WHERE session_id = ?`),
-      version: db.prepare<[string], { version: number }>(`SELECT version FROM ${t} WHERE session_id = ?`),
-      listFirst: db.prepare(`SELECT session_id, version, updated_at FROM ${t} ORDER BY session_id LIMIT ?`),
-      listAfter: db.prepare(
-        `SELECT session_id, version, updated_at FROM ${t} WHERE session_id > ? ORDER BY session_id LIMIT ?`,
-      ),
+      read: db.transaction((sessionId: string) => ({
+        snapshot: loadSnapshot.get(sessionId),
+        patches: loadPatches.all(sessionId),
+      })),
+      version: db.prepare<[string, string], { version: number }>(sql.version),
+      listFirst: db.prepare<[number], SummaryRow>(sql.list(false)),
+      listAfter: db.prepare<[string, number], SummaryRow>(sql.list(true)),
     } as Omit<Statements, "casWrite" | "casResult" | "writer" | "remove">;
     // Saves go through the writer: every save of one loop turn commits in one transaction, and each
-    // compare-and-set is one statement that changes a row only if the version is the expected one.
+    // compare-and-set is one statement that writes only if the version is the expected one.
     const writer = this.#options.writer ?? new SqliteWriter(db);
-    const insert = writer.prepare(
-      `INSERT INTO ${t} (session_id, version, state, updated_at) VALUES (?, 1, ?, ?) ON CONFLICT (session_id) DO NOTHING`,
-    );
-    const update = writer.prepare(
-      `UPDATE ${t} SET version = version + 1, state = ?, updated_at = ? WHERE session_id = ? AND version = ?`,
-    );
-    const remove = writer.prepare(`DELETE FROM ${t} WHERE session_id = ?`);
-    const casWrite = (sessionId: string, json: string, expected: number): SqliteWrite =>
-      expected === 0
-        ? { statement: insert, args: [sessionId, json, Date.now()] }
-        : { statement: update, args: [json, Date.now(), sessionId, expected] };
+    const insert = writer.prepare(sql.insert);
+    const snapshot = writer.prepare(sql.snapshot);
+    const patch = writer.prepare(sql.patch);
+    const remove = writer.prepare(sql.remove);
+    const casWrite = (sessionId: string, save: PlannedSave, expected: number): SqliteWrite => {
+      const now = Date.now();
+      if (expected === 0) return { statement: insert, args: [sessionId, save.json, now, save.head] };
+      if (save.kind === "snapshot") {
+        return {
+          statement: snapshot,
+          args: [expected, save.json, save.head, now, sessionId, sessionId, sessionId, expected],
+        };
+      }
+      const args = [sessionId, expected, save.head, save.json, now, save.base];
+      return {
+        statement: patch,
+        args: [...args, sessionId, expected, sessionId, expected, sessionId, expected],
+      };
+    };
     const casResult = (sessionId: string, expected: number, changed: SqliteWriteResult): number => {
       if (changed === 1) return expected + 1;
-      throw new StateConflictError(sessionId, expected, s.version.get(sessionId)?.version ?? 0);
+      throw new StateConflictError(sessionId, expected, s.version.get(sessionId, sessionId)?.version ?? 0);
     };
     return {
       ...s,
@@ -135,14 +158,33 @@ export class SqliteStateStore implements AgentStateStore {
 
   async load(sessionId: string): Promise<StoredState | undefined> {
     assertSessionId(sessionId);
-    const row = (await this.#statements()).load.get(sessionId);
-    return row && { state: decodeState(sessionId, row.state), version: row.version };
+    const { snapshot, patches } = (await this.#statements()).read(sessionId);
+    if (!snapshot) return undefined;
+    const state = decodeStoredState(sessionId, snapshot.state, snapshot.version, patches);
+    const version = patches.at(-1)?.version ?? snapshot.version;
+    this.#saves.loaded(sessionId, state, {
+      version,
+      head: patches.at(-1)?.head ?? snapshot.head,
+      snapshotChars: snapshot.state.length,
+      patchChars: patches.reduce((sum, p) => sum + p.patch.length, 0),
+      patches: patches.length,
+    });
+    return { state, version };
   }
 
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
-    const { write, result } = await this.saveWrite(sessionId, state, options);
-    const [changed] = await (await this.#statements()).writer.write([write]);
-    return { version: result(changed!) };
+    const s = await this.#statements();
+    const planned = this.#saves.plan(sessionId, state, options);
+    const [changed] = await s.writer.write([s.casWrite(sessionId, planned, options.expectedVersion)]);
+    if (changed === 1 || planned.kind === "snapshot")
+      return { version: s.casResult(sessionId, options.expectedVersion, changed!) };
+    // A patch on a base that is not the stored save at this version (the session was deleted and saved
+    // again meanwhile): at the expected version the save is due all the same, as a snapshot.
+    const version = s.version.get(sessionId, sessionId)?.version ?? 0;
+    if (version !== options.expectedVersion)
+      throw new StateConflictError(sessionId, options.expectedVersion, version);
+    this.#saves.forget(state);
+    return this.save(sessionId, state, options);
   }
 
   /**
@@ -155,11 +197,11 @@ export class SqliteStateStore implements AgentStateStore {
     state: AgentState,
     options: SaveOptions,
   ): Promise<{ write: SqliteWrite; result: (changed: SqliteWriteResult) => number }> {
-    const json = encodeState(sessionId, state, options);
     const s = await this.#statements();
+    const planned = this.#saves.plan(sessionId, state, options);
     const expected = options.expectedVersion;
     return {
-      write: s.casWrite(sessionId, json, expected),
+      write: s.casWrite(sessionId, planned, expected),
       result: (changed) => s.casResult(sessionId, expected, changed),
     };
   }

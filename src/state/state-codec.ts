@@ -64,6 +64,12 @@ export function assertSessionId(sessionId: string): void {
  * expectedVersion, a state of another session, or text no store can keep (StateEncodingError).
  */
 export function encodeState(sessionId: string, state: AgentState, options: SaveOptions): string {
+  checkSaveArguments(sessionId, state, options);
+  return checkStorable(sessionId, JSON.stringify(state), state);
+}
+
+/** The checks of `save`'s arguments: a bad session id, expectedVersion or a state of another session. */
+export function checkSaveArguments(sessionId: string, state: AgentState, options: SaveOptions): void {
   assertSessionId(sessionId);
   const expected = options?.expectedVersion;
   if (!Number.isSafeInteger(expected) || expected < 0) {
@@ -76,7 +82,13 @@ export function encodeState(sessionId: string, state: AgentState, options: SaveO
       `save(${JSON.stringify(sessionId)}): the state belongs to session ${JSON.stringify(state?.sessionId)}`,
     );
   }
-  const json = JSON.stringify(state);
+}
+
+/**
+ * `json` (the serialised state, or a part of it) when every store can keep its text; else the
+ * StateEncodingError naming the field of `state` that holds the bad text.
+ */
+export function checkStorable(sessionId: string, json: string, state: AgentState): string {
   if (ESCAPED_UNSTORABLE.test(json)) {
     const found = findUnstorable(state, "");
     if (found) throw new StateEncodingError(sessionId, found.path, found.problem);

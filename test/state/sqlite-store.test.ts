@@ -13,7 +13,9 @@ describeStoreContract("SqliteStateStore", {
   open: async () => new SqliteStateStore({ path }),
   writeRaw: async (sessionId, stateJson) => {
     const db = new Database(path);
-    db.prepare("INSERT INTO agentscope_state VALUES (?, 1, ?, ?)").run(sessionId, stateJson, Date.now());
+    db.prepare(
+      "INSERT INTO agentscope_state (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)",
+    ).run(sessionId, stateJson, Date.now());
     db.close();
   },
   shared: { url: `sqlite:${path}` },
