@@ -17,3 +17,32 @@ export class DocumentReadError extends AgentScopeError {
     this.source = source;
   }
 }
+
+/** The limits a document is read under (see ReaderLimits and ReaderPoolOptions). */
+export type DocumentLimit =
+  | "maxUncompressedBytes"
+  | "maxCompressionRatio"
+  | "maxArchiveEntries"
+  | "timeoutMs"
+  | "maxMemoryMb";
+
+/**
+ * A document refused because reading it would pass a limit: an archive that inflates too far (a zip
+ * bomb), a read that takes too long or needs too much memory. Names the file, the limit and its value.
+ */
+export class DocumentLimitError extends DocumentReadError {
+  readonly limit: DocumentLimit;
+  readonly value: number;
+  constructor(
+    source: string,
+    problem: string,
+    limit: DocumentLimit,
+    value: number,
+    options?: { cause?: unknown },
+  ) {
+    super(source, `${problem} (limit ${limit}: ${value})`, options);
+    this.name = "DocumentLimitError";
+    this.limit = limit;
+    this.value = value;
+  }
+}

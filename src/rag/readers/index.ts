@@ -10,3 +10,4 @@ export * from "./read-document.js";
 export * from "./reader.js";
 export * from "./text-reader.js";
 export * from "./xlsx-reader.js";
+export * from "./zip-limits.js";

@@ -2,6 +2,7 @@ import { DocumentReadError } from "../errors.js";
 import type { Section } from "../types.js";
 import { importOptional } from "./lazy-import.js";
 import type { Reader, ReaderInput } from "./reader.js";
+import { checkZipArchive, type ZipLimits } from "./zip-limits.js";
 
 const PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation";
 
@@ -27,7 +28,11 @@ export class PptxReader implements Reader {
   readonly extensions = ["pptx"];
   readonly mediaTypes = [PPTX];
 
+  /** `limits`: how far the archive may inflate (checked before the library opens it). */
+  constructor(private readonly limits: ZipLimits = {}) {}
+
   async read({ source, bytes }: ReaderInput): Promise<Section[]> {
+    checkZipArchive(source, bytes, this.limits);
     const { parseOffice } = await importOptional(
       () => import("officeparser"),
       "officeparser",

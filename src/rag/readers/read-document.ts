@@ -12,9 +12,10 @@ import { PptxReader } from "./pptx-reader.js";
 import type { Reader, ReaderInput } from "./reader.js";
 import { TextReader } from "./text-reader.js";
 import { XlsxReader } from "./xlsx-reader.js";
+import type { ZipLimits } from "./zip-limits.js";
 
-/** Every built-in reader (each loads its library on first use). */
-export function defaultReaders(): Reader[] {
+/** Every built-in reader (each loads its library on first use); `zip`: limits of the zip-based ones. */
+export function defaultReaders(options: { zip?: ZipLimits } = {}): Reader[] {
   return [
     new TextReader(),
     new MarkdownReader(),
@@ -22,9 +23,9 @@ export function defaultReaders(): Reader[] {
     new CsvReader(),
     new JsonReader(),
     new PdfReader(),
-    new DocxReader(),
-    new XlsxReader(),
-    new PptxReader(),
+    new DocxReader(options.zip),
+    new XlsxReader(options.zip),
+    new PptxReader(options.zip),
     new ImageReader(),
   ];
 }

@@ -3,6 +3,7 @@ import type { Section } from "../types.js";
 import { rowsAsText } from "./csv-reader.js";
 import { importOptional } from "./lazy-import.js";
 import type { Reader, ReaderInput } from "./reader.js";
+import { checkZipArchive, type ZipLimits } from "./zip-limits.js";
 
 const XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -24,7 +25,11 @@ export class XlsxReader implements Reader {
   readonly extensions = ["xlsx"];
   readonly mediaTypes = [XLSX];
 
+  /** `limits`: how far the archive may inflate (checked before the library opens it). */
+  constructor(private readonly limits: ZipLimits = {}) {}
+
   async read({ source, bytes }: ReaderInput): Promise<Section[]> {
+    checkZipArchive(source, bytes, this.limits);
     const { default: ExcelJS } = await importOptional(() => import("exceljs"), "exceljs", "the .xlsx reader");
     const workbook = new ExcelJS.Workbook();
     try {
