@@ -4,10 +4,33 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../src/state/index.js";
+import { describeDeltaSaves } from "./delta-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const directory = mkdtempSync(join(tmpdir(), "agentscope-sqlite-"));
 const path = join(directory, "state.db");
+const deltaPath = join(directory, "delta.db");
+
+/** What the file holds for one save: its patch row, or the snapshot saved at that version. */
+function sqliteWritten(file: string, table: string) {
+  let db: Database.Database | undefined;
+  return async (sessionId: string, version: number) => {
+    db ??= new Database(file, { readonly: true });
+    const patch = db
+      .prepare<[string, number], { bytes: number }>(
+        `SELECT length(CAST(patch AS BLOB)) AS bytes FROM ${table}_patches WHERE session_id = ? AND version = ?`,
+      )
+      .get(sessionId, version);
+    if (patch) return { kind: "patch" as const, bytes: patch.bytes };
+    const snapshot = db
+      .prepare<[string, number], { bytes: number }>(
+        `SELECT length(CAST(state AS BLOB)) AS bytes FROM ${table} WHERE session_id = ? AND version = ?`,
+      )
+      .get(sessionId, version);
+    if (!snapshot) throw new Error(`no save of version ${version} of ${sessionId}`);
+    return { kind: "snapshot" as const, bytes: snapshot.bytes };
+  };
+}
 
 describeStoreContract("SqliteStateStore", {
   open: async () => new SqliteStateStore({ path }),
@@ -20,6 +43,21 @@ describeStoreContract("SqliteStateStore", {
   },
   shared: { url: `sqlite:${path}` },
   cleanup: async () => rmSync(directory, { recursive: true, force: true }),
+});
+
+describeDeltaSaves("SqliteStateStore", {
+  open: async (compaction) => new SqliteStateStore({ path: deltaPath, compaction }),
+  written: sqliteWritten(deltaPath, "agentscope_state"),
+  damagePatch: async (sessionId, version, patch) => {
+    const db = new Database(deltaPath);
+    db.prepare("UPDATE agentscope_state_patches SET patch = ? WHERE session_id = ? AND version = ?").run(
+      patch,
+      sessionId,
+      version,
+    );
+    db.close();
+  },
+  cleanup: async () => {},
 });
 
 describe("SqliteStateStore setup", () => {
