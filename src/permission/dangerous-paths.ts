@@ -1,25 +1,31 @@
 import { sep } from "node:path";
 import picomatch from "picomatch";
+import {
+  CREDENTIAL_DIRECTORIES,
+  CREDENTIAL_FILES,
+  credentialPathReason,
+  plainCredentialNames,
+} from "./credential-paths.js";
 
-/** Directories whose contents run code or hold credentials: touching anything inside asks. */
+/**
+ * Directories whose contents run code or hold credentials: touching anything inside asks. The
+ * credential ones come from credential-paths.ts, the list the workspace sandbox hides.
+ */
 export const DANGEROUS_DIRECTORIES: readonly string[] = [
   ".git",
-  ".ssh",
-  ".aws",
-  ".gnupg",
-  ".kube",
-  ".docker",
-  ".azure",
   ".vscode",
   ".idea",
+  ...plainCredentialNames(CREDENTIAL_DIRECTORIES),
 ];
 
-/** Files that run code at shell or tool start-up, or hold credentials. `.env*` is matched separately. */
+/**
+ * Files that run code at shell or tool start-up, or hold credentials (from credential-paths.ts).
+ * `.env*` and the credential patterns (`*.pem`, `.config/gh`, ...) are matched separately.
+ */
 export const DANGEROUS_FILES: readonly string[] = [
   ".envrc",
   ".gitconfig",
   ".gitmodules",
-  ".git-credentials",
   ".bashrc",
   ".bash_profile",
   ".bash_login",
@@ -34,13 +40,7 @@ export const DANGEROUS_FILES: readonly string[] = [
   ".kshrc",
   ".cshrc",
   ".tcshrc",
-  ".npmrc",
-  ".yarnrc",
-  ".yarnrc.yml",
-  ".pypirc",
-  ".netrc",
-  ".pgpass",
-  ".my.cnf",
+  ...plainCredentialNames(CREDENTIAL_FILES),
 ];
 
 const DANGEROUS_FILE_SET = new Set(DANGEROUS_FILES);
@@ -62,7 +62,7 @@ export function dangerousPathReason(absolutePath: string): string | undefined {
     if (name === ".env" || name.startsWith(".env.")) return "an environment file that may hold secrets";
     if (DANGEROUS_FILE_SET.has(name)) return `${segment} runs code or holds credentials`;
   }
-  return undefined;
+  return credentialPathReason(segments);
 }
 
 /** Names a glob segment is tested against: every dangerous directory and file, and `.env` files. */

@@ -1,4 +1,5 @@
 export * from "./boundary.js";
+export * from "./credential-paths.js";
 export * from "./dangerous-paths.js";
 export * from "./decided-call.js";
 export * from "./engine.js";

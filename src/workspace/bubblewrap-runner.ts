@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
 import { isInside } from "../permission/index.js";
 import { runProgram } from "../tool/builtin/run-process.js";
@@ -12,9 +13,13 @@ import { type ResolvedSandboxPolicy, resolveSandboxPolicy, type SandboxPolicy } 
 /** Joins the pids cgroup named by $0, then becomes bubblewrap: the whole tree starts inside it. */
 const JOIN_CGROUP = 'echo $$ > "$0" && exec "$@"';
 
+/** Policies whose sandbox started here once (the check does not depend on the root): checked once per process. */
+const preflights = new Map<string, Promise<void>>();
+
 /**
  * Runs every command in a fresh bubblewrap sandbox whose only writable host directory is `root`
- * (see SandboxPolicy for what else it sees). Killing the outer bwrap on a timeout, the output limit
+ * (see SandboxPolicy for what else it sees). Before its first command it checks that the sandbox
+ * starts here and otherwise throws SandboxUnavailableError: it never runs anything on the host. Killing the outer bwrap on a timeout, the output limit
  * or an abort takes the whole tree down: the sandbox's pid 1 dies with its parent (`--die-with-parent`)
  * and a pid namespace does not outlive its pid 1; the pids cgroup is swept as well.
  */
@@ -28,7 +33,27 @@ export class BubblewrapRunner implements ProcessRunner {
   ) {
     if (!isAbsolute(root))
       throw new TypeError(`BubblewrapRunner: root must be an absolute path, got "${root}"`);
+    if (isInside(homedir(), root))
+      throw new TypeError(
+        `BubblewrapRunner: the workspace root ${root} contains the home directory ${homedir()}; ` +
+          "a sandbox over it would show every file there: use a directory of its own",
+      );
     this.policy = resolveSandboxPolicy(policy);
+  }
+
+  /**
+   * Checks, once per process and policy, that this sandbox starts here (before the first command);
+   * a failure is not remembered, so the next command tries again and fails the same clear way.
+   */
+  ready(): Promise<void> {
+    const key = JSON.stringify(this.policy);
+    let check = preflights.get(key);
+    if (!check) {
+      check = this.check();
+      preflights.set(key, check);
+      check.catch(() => preflights.delete(key));
+    }
+    return check;
   }
 
   /** Starts an empty sandbox once; throws SandboxUnavailableError saying why it cannot run here. */
@@ -59,6 +84,7 @@ export class BubblewrapRunner implements ProcessRunner {
       throw new Error(
         `the sandbox can only run commands inside its workspace ${this.root}, not in ${request.cwd}`,
       );
+    await this.ready();
     const { policy } = this;
     const hidden = await findHiddenPaths(this.root, policy.hiddenFiles, policy.hiddenDirectories);
     const sandbox = [

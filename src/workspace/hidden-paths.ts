@@ -1,6 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
+import { type CredentialLists, credentialPathMatch } from "../permission/index.js";
 
 /** Secret-looking files and directories found under a workspace root, as absolute paths. */
 export interface HiddenPaths {
@@ -11,15 +12,21 @@ export interface HiddenPaths {
 /** Directories not searched for secrets (large, and tools do not keep secrets there). */
 const SKIPPED = new Set(["node_modules", ".git"]);
 
-/** `*` matches any run of characters; everything else is literal. */
-export function namePattern(glob: string): RegExp {
-  const escaped = glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join(".*")}$`);
+/**
+ * Whether a path inside `root` is hidden by `lists` (the sandbox policy's `hiddenFiles` and
+ * `hiddenDirectories`): it matches a file entry, or it is or lies inside a matching directory.
+ * `absolute` must be inside `root`; both are real paths.
+ */
+export function isHiddenPath(root: string, absolute: string, lists: CredentialLists): boolean {
+  const rel = relative(root, absolute);
+  if (rel === "") return false;
+  return credentialPathMatch(rel.split(sep), lists) !== undefined;
 }
 
 /**
- * Walks `root` (not following symlinks, skipping node_modules and .git) and returns the files whose
- * base name matches one of `filePatterns` and the directories named in `directoryNames`. Stops with
+ * Walks `root` (not following symlinks, skipping node_modules and .git) and returns the files that
+ * match an entry of `filePatterns` and the directories that match one of `directoryNames` (entries
+ * as in credential-paths.ts: a base name with `*`, or a path tail like `.config/gcloud`). Stops with
  * an error past `maxEntries` so a huge tree cannot make every command slow without anyone knowing.
  */
 export async function findHiddenPaths(
@@ -30,12 +37,12 @@ export async function findHiddenPaths(
 ): Promise<HiddenPaths> {
   const found: HiddenPaths = { files: [], directories: [] };
   if (filePatterns.length === 0 && directoryNames.length === 0) return found;
-  const patterns = filePatterns.map(namePattern);
-  const hiddenDirs = new Set(directoryNames);
+  const files = { files: filePatterns, directories: [] };
+  const directories = { files: [], directories: directoryNames };
   let seen = 0;
-  const pending = [root];
+  const pending: { dir: string; segments: string[] }[] = [{ dir: root, segments: [] }];
   while (pending.length > 0) {
-    const dir = pending.pop()!;
+    const { dir, segments } = pending.pop()!;
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -50,10 +57,11 @@ export async function findHiddenPaths(
       );
     for (const entry of entries) {
       const path = join(dir, entry.name);
+      const entrySegments = [...segments, entry.name];
       if (entry.isDirectory()) {
-        if (hiddenDirs.has(entry.name)) found.directories.push(path);
-        else if (!SKIPPED.has(entry.name)) pending.push(path);
-      } else if (entry.isFile() && patterns.some((pattern) => pattern.test(entry.name))) {
+        if (credentialPathMatch(entrySegments, directories)) found.directories.push(path);
+        else if (!SKIPPED.has(entry.name)) pending.push({ dir: path, segments: entrySegments });
+      } else if (entry.isFile() && credentialPathMatch(entrySegments, files)) {
         found.files.push(path);
       }
     }

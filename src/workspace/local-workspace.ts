@@ -1,5 +1,6 @@
 import { mkdirSync, realpathSync } from "node:fs";
 import { isAbsolute } from "node:path";
+import { type CredentialLists, DEFAULT_CREDENTIAL_LISTS } from "../permission/index.js";
 import { type BuiltinToolOptions, builtinTools, localProcessRunner } from "../tool/builtin/index.js";
 import {
   loadSkills,
@@ -10,6 +11,8 @@ import {
   type Skill,
   Toolkit,
 } from "../tool/index.js";
+import { BubblewrapRunner } from "./bubblewrap-runner.js";
+import { WorkspacePathError } from "./errors.js";
 import type {
   ExecOptions,
   ExecResult,
@@ -17,13 +20,12 @@ import type {
   WorkspaceAgentBase,
   WorkspaceAgentOptions,
 } from "./workspace.js";
+import { WorkspaceFileView } from "./workspace-file-view.js";
 import {
   type ListOptions,
   listWorkspaceFiles,
-  readWorkspaceFile,
   resolveInRoot,
   type WorkspaceEntry,
-  writeWorkspaceFile,
 } from "./workspace-files.js";
 
 export interface LocalWorkspaceOptions {
@@ -35,18 +37,25 @@ export interface LocalWorkspaceOptions {
   skillDirectories?: string[];
   /** More text for the system prompt. */
   instructions?: string;
-  /** Options of the built-in tools (a `bash.runner` here is replaced by the workspace's runner). */
+  /**
+   * Options of the built-in tools (a `bash.runner` here is replaced by the workspace's runner, and
+   * `files` by the workspace's file view).
+   */
   tools?: BuiltinToolOptions;
 }
 
 /**
- * The host as a workspace: today's behaviour made explicit. Commands run on the host with
- * `bash -c` in the root; the permission engine (working directory = root) is the only wall.
+ * The host as a workspace. Commands run on the host with `bash -c` in the root; the permission
+ * engine (working directory = root) is the only wall for them. The file tools, `readFile`,
+ * `writeFile` and `listFiles` go through the workspace's file view (`files`): the root only, no
+ * symlink or hard-link escape, and the credential paths hidden (the same list a sandbox hides).
  */
 export class LocalWorkspace implements Workspace {
   readonly kind: string = "local";
   readonly root: string;
   readonly runner: ProcessRunner;
+  /** What the file tools see: the root, without the hidden paths. */
+  readonly files: WorkspaceFileView;
   readonly #options: LocalWorkspaceOptions;
   #toolkit: Promise<Toolkit> | undefined;
   #closed = false;
@@ -58,6 +67,7 @@ export class LocalWorkspace implements Workspace {
     this.root = realpathSync(options.root);
     this.#options = options;
     this.runner = runner ?? localProcessRunner(options.tools?.bash);
+    this.files = new WorkspaceFileView(this.root, hiddenListsOf(this.runner));
   }
 
   toolkit(): Promise<Toolkit> {
@@ -68,7 +78,9 @@ export class LocalWorkspace implements Workspace {
 
   async #buildToolkit(): Promise<Toolkit> {
     const tools = this.#options.tools ?? {};
-    const toolkit = new Toolkit(builtinTools({ ...tools, bash: { ...tools.bash, runner: this.runner } }));
+    const toolkit = new Toolkit(
+      builtinTools({ ...tools, files: this.files, bash: { ...tools.bash, runner: this.runner } }),
+    );
     try {
       for (const server of this.#options.mcpServers ?? [])
         await registerMcpClient(toolkit, new McpClient(server));
@@ -115,19 +127,22 @@ export class LocalWorkspace implements Workspace {
     return execResult(chunks.join(""));
   }
 
-  readFile(path: string): Promise<Buffer> {
+  async readFile(path: string): Promise<Buffer> {
     this.#assertOpen();
-    return readWorkspaceFile(this.root, path);
+    const absolute = await this.files.resolve(path, this.root);
+    return (await this.files.read(absolute).catch(describeFileError(path))).data;
   }
 
-  writeFile(path: string, data: string | Uint8Array): Promise<string> {
+  async writeFile(path: string, data: string | Uint8Array): Promise<string> {
     this.#assertOpen();
-    return writeWorkspaceFile(this.root, path, data);
+    const absolute = await this.files.resolve(path, this.root);
+    await this.files.write(absolute, data).catch(describeFileError(path));
+    return absolute;
   }
 
   listFiles(dir?: string, options?: ListOptions): Promise<WorkspaceEntry[]> {
     this.#assertOpen();
-    return listWorkspaceFiles(this.root, dir, options);
+    return listWorkspaceFiles(this.root, dir, { hidden: this.files.hidden, ...options });
   }
 
   async close(): Promise<void> {
@@ -140,6 +155,23 @@ export class LocalWorkspace implements Workspace {
   #assertOpen(): void {
     if (this.#closed) throw new Error(`the workspace ${this.root} is closed`);
   }
+}
+
+/** The sandbox's hidden lists for a sandboxed runner, the default credential lists otherwise. */
+function hiddenListsOf(runner: ProcessRunner): CredentialLists {
+  if (!(runner instanceof BubblewrapRunner)) return DEFAULT_CREDENTIAL_LISTS;
+  return { files: runner.policy.hiddenFiles, directories: runner.policy.hiddenDirectories };
+}
+
+/** A missing file or a refused one, as a WorkspacePathError naming the path. */
+function describeFileError(path: string) {
+  return (error: NodeJS.ErrnoException): never => {
+    if (error.code === "ENOENT")
+      throw new WorkspacePathError(path, `${path} does not exist in the workspace`);
+    if (error.code === "ELOOP")
+      throw new WorkspacePathError(path, `${path} is a symlink; the workspace does not follow it`);
+    throw error;
+  };
 }
 
 const EXIT_LINE = /\[exit code ([^\]]+)\]$/;

@@ -1,3 +1,5 @@
+import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES } from "../permission/index.js";
+
 /** What a bubblewrap sandbox lets a command see and use. Every field has a safe default. */
 export interface SandboxPolicy {
   /** Allow network access (default false: a new, empty network namespace, not even loopback to the host). */
@@ -19,13 +21,18 @@ export interface SandboxPolicy {
   /** Variables set in the sandbox whatever the host has (after the allow-list). */
   env?: Record<string, string>;
   /**
-   * File names hidden inside the workspace (matched against each file's base name; `*` is a
-   * wildcard). Default: `.env`, `.env.*`, `*.pem`, `*.key`, `id_rsa*`, `id_ed25519*`, `id_ecdsa*`,
-   * `.npmrc`, `.pypirc`, `.netrc`, `credentials*`. `[]` hides nothing.
+   * Files hidden inside the workspace, from commands and from the file tools alike: a base name
+   * (`*` is a wildcard, case-insensitive) or a path tail with `/` (`.cargo/credentials`). Default:
+   * every credential file the permission engine knows (CREDENTIAL_FILES in credential-paths.ts:
+   * `.env*`, keys, `.npmrc`, `.pgpass`, `.git-credentials`, shell histories, ...). `[]` hides none.
    */
-  hiddenFiles?: string[];
-  /** Directory names hidden inside the workspace (default: `.ssh`, `.gnupg`, `.aws`). */
-  hiddenDirectories?: string[];
+  hiddenFiles?: readonly string[];
+  /**
+   * Directories hidden inside the workspace (an empty tmpfs in the sandbox; the file tools list and
+   * read nothing in them). Default: CREDENTIAL_DIRECTORIES (`.ssh`, `.gnupg`, `.aws`, `.azure`,
+   * `.kube`, `.docker`, `.config/gcloud`, `.config/gh`, ...).
+   */
+  hiddenDirectories?: readonly string[];
   /** CPU seconds per process (RLIMIT_CPU; default 60). */
   cpuSeconds?: number;
   /** Address space per process in bytes (RLIMIT_AS; default 2 GiB). */
@@ -44,20 +51,10 @@ export interface SandboxPolicy {
 
 export const DEFAULT_SYSTEM_PATHS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/opt"];
 export const DEFAULT_ENV_ALLOW_LIST = ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ"];
-export const DEFAULT_HIDDEN_FILES = [
-  ".env",
-  ".env.*",
-  "*.pem",
-  "*.key",
-  "id_rsa*",
-  "id_ed25519*",
-  "id_ecdsa*",
-  ".npmrc",
-  ".pypirc",
-  ".netrc",
-  "credentials*",
-];
-export const DEFAULT_HIDDEN_DIRECTORIES = [".ssh", ".gnupg", ".aws"];
+/** The credential files the permission engine knows (credential-paths.ts): one list for both. */
+export const DEFAULT_HIDDEN_FILES: readonly string[] = CREDENTIAL_FILES;
+/** The credential directories the permission engine knows (credential-paths.ts). */
+export const DEFAULT_HIDDEN_DIRECTORIES: readonly string[] = CREDENTIAL_DIRECTORIES;
 
 /** Files on the host that stay hidden even though /etc is visible. */
 export const HOST_SECRETS = ["/etc/shadow", "/etc/gshadow", "/etc/shadow-", "/etc/gshadow-", "/etc/ssh"];

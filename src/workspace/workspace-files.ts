@@ -1,7 +1,9 @@
 import type { Dirent } from "node:fs";
 import { mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, posix, relative, resolve, sep } from "node:path";
+import { type CredentialLists, DEFAULT_CREDENTIAL_LISTS } from "../permission/index.js";
 import { WorkspacePathError } from "./errors.js";
+import { isHiddenPath } from "./hidden-paths.js";
 
 /** One entry of a workspace listing. `path` is relative to the root, with `/` separators. */
 export interface WorkspaceEntry {
@@ -68,9 +70,14 @@ export interface ListOptions {
   recursive?: boolean;
   /** Stop after this many entries (default 10,000). */
   limit?: number;
+  /** Paths not listed (default: the credential paths a sandbox hides, credential-paths.ts). */
+  hidden?: CredentialLists;
 }
 
-/** The entries of directory `dir` (default the root), sorted by path; symlinks are not followed. */
+/**
+ * The entries of directory `dir` (default the root), sorted by path; symlinks are not followed and
+ * hidden paths (`options.hidden`) are neither listed nor entered.
+ */
 export async function listWorkspaceFiles(
   root: string,
   dir = ".",
@@ -79,6 +86,9 @@ export async function listWorkspaceFiles(
   const realRoot = await realpath(root);
   const start = await resolveInRoot(root, dir);
   const limit = options.limit ?? 10_000;
+  const hidden = options.hidden ?? DEFAULT_CREDENTIAL_LISTS;
+  if (isHiddenPath(realRoot, start, hidden))
+    throw new WorkspacePathError(dir, `${dir} is hidden in this workspace (it looks like a credential)`);
   const entries: WorkspaceEntry[] = [];
   const pending = [start];
   while (pending.length > 0 && entries.length < limit) {
@@ -93,6 +103,7 @@ export async function listWorkspaceFiles(
     for (const child of children) {
       if (entries.length >= limit) break;
       const absolute = join(current, child.name);
+      if (isHiddenPath(realRoot, absolute, hidden)) continue;
       const info = await stat(absolute).catch(() => undefined);
       const type = child.isSymbolicLink()
         ? "symlink"

@@ -1,10 +1,11 @@
-import { readFile, writeFile } from "node:fs/promises";
 import { z } from "zod";
 import { functionTool } from "../function-tool.js";
 import type { Tool } from "../types.js";
+import { type FileViewSource, fileViewOf } from "./file-view.js";
 import { describeReadError } from "./read.js";
 import { recordRead, staleReason } from "./read-cache.js";
-import { pathToolPermission, stringField, toolPath } from "./tool-paths.js";
+import { pathToolPermission, stringField, viewPath } from "./tool-paths.js";
+import { describeWriteError } from "./write.js";
 
 const input = z.object({
   path: z.string().min(1).describe("The file to edit (absolute, or relative to the working directory)"),
@@ -13,11 +14,16 @@ const input = z.object({
   replaceAll: z.boolean().optional().describe("Replace every occurrence (default: the text must occur once)"),
 });
 
+export interface EditToolOptions {
+  /** Where files are read and written (default the host; a workspace passes its confined view). */
+  files?: FileViewSource;
+}
+
 /**
  * Replaces an exact string in a file the session has read. Fails when the string is missing, when it
  * occurs more than once (unless replaceAll), and when the file was never read or changed since.
  */
-export function editTool(): Tool<z.infer<typeof input>> {
+export function editTool(options: EditToolOptions = {}): Tool<z.infer<typeof input>> {
   return functionTool({
     name: "Edit",
     description:
@@ -28,10 +34,12 @@ export function editTool(): Tool<z.infer<typeof input>> {
     editsFiles: true,
     ...pathToolPermission("Edit", (value) => stringField(value, "path")),
     async execute(args, ctx) {
-      const path = toolPath(args.path, ctx);
-      const content = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      const view = fileViewOf(options.files, ctx);
+      const path = await viewPath(view, args.path, ctx);
+      const read = await view.read(path).catch((error: NodeJS.ErrnoException) => {
         throw new Error(describeReadError(args.path, error));
       });
+      const content = read.data.toString("utf8");
       const stale = staleReason(ctx, path, content);
       if (stale) throw new Error(stale);
       if (args.oldString === args.newString)
@@ -50,8 +58,10 @@ export function editTool(): Tool<z.infer<typeof input>> {
       const updated = args.replaceAll
         ? content.split(args.oldString).join(args.newString)
         : content.replace(args.oldString, () => args.newString);
-      await writeFile(path, updated, "utf8");
-      await recordRead(ctx, path, updated);
+      const { mtimeMs } = await view.write(path, updated).catch((error: NodeJS.ErrnoException) => {
+        throw new Error(describeWriteError(args.path, error));
+      });
+      recordRead(ctx, path, updated, mtimeMs);
       return `replaced ${count === 1 ? "1 occurrence" : `${count} occurrences`} in ${args.path}`;
     },
   });

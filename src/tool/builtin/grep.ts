@@ -2,14 +2,17 @@ import { z } from "zod";
 import { dangerousGlobReason, type ToolPermissionResult } from "../../permission/index.js";
 import { functionTool } from "../function-tool.js";
 import type { Tool } from "../types.js";
+import { type FileViewSource, fileViewOf } from "./file-view.js";
 import { findRipgrep, type GrepQuery, searchWithJs, searchWithRipgrep } from "./grep-search.js";
-import { globRoot, pathToolPermission, stringField, toolPath } from "./tool-paths.js";
+import { globRoot, pathToolPermission, stringField, viewPath } from "./tool-paths.js";
 
 export interface GrepToolOptions {
   /** Use ripgrep when it is on PATH (default true); otherwise a JavaScript search. */
   useRipgrep?: boolean;
   /** Most lines returned (default 500). */
   maxResults?: number;
+  /** Where files are searched (default the host; a workspace passes its confined view). */
+  files?: FileViewSource;
 }
 
 const input = z.object({
@@ -31,8 +34,9 @@ function sensitiveGlob(value: unknown): string | undefined {
 
 /**
  * Searches file contents by regular expression, with ripgrep when present, else in JavaScript. A
- * directory search never reads dangerous files (`.env`, `.git/`, `.ssh/`, ...), whatever the glob;
- * a glob that could select one asks first, and the glob's root is checked like the path.
+ * directory search never reads dangerous files (`.env`, `.git/`, `.ssh/`, ...) or follows a symlink,
+ * whatever the glob; a glob that could select one asks first, and the glob's root is checked like the
+ * path. In a workspace, the view's hidden paths are skipped too.
  */
 export function grepTool(options: GrepToolOptions = {}): Tool<z.infer<typeof input>> {
   const maxResults = options.maxResults ?? 500;
@@ -59,9 +63,11 @@ export function grepTool(options: GrepToolOptions = {}): Tool<z.infer<typeof inp
       };
     },
     async execute(args, ctx) {
+      const view = fileViewOf(options.files, ctx);
       const query: GrepQuery = {
+        view,
         pattern: args.pattern,
-        target: toolPath(args.path ?? ".", ctx),
+        target: await viewPath(view, args.path ?? ".", ctx),
         glob: args.glob,
         ignoreCase: args.ignoreCase ?? false,
         mode: args.outputMode ?? "files",

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
 import type { ToolContext } from "../types.js";
 
 /** Where the Read tool keeps what it read, in the per-session tool state (plain JSON). */
@@ -25,8 +24,12 @@ function readFiles(ctx: Pick<ToolContext, "state">): ReadFiles {
 }
 
 /** Notes that the session has seen this content of the file (after a read or its own write). */
-export async function recordRead(ctx: Pick<ToolContext, "state">, path: string, content: string | Buffer) {
-  const { mtimeMs } = await stat(path);
+export function recordRead(
+  ctx: Pick<ToolContext, "state">,
+  path: string,
+  content: string | Buffer,
+  mtimeMs: number,
+): void {
   readFiles(ctx)[path] = { mtimeMs, hash: contentHash(content) };
 }
 

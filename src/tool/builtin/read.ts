@@ -1,17 +1,19 @@
-import { readFile } from "node:fs/promises";
 import { extname } from "node:path";
 import { z } from "zod";
 import { newId } from "../../message/index.js";
 import { functionTool } from "../function-tool.js";
 import type { Tool } from "../types.js";
+import { type FileViewSource, fileViewOf } from "./file-view.js";
 import { recordRead } from "./read-cache.js";
-import { pathToolPermission, stringField, toolPath } from "./tool-paths.js";
+import { pathToolPermission, stringField, viewPath } from "./tool-paths.js";
 
 export interface ReadToolOptions {
   /** Lines returned when the model gives no limit (default 2000). */
   defaultLimit?: number;
   /** Longer lines are cut (default 2000 characters). */
   maxLineChars?: number;
+  /** Where files are read (default the host; a workspace passes its confined view). */
+  files?: FileViewSource;
 }
 
 const IMAGE_TYPES: Record<string, string> = {
@@ -44,11 +46,12 @@ export function readTool(options: ReadToolOptions = {}): Tool<z.infer<typeof inp
     concurrencySafe: true,
     ...pathToolPermission("Read", (value) => stringField(value, "path")),
     async execute(args, ctx) {
-      const path = toolPath(args.path, ctx);
-      const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+      const view = fileViewOf(options.files, ctx);
+      const path = await viewPath(view, args.path, ctx);
+      const { data: bytes, mtimeMs } = await view.read(path).catch((error: NodeJS.ErrnoException) => {
         throw new Error(describeReadError(args.path, error));
       });
-      await recordRead(ctx, path, bytes);
+      recordRead(ctx, path, bytes, mtimeMs);
       const mediaType = IMAGE_TYPES[extname(path).toLowerCase()];
       if (mediaType) {
         return [
@@ -87,5 +90,6 @@ export function describeReadError(path: string, error: NodeJS.ErrnoException): s
   if (error.code === "ENOENT") return `${path} does not exist`;
   if (error.code === "EISDIR") return `${path} is a directory; use Glob or Bash ls to list it`;
   if (error.code === "EACCES") return `${path} cannot be read: permission denied`;
+  if (error.code === "ELOOP") return `${path} cannot be read: it is a symlink the file tools do not follow`;
   return `${path} cannot be read: ${error.message}`;
 }

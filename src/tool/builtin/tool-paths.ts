@@ -8,10 +8,20 @@ import {
   type PermissionSubject,
 } from "../../permission/index.js";
 import type { ToolContext } from "../types.js";
+import type { FileView } from "./file-view.js";
 
 /** The absolute path a tool works on: relative paths resolve against the first working directory. */
 export function toolPath(path: string, ctx: Pick<ToolContext, "permission">): string {
   return absolutePath(path, ctx.permission);
+}
+
+/** The absolute path a tool works on, resolved and checked by the call's file view. */
+export function viewPath(
+  view: FileView,
+  path: string,
+  ctx: Pick<ToolContext, "permission">,
+): Promise<string> {
+  return view.resolve(path, toolCwd(ctx));
 }
 
 /** The directory a tool runs in: the first working directory (real path), else the process cwd. */
