@@ -25,6 +25,12 @@ export interface ShellCommand {
   forms: string[][];
   /** What runs cannot be read from the text (`$CMD`, `eval "$x"`, `sh < file`): deny rules match it. */
   opaque?: boolean;
+  /**
+   * Why it may run a program its text does not show (a wrapper form or program runner that is not
+   * modelled: `strace x`, `timeout --odd 5 x`, `xargs sh -c`): deny and ask rules match it whatever
+   * they name; allow rules match it as written.
+   */
+  mayRunAnything?: string;
 }
 
 /** What a shell command does, as far as a parser can tell without running it. */
@@ -363,7 +369,12 @@ class Analyzer {
       const wrapped = unwrap(program!, args);
       if (!wrapped) break;
       this.addPaths(wrapped.paths, words);
-      if (program === "xargs" || program === "exec") this.opaque();
+      if (wrapped.paths.length > 0 || program === "xargs" || program === "exec") this.opaque();
+      if (wrapped.unmodelled) {
+        this.opaque();
+        this.commands.push({ words: written, forms, mayRunAnything: wrapped.unmodelled });
+        return;
+      }
       if (wrapped.inner.length === 0) {
         this.notReadOnly();
         this.commands.push({ words: written, forms });
@@ -480,9 +491,18 @@ class Analyzer {
       if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
         let end = index + 1;
         while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
-        const inner = args.slice(index + 1, end).filter((word) => word !== "{}");
+        const inner = args.slice(index + 1, end);
         this.opaque();
-        if (inner.length > 0) this.simple(inner, words, node);
+        const built =
+          inner[0]?.includes("{}") ||
+          (INTERPRETERS.has(inner[0] ?? "") && inner.some((w) => w.includes("{}")));
+        if (built) this.hidden(inner, `find ${arg} runs a program or code built from the names it finds`);
+        else if (inner.length > 0)
+          this.simple(
+            inner.filter((word) => word !== "{}"),
+            words,
+            node,
+          );
         index = end;
       } else if (/^-(delete|fprint|fprint0|fprintf|fls)$/.test(arg)) {
         this.opaque();

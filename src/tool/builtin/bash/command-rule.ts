@@ -24,7 +24,11 @@ export function matchCommandRule(content: string, analysis: BashAnalysis, match?
     );
   }
   return analysis.commands.some(
-    (command) => command.opaque || command.forms.some(test) || test(command.words),
+    (command) =>
+      command.opaque ||
+      command.mayRunAnything !== undefined ||
+      command.forms.some(test) ||
+      test(command.words),
   );
 }
 
