@@ -10,6 +10,8 @@ export class UndecidedInputError extends Error {
 }
 
 let mint: (call: CallToDecide, input: string, decision: PermissionDecision, by: Approver) => DecidedCall;
+/** Set only while `mint` constructs: the constructor refuses at run time too (a cast cannot mint). */
+let minting = false;
 
 /** Who let the call run: the engine's decision, or a person's approval of that exact ask. */
 export type Approver = "engine" | "person";
@@ -21,7 +23,14 @@ export type Approver = "engine" | "person";
  */
 export class DecidedCall {
   static {
-    mint = (call, input, decision, by) => new DecidedCall(call.call.id, call.call.name, input, decision, by);
+    mint = (call, input, decision, by) => {
+      minting = true;
+      try {
+        return new DecidedCall(call.call.id, call.call.name, input, decision, by);
+      } finally {
+        minting = false;
+      }
+    };
   }
 
   readonly #input: string;
@@ -34,6 +43,7 @@ export class DecidedCall {
     readonly decision: PermissionDecision,
     readonly approvedBy: Approver,
   ) {
+    if (!minting) throw new TypeError("a DecidedCall is minted only by decideCall, the permission gate");
     this.#input = input;
     Object.freeze(this);
   }
