@@ -1,11 +1,13 @@
 import type { Redis } from "ioredis";
+import { ValidationError } from "../message/index.js";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
 import { LoopTurnBatch } from "./loop-turn-batch.js";
 import { REDIS_SAVE_STATE_LUA } from "./redis-save-state.js";
 import { RedisScript } from "./redis-script.js";
 import { readListOptions, toPage } from "./session-paging.js";
-import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
+import { assertSessionId } from "./state-codec.js";
+import { type CompactionPolicy, type PlannedSave, SaveTracker } from "./state-delta.js";
 import type {
   AgentStateStore,
   ListOptions,
@@ -15,6 +17,7 @@ import type {
   StoredState,
 } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
+import { decodeStoredState, type StoredPatch } from "./stored-patches.js";
 
 export interface RedisStateStoreOptions {
   /** `redis://` or `rediss://` URL; default `redis://127.0.0.1:6379`. */
@@ -29,11 +32,54 @@ export interface RedisStateStoreOptions {
   prefix?: string;
   /** @deprecated the old name of `prefix`; used only when `prefix` is not given. */
   keyPrefix?: string;
+  /** When a save writes the whole state instead of a patch (see CompactionPolicy). */
+  compaction?: CompactionPolicy;
+}
+
+/** A planned save as `REDIS_SAVE_STATE_LUA` takes it. */
+export function redisSavePayload(save: PlannedSave): string {
+  return save.kind === "patch" ? `P${save.base}${save.head}${save.json}` : `S${save.head}${save.json}`;
+}
+
+const PATCH_FIELD = /^p:([1-9][0-9]{0,15})$/;
+
+/** The state a session's hash holds (see REDIS_SAVE_STATE_LUA), with what its next save patches. */
+function readHash(sessionId: string, hash: Record<string, string>) {
+  const what = `stored AgentState of session ${JSON.stringify(sessionId)}`;
+  const version = Number(hash.version);
+  if (!Number.isSafeInteger(version) || version < 1) {
+    throw new ValidationError(what, "version", `is not a version: ${JSON.stringify(hash.version)}`);
+  }
+  const base = hash.base === undefined ? version : Number(hash.base);
+  const patches: StoredPatch[] = [];
+  let patchChars = 0;
+  for (const [field, patch] of Object.entries(hash)) {
+    const match = PATCH_FIELD.exec(field);
+    if (!match) continue;
+    patches.push({ version: Number(match[1]), patch });
+    patchChars += patch.length;
+  }
+  patches.sort((a, b) => a.version - b.version);
+  const last = patches.at(-1)?.version ?? base;
+  if (!Number.isSafeInteger(base) || last !== version) {
+    throw new ValidationError(what, "version", `is ${version}, but the saves stored end at ${last}`);
+  }
+  const snapshot = hash.state ?? "";
+  return {
+    state: decodeStoredState(sessionId, snapshot, base, patches),
+    chain: {
+      version,
+      head: hash.head ?? null,
+      snapshotChars: snapshot.length,
+      patchChars,
+      patches: patches.length,
+    },
+  };
 }
 
 /**
  * KEYS: the index zset, then one session hash per save. ARGV: updatedAt, then per save: expected
- * version, state JSON, session id. Returns `ok, version` per save (ok 0: the version it found). Every
+ * version, payload (`redisSavePayload`), session id. Returns `ok, version` per save (ok 0: the version it found). Every
  * compare-and-set is atomic: the script runs alone, saves of one call in order.
  */
 const SAVE_SCRIPT = new RedisScript(`${REDIS_SAVE_STATE_LUA}
@@ -60,17 +106,21 @@ interface SaveCall {
 }
 
 /**
- * States in Redis: one hash per session (`<prefix>s:<id>`: version, state, updatedAt) and a sorted set
- * `<prefix>index` for listing. Compare-and-set runs in one Lua script, so it is atomic on the server.
+ * States in Redis: one hash per session (`<prefix>s:<id>`: version, updatedAt, the snapshot and the
+ * patches after it, see REDIS_SAVE_STATE_LUA) and a sorted set `<prefix>index` for listing.
+ * Compare-and-set runs in one Lua script, so it is atomic on the server; a save writes a patch of what
+ * changed, a snapshot now and then (CompactionPolicy), which drops the patches before it.
  */
 export class RedisStateStore implements AgentStateStore {
   readonly prefix: string;
   readonly #options: RedisStateStoreOptions;
+  readonly #tracker: SaveTracker;
   #client: Promise<Redis> | undefined;
 
   constructor(options: RedisStateStoreOptions | string = {}) {
     this.#options = typeof options === "string" ? { url: options } : options;
     this.prefix = this.#options.prefix ?? this.#options.keyPrefix ?? "agentscope:state:";
+    this.#tracker = new SaveTracker(this.#options.compaction);
   }
 
   /** Connects (once). Missing driver: MissingDriverError; no server: the connection error. */
@@ -123,16 +173,34 @@ export class RedisStateStore implements AgentStateStore {
 
   async load(sessionId: string): Promise<StoredState | undefined> {
     assertSessionId(sessionId);
-    const [version, state] = await (await this.#redis()).hmget(this.stateKey(sessionId), "version", "state");
-    if (version === null) return undefined;
-    return { state: decodeState(sessionId, state ?? ""), version: Number(version) };
+    const hash = await (await this.#redis()).hgetall(this.stateKey(sessionId));
+    if (hash.version === undefined) return undefined;
+    const { state, chain } = readHash(sessionId, hash);
+    this.#tracker.loaded(sessionId, state, chain);
+    return { state, version: chain.version };
   }
 
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
-    const json = encodeState(sessionId, state, options);
-    const { ok, version } = await this.#saves.call({ sessionId, expected: options.expectedVersion, json });
-    if (!ok) throw new StateConflictError(sessionId, options.expectedVersion, version);
-    return { version };
+    const expected = options.expectedVersion;
+    const planned = this.#tracker.plan(sessionId, state, options);
+    const { ok, version } = await this.#saves.call({ sessionId, expected, json: redisSavePayload(planned) });
+    if (ok) return { version };
+    if (planned.kind === "patch" && version === expected) {
+      // a patch on a base that is not the stored save at this version (the session was deleted and
+      // saved again meanwhile): at the expected version the save is due all the same, as a snapshot
+      this.#tracker.forget(state);
+      return this.save(sessionId, state, options);
+    }
+    throw new StateConflictError(sessionId, expected, version);
+  }
+
+  /**
+   * A save as `REDIS_SAVE_STATE_LUA` takes it, for a caller that runs it in a script of its own (the
+   * service's run end): a patch of what changed since this store last saved or loaded `state`, or a
+   * snapshot. Argument and encoding errors throw here, as `save` rejects.
+   */
+  savePayload(sessionId: string, state: AgentState, options: SaveOptions): string {
+    return redisSavePayload(this.#tracker.plan(sessionId, state, options));
   }
 
   async delete(sessionId: string): Promise<boolean> {

@@ -63,6 +63,9 @@ interface Diff {
   json: string;
 }
 
+/** Characters of a head: 32 hex digits (a random UUID's). */
+export const HEAD_LENGTH = 32;
+
 export function newHead(): string {
   return randomUUID().replaceAll("-", "");
 }

@@ -16,6 +16,8 @@ export interface DeltaHarness {
   open(compaction?: CompactionPolicy): Promise<AgentStateStore>;
   /** What the store holds for the save of `version`, read back from the server: its kind and bytes. */
   written(sessionId: string, version: number): Promise<{ kind: "patch" | "snapshot"; bytes: number }>;
+  /** Writes `state` as version 1 of a session the way the version before patches did. */
+  writeOld(sessionId: string, state: AgentState): Promise<void>;
   /** Replaces the stored patch of `version` with `patch`, behind the store's back. */
   damagePatch(sessionId: string, version: number, patch: string): Promise<void>;
   /** Drops the namespace. */
@@ -134,6 +136,23 @@ export function describeDeltaSaves(name: string, harness: DeltaHarness): void {
       expect(saves.filter((s) => s.kind === "snapshot").length).toBeGreaterThan(1);
       expect(canonical((await (await open()).load(sessionId))!.state)).toBe(canonical(state));
     }, 120_000);
+
+    it("loads a state the version before patches stored, and saves on from it", async () => {
+      const store = await open();
+      const sessionId = `old-${newId("s")}`;
+      const state = freshSession(sessionId);
+      await harness.writeOld(sessionId, state);
+      const loaded = (await store.load(sessionId))!;
+      expect(loaded.version).toBe(1);
+      expect(canonical(loaded.state)).toBe(canonical(state));
+      loaded.state.context.push(userMsg("first save of this version"));
+      expect(await store.save(sessionId, loaded.state, { expectedVersion: 1 })).toEqual({ version: 2 });
+      expect((await harness.written(sessionId, 2)).kind).toBe("snapshot");
+      loaded.state.context.push(userMsg("then a patch"));
+      expect(await store.save(sessionId, loaded.state, { expectedVersion: 2 })).toEqual({ version: 3 });
+      expect((await harness.written(sessionId, 3)).kind).toBe("patch");
+      expect(canonical((await (await open()).load(sessionId))!.state)).toBe(canonical(loaded.state));
+    });
 
     it("reports a damaged patch naming the session and the patch", async () => {
       const store = await open();

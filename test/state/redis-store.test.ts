@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { RedisStateStore } from "../../src/state/index.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
+import { describeDeltaSaves } from "./delta-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("Redis", 6379);
@@ -34,6 +35,34 @@ if (missing) {
     shared: { url, options: { prefix } },
     cleanup: async () => {
       await dropKeys(prefix);
+    },
+  });
+
+  const deltaPrefix = `${runName("redis_delta")}:`;
+  const redis = new Redis(url);
+  describeDeltaSaves("RedisStateStore", {
+    open: async (compaction) => new RedisStateStore({ url, prefix: deltaPrefix, compaction }),
+    written: async (sessionId, version) => {
+      const key = `${deltaPrefix}s:${sessionId}`;
+      const [base, patch, state] = await redis.hmget(key, "base", `p:${version}`, "state");
+      if (patch !== null) return { kind: "patch", bytes: await redis.hstrlen(key, `p:${version}`) };
+      if (Number(base) !== version || state === null) throw new Error(`no save of version ${version}`);
+      return { kind: "snapshot", bytes: await redis.hstrlen(key, "state") };
+    },
+    writeOld: async (sessionId, state) => {
+      await redis.hset(`${deltaPrefix}s:${sessionId}`, {
+        version: 1,
+        state: JSON.stringify(state),
+        updatedAt: new Date().toISOString(),
+      });
+      await redis.zadd(`${deltaPrefix}index`, 0, sessionId);
+    },
+    damagePatch: async (sessionId, version, patch) => {
+      await redis.hset(`${deltaPrefix}s:${sessionId}`, `p:${version}`, patch);
+    },
+    cleanup: async () => {
+      await dropKeys(deltaPrefix);
+      await redis.quit();
     },
   });
 

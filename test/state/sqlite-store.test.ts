@@ -48,6 +48,13 @@ describeStoreContract("SqliteStateStore", {
 describeDeltaSaves("SqliteStateStore", {
   open: async (compaction) => new SqliteStateStore({ path: deltaPath, compaction }),
   written: sqliteWritten(deltaPath, "agentscope_state"),
+  writeOld: async (sessionId, state) => {
+    const db = new Database(deltaPath);
+    db.prepare(
+      "INSERT INTO agentscope_state (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)",
+    ).run(sessionId, JSON.stringify(state), Date.now());
+    db.close();
+  },
   damagePatch: async (sessionId, version, patch) => {
     const db = new Database(deltaPath);
     db.prepare("UPDATE agentscope_state_patches SET patch = ? WHERE session_id = ? AND version = ?").run(
@@ -76,6 +83,29 @@ describe("SqliteStateStore setup", () => {
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
     rmSync(dir, { recursive: true });
+  });
+
+  it("brings a table made before patches up to date, keeping its states", async () => {
+    const db = new Database(":memory:");
+    db.exec(
+      "CREATE TABLE agentscope_state (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, state TEXT NOT NULL, updated_at INTEGER NOT NULL)",
+    );
+    const old = stateWith("a", ["kept"]);
+    db.prepare("INSERT INTO agentscope_state VALUES ('a', 4, ?, 0)").run(JSON.stringify(old));
+    const store = new SqliteStateStore({ database: db });
+    const loaded = await store.load("a");
+    expect(loaded).toEqual({ state: old, version: 4 });
+    loaded!.state.context.push(...stateWith("a", ["and more"]).context);
+    await store.save("a", loaded!.state, { expectedVersion: 4 });
+    loaded!.state.summary = "patched";
+    await store.save("a", loaded!.state, { expectedVersion: 5 });
+    expect(await new SqliteStateStore({ database: db }).load("a")).toEqual({
+      state: loaded!.state,
+      version: 6,
+    });
+    expect(db.prepare("SELECT version FROM agentscope_state_patches").all()).toEqual([{ version: 6 }]);
+    await store.close();
+    db.close();
   });
 
   it("uses a database it is given, in the table it is told, and leaves it open on close", async () => {
