@@ -6,6 +6,7 @@ import { analyzeGit } from "./bash/git.js";
 import { readOptions } from "./bash/options.js";
 import { readOnlyProgram } from "./bash/read-only-programs.js";
 import { safetyReasons } from "./bash/safety.js";
+import { analyzeSed } from "./bash/sed.js";
 import { type Traversal, traversalOf } from "./bash/traversals.js";
 import { containsRuntimePart, expandWord, onlySafeExpansions } from "./bash/words.js";
 import { unwrap } from "./bash/wrappers.js";
@@ -112,7 +113,13 @@ const cache = new Map<string, BashAnalysis>();
 export function analyzeBash(command: string): BashAnalysis {
   const cached = cache.get(command);
   if (cached) return cached;
-  const analysis = new Analyzer(0).run(command);
+  let analysis: BashAnalysis;
+  try {
+    analysis = new Analyzer(0).run(command);
+  } catch (error) {
+    // A failure of the analysis itself never fails open: the command is hidden, deny rules match it.
+    analysis = failedAnalysis(command, describe(error));
+  }
   if (cache.size > 200) cache.clear();
   cache.set(command, analysis);
   return analysis;
@@ -424,6 +431,15 @@ class Analyzer {
       this.find(args, words, node);
       return;
     }
+    if (program === "sed") {
+      const verdict = analyzeSed(args);
+      if (verdict.unsafe) this.flag(verdict.unsafe);
+      if (verdict.runs) command.mayRunAnything = verdict.unsafe;
+      if (!verdict.readOnly) this.notReadOnly();
+      if (!verdict.fileEdit && !verdict.readOnly) this.fileEdits = false;
+      this.addPaths(verdict.paths, words);
+      return;
+    }
     const spec = readOnlyProgram(program);
     if (spec) {
       const reading = readOptions(args, spec);
@@ -563,6 +579,19 @@ function join(cwd: string | undefined, path: string): string {
 function inlineScript(args: readonly string[]): string | undefined {
   const flag = args.findIndex((arg) => /^-\w*c\w*$/.test(arg));
   return flag === -1 ? undefined : args[flag + 1];
+}
+
+function failedAnalysis(command: string, reason: string): BashAnalysis {
+  return {
+    commands: [{ words: [command], forms: [[command]], opaque: true }],
+    readOnly: false,
+    safety: [`the command could not be analysed (${reason})`],
+    paths: [],
+    globs: [],
+    fileEditsOnly: false,
+    traversals: [],
+    gitDirectories: [],
+  };
 }
 
 function wordValues(word: Word): string[] {

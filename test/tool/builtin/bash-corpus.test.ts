@@ -318,7 +318,9 @@ describe("accept_edits treats plain file edits, sed -i included, as edits", () =
     ["sed -i 's/a/b/w /tmp/x' a.txt", "ask"],
     ["sed -i '1e id' a.txt", "ask"],
     ["sed -i 's/a/b/' ../a.txt", "ask"],
-    ["sed 's/a/b/' a.txt > b.txt", "ask"],
+    // sed that only prints is read-only now; its output redirected into a file is an edit, like `cat a > b`.
+    ["sed 's/a/b/' a.txt > b.txt", "allow"],
+    ["sed 's/a/b/' a.txt > ../b.txt", "ask"],
   ] as const)("%j → %s", async (command, behavior) => {
     expect((await decide(command, "accept_edits", [])).behavior).toBe(behavior);
     expect((await decide(command, "default", [])).behavior).toBe("ask");

@@ -1,5 +1,5 @@
 /**
- * The files a command that changes things touches (`cp a b`, `sed -i s/x/y/ f`, `chmod 600 f`,
+ * The files a command that changes things touches (`cp a b`, `chmod 600 f`,
  * `tar -xf a.tar -C dir`, `dd of=x`), and whether it is a plain file edit that accept_edits mode
  * may allow inside the working directories.
  */
@@ -21,7 +21,6 @@ const VALUED: Record<string, { values: string; paths: string }> = {
   chmod: { values: "", paths: "--reference" },
   chown: { values: "", paths: "--reference" },
   chgrp: { values: "", paths: "--reference" },
-  sed: { values: "-e -l --expression --line-length", paths: "-f --file" },
   tar: {
     values: "-b -H --format --exclude",
     paths: "-f -C -T -X --file --directory --files-from --exclude-from",
@@ -56,8 +55,6 @@ export function writeTargets(program: string, args: readonly string[]): WriteTar
   const pathOptions = new Set((known?.paths ?? "").split(" ").filter(Boolean));
   const paths: string[] = [];
   const operands: string[] = [];
-  /** sed scripts given with -e (a script file given with -f counts as one that is not plain). */
-  let sedScripts: string[] | undefined;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (arg === "--") {
@@ -80,41 +77,11 @@ export function writeTargets(program: string, args: readonly string[]): WriteTar
     const value = attached !== "" ? attached : args[++index];
     if (value === undefined) continue;
     if (pathOptions.has(name)) paths.push(value);
-    if (program === "sed" && (name === "-e" || name === "--expression"))
-      sedScripts = [...(sedScripts ?? []), value];
-    if (program === "sed" && (name === "-f" || name === "--file")) sedScripts = [...(sedScripts ?? []), "e"];
   }
-  if (program === "sed") return sedTargets(args, operands, sedScripts, paths);
   const files =
     FIRST_OPERAND_IS_NOT_A_PATH.has(program) && !args.some((arg) => arg.startsWith("--reference"))
       ? operands.slice(1)
       : operands;
   paths.push(...files.filter((file) => file !== "-"));
   return { paths, fileEdit: EDITORS.has(program) || FIRST_OPERAND_IS_NOT_A_PATH.has(program) };
-}
-
-/** `sed -i` with plain `s/a/b/` or `/re/d` scripts edits files; any other sed may run or write anything. */
-function sedTargets(
-  args: readonly string[],
-  operands: string[],
-  optionScripts: string[] | undefined,
-  paths: string[],
-): WriteTargets {
-  const scripts = optionScripts ?? operands.slice(0, 1);
-  const files = optionScripts ? operands : operands.slice(1);
-  paths.push(...files);
-  const inPlace = args.some((arg) => /^-[a-zA-Z]*i/.test(arg) || arg.startsWith("--in-place"));
-  const plain = scripts.length > 0 && scripts.every(isPlainSedScript);
-  return { paths, fileEdit: inPlace && plain };
-}
-
-/** `s/x/y/g`, `s|x|y|`, `/re/d`, `3d`, joined by `;`: no `w`, `e`, `r` commands or flags. */
-function isPlainSedScript(script: string): boolean {
-  return script.split(/;|\n/).every((command) => {
-    const text = command.trim();
-    if (text === "") return true;
-    const substitution = /^s(.)(?:(?!\1).|\\.)*\1(?:(?!\1).|\\.)*\1([gIip0-9]*)$/.exec(text);
-    if (substitution) return true;
-    return /^(\d+|\$|\/[^/]*\/)?(,(\d+|\$|\/[^/]*\/))?\s*[dp]$/.test(text);
-  });
 }
