@@ -11,14 +11,17 @@ export class RagError extends AgentScopeError {
 /** A file no reader could turn into sections (unreadable, encrypted, unsupported); names the file. */
 export class DocumentReadError extends AgentScopeError {
   readonly source: string;
+  /** What is wrong, without the file's name. */
+  readonly problem: string;
   constructor(source: string, problem: string, options?: { cause?: unknown }) {
     super({ type: "invalid_request", source: "rag", message: `cannot read ${source}: ${problem}` }, options);
     this.name = "DocumentReadError";
     this.source = source;
+    this.problem = problem;
   }
 }
 
-/** The limits a document is read under (see ReaderLimits and ReaderPoolOptions). */
+/** The limits a document is read under (see ZipLimits and ReaderPoolOptions). */
 export type DocumentLimit =
   | "maxUncompressedBytes"
   | "maxCompressionRatio"
@@ -33,16 +36,19 @@ export type DocumentLimit =
 export class DocumentLimitError extends DocumentReadError {
   readonly limit: DocumentLimit;
   readonly value: number;
+  /** What passed the limit (the problem without the limit's name and value). */
+  readonly reason: string;
   constructor(
     source: string,
-    problem: string,
+    reason: string,
     limit: DocumentLimit,
     value: number,
     options?: { cause?: unknown },
   ) {
-    super(source, `${problem} (limit ${limit}: ${value})`, options);
+    super(source, `${reason} (limit ${limit}: ${value})`, options);
     this.name = "DocumentLimitError";
     this.limit = limit;
     this.value = value;
+    this.reason = reason;
   }
 }

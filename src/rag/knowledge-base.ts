@@ -6,8 +6,9 @@ import { Embedder, type EmbedderOptions } from "./embedder.js";
 import { RagError } from "./errors.js";
 import { combineFilters, filterConditions } from "./filter.js";
 import { type FusedHit, hitKey, reciprocalRankFusion } from "./rank-fusion.js";
-import { readDocument } from "./readers/read-document.js";
+import { documentBytes, readDocument } from "./readers/read-document.js";
 import type { Reader, ReaderInput } from "./readers/reader.js";
+import type { ReaderPool } from "./readers/reader-pool.js";
 import type {
   Chunk,
   DocumentInfo,
@@ -38,6 +39,11 @@ export interface KnowledgeBaseOptions {
   /** Default: RecursiveChunker (512 approximate tokens, overlap 50). */
   chunker?: Chunker;
   readers?: readonly Reader[];
+  /**
+   * Reads documents in worker threads (off the event loop, under time and memory limits) with the
+   * built-in readers. Ignored when `readers` is given: custom readers run in this thread.
+   */
+  readerPool?: ReaderPool;
   embedder?: EmbedderOptions;
 }
 
@@ -95,6 +101,7 @@ export class KnowledgeBase {
   readonly embedder: Embedder;
   readonly #chunker: Chunker;
   readonly #readers: readonly Reader[] | undefined;
+  readonly #pool: ReaderPool | undefined;
   readonly #scope: Metadata;
   readonly #prefix: string;
   #ready: Promise<void> | undefined;
@@ -109,6 +116,7 @@ export class KnowledgeBase {
     this.embedder = new Embedder(options.embedding, options.embedder);
     this.#chunker = options.chunker ?? new RecursiveChunker();
     this.#readers = options.readers;
+    this.#pool = options.readers ? undefined : options.readerPool;
     this.#scope = {};
     for (const condition of filterConditions(options.filter)) {
       if (condition.op !== "$eq") {
@@ -158,9 +166,7 @@ export class KnowledgeBase {
     } else {
       progress({ stage: "read", done: 0, total: 1 });
       const sections =
-        typeof input === "object" && "sections" in input
-          ? input.sections
-          : await readDocument(input, this.#readers ? { readers: this.#readers } : {});
+        typeof input === "object" && "sections" in input ? input.sections : await this.#read(input);
       progress({ stage: "chunk", done: 0, total: sections.length });
       chunks = await chunkSections(
         sections.map((section) => ({ ...section, metadata: { ...section.metadata, ...this.#scope } })),
@@ -275,6 +281,11 @@ export class KnowledgeBase {
     return chunks
       .filter((chunk) => chunk.documentId.startsWith(this.#prefix))
       .map((chunk) => this.#unscope(chunk));
+  }
+
+  async #read(input: string | ReaderInput): Promise<Section[]> {
+    if (this.#pool) return this.#pool.read(await documentBytes(input));
+    return readDocument(input, this.#readers ? { readers: this.#readers } : {});
   }
 
   #unscope(chunk: Chunk): Chunk {

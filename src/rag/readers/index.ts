@@ -8,6 +8,7 @@ export * from "./pdf-reader.js";
 export * from "./pptx-reader.js";
 export * from "./read-document.js";
 export * from "./reader.js";
+export * from "./reader-pool.js";
 export * from "./text-reader.js";
 export * from "./xlsx-reader.js";
 export * from "./zip-limits.js";

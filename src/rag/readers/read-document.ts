@@ -45,6 +45,16 @@ export function pickReader(
   return extension ? readers.find((reader) => reader.extensions.includes(extension)) : undefined;
 }
 
+/** A document as bytes: a path is read from disk (a failure is a DocumentReadError naming it). */
+export async function documentBytes(document: string | ReaderInput): Promise<ReaderInput> {
+  if (typeof document !== "string") return document;
+  try {
+    return { source: document, bytes: await readFile(document) };
+  } catch (error) {
+    throw new DocumentReadError(document, (error as Error).message, { cause: error });
+  }
+}
+
 export interface ReadDocumentOptions {
   readers?: readonly Reader[];
 }
@@ -58,14 +68,7 @@ export async function readDocument(
   options: ReadDocumentOptions = {},
 ): Promise<Section[]> {
   const readers = options.readers ?? defaultReaders();
-  let input: ReaderInput;
-  if (typeof document === "string") {
-    try {
-      input = { source: document, bytes: await readFile(document) };
-    } catch (error) {
-      throw new DocumentReadError(document, (error as Error).message, { cause: error });
-    }
-  } else input = document;
+  const input = await documentBytes(document);
   const reader = pickReader(input.source, input.mediaType, readers);
   if (!reader) {
     throw new DocumentReadError(

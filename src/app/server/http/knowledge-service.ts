@@ -1,8 +1,15 @@
 import { StateDocument } from "../../../memory/index.js";
 import type { EmbeddingModel } from "../../../model/embedding.js";
-import { type IndexProgress, KnowledgeBase, type VectorStore } from "../../../rag/index.js";
+import {
+  type IndexProgress,
+  KnowledgeBase,
+  type ReaderPool,
+  sharedReaderPool,
+  type VectorStore,
+} from "../../../rag/index.js";
 import { type AgentStateStore, InMemoryStateStore } from "../../../state/index.js";
 import { HttpError } from "../http-error.js";
+import { IndexingQueue } from "./indexing-queue.js";
 
 export interface KnowledgeServiceOptions {
   embedding: EmbeddingModel;
@@ -16,6 +23,16 @@ export interface KnowledgeServiceOptions {
    * replica sharing the store sees the same list and it survives a restart); default in process.
    */
   registry?: AgentStateStore;
+  /**
+   * Where uploads are read: worker threads under time and memory limits (default one pool for the
+   * process, see ReaderPool), or `false` to read in this thread (tests, trusted documents only).
+   */
+  readerPool?: ReaderPool | false;
+  /**
+   * Documents indexed at once over all users; each user has at most one in flight and users take
+   * turns (round-robin), so one user's uploads never hold up another's. Default 4.
+   */
+  maxConcurrentIndexing?: number;
 }
 
 export interface KnowledgeBaseInfo {
@@ -53,7 +70,8 @@ function parseRegistry(value: unknown): RegistryDoc {
 /**
  * Knowledge bases per user for the service: each user's bases live in one shared collection, scoped
  * by `{ user, kb }` (so no user can read another's), and uploads are indexed in the background, one
- * job per file, with progress listeners. The list of each user's bases is kept in `registry`.
+ * job per file, with progress listeners: read in worker threads (ReaderPool), one job in flight per
+ * user, users served in turn (IndexingQueue). The list of each user's bases is kept in `registry`.
  */
 export class KnowledgeService {
   readonly maxUploadBytes: number;
@@ -64,9 +82,13 @@ export class KnowledgeService {
     { user: string; job: IndexJob; listeners: Set<(job: IndexJob) => void>; done: Promise<void> }
   >();
   #nextJob = 1;
+  readonly #queue: IndexingQueue;
+  readonly #pool: ReaderPool | undefined;
 
   constructor(options: KnowledgeServiceOptions) {
     this.#options = options;
+    this.#queue = new IndexingQueue(options.maxConcurrentIndexing ?? 4);
+    this.#pool = options.readerPool === false ? undefined : (options.readerPool ?? sharedReaderPool());
     this.maxUploadBytes = options.maxUploadBytes ?? 20 * 1024 * 1024;
     this.#registry = options.registry ?? new InMemoryStateStore();
   }
@@ -121,6 +143,7 @@ export class KnowledgeService {
       store: this.#options.store,
       collection: this.#options.collection ?? "knowledge",
       filter: { user, kb: info.name },
+      ...(this.#pool ? { readerPool: this.#pool } : {}),
     });
   }
 
@@ -157,8 +180,12 @@ export class KnowledgeService {
     const notify = () => {
       for (const listener of listeners) listener({ ...job });
     };
-    const done = (async () => {
-      await Promise.resolve();
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => {
+      finished = resolve;
+    });
+    // Queued per user: the job starts when this user has nothing else indexing and a slot is free.
+    this.#queue.add(user, async () => {
       job.status = "indexing";
       notify();
       try {
@@ -178,7 +205,8 @@ export class KnowledgeService {
         job.error = (error as Error).message;
       }
       notify();
-    })();
+      finished();
+    });
     this.#jobs.set(job.id, { user, job, listeners, done });
     return { ...job };
   }
