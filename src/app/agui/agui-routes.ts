@@ -2,9 +2,12 @@ import { Hono } from "hono";
 import type { InputEvent } from "../../event/index.js";
 import type { Msg } from "../../message/index.js";
 import type { ServiceVariables } from "../server/http/auth.js";
+import { incomingOf } from "../server/http/node-request.js";
 import { readBody } from "../server/http/read-body.js";
+import { StreamPacer } from "../server/http/stream-pacer.js";
 import { toHttpError } from "../server/http-error.js";
 import type { ServiceRuntime } from "../server/runtime/service-runtime.js";
+import type { StreamSlot } from "../server/runtime/stream-slots.js";
 import {
   AguiInputError,
   newUserMessages,
@@ -33,16 +36,21 @@ export function aguiRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVa
     const user = c.get("user");
     let body: RunAgentInput;
     let plan: Plan;
+    let slot: StreamSlot;
     try {
       body = await readBody(c, RunAgentInputSchema, "AG-UI RunAgentInput");
       const agent = agentOf(body.forwardedProps);
       await runtime.ensureSession(user, body.threadId, agent ? { agent } : {});
       plan = await planRun(runtime, user, body);
+      slot = runtime.streams.take(user); // the stream limit: 429 before anything runs
     } catch (error) {
       const http = toHttpError(error);
+      if (http.retryAfterSeconds !== undefined) c.header("retry-after", String(http.retryAfterSeconds));
       return c.json(http.body, http.status);
     }
-    return aguiStream(runtime, user, body, plan, c.req.raw.signal);
+    // A client that takes nothing for the write timeout is dropped (its socket, on Node).
+    const drop = () => incomingOf(c)?.socket.destroy();
+    return aguiStream(runtime, user, body, plan, c.req.raw.signal, { slot, drop });
   });
   return app;
 }
@@ -86,8 +94,13 @@ function aguiStream(
   body: RunAgentInput,
   plan: Plan,
   requestSignal: AbortSignal,
+  limits: { slot: StreamSlot; drop: () => void },
 ): Response {
   const controller = new AbortController();
+  const pacer = new StreamPacer(limits.slot, () => {
+    controller.abort();
+    limits.drop();
+  });
   requestSignal.addEventListener("abort", () => controller.abort(), { once: true });
   let out!: ReadableStreamDefaultController<Uint8Array>;
   const write = (text: string) => {
@@ -125,12 +138,14 @@ function aguiStream(
       for await (const item of items) {
         if (item.kind === "event") send(translateEvent(translation, item.event));
         else if (item.kind === "heartbeat") write(": keep-alive\n\n");
+        await pacer.ready(out); // the follower waits while the client's queue is full
       }
       send(finishAguiRun(translation));
     } catch (error) {
       const http = toHttpError(error);
       send(finishAguiRun(translation, { message: http.message, code: http.type }));
     } finally {
+      limits.slot.release();
       try {
         out.close();
       } catch {
@@ -140,15 +155,23 @@ function aguiStream(
   };
 
   // `start` must return at once (a stream is not read before it resolves): the run is pumped apart.
-  const stream = new ReadableStream<Uint8Array>({
-    start(controllerOfStream) {
-      out = controllerOfStream;
-      void pump();
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controllerOfStream) {
+        out = controllerOfStream;
+        void pump();
+      },
+      pull() {
+        pacer.pulled();
+      },
+      cancel() {
+        limits.slot.release();
+        controller.abort();
+        pacer.pulled();
+      },
     },
-    cancel() {
-      controller.abort();
-    },
-  });
+    pacer.strategy(),
+  );
   return new Response(stream, {
     headers: {
       "content-type": "text/event-stream; charset=utf-8",

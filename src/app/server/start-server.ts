@@ -135,6 +135,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   runtimeOptions.limits = limits;
   if (config.server?.recoverCheckMs) runtimeOptions.recoverCheckMs = config.server.recoverCheckMs;
   if (config.server?.resumeOnRecovery) runtimeOptions.resumeOnRecovery = true;
+  const streams: NonNullable<typeof runtimeOptions.streams> = {};
+  if (config.server?.maxStreamsPerUser) streams.maxStreamsPerUser = config.server.maxStreamsPerUser;
+  if (config.server?.writeTimeoutMs) streams.writeTimeoutMs = config.server.writeTimeoutMs;
+  if (config.server?.maxUnsentBytes) streams.maxUnsentBytes = config.server.maxUnsentBytes;
+  runtimeOptions.streams = streams;
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = [memoryRoutes(memory), ...(options.withoutOptionalRoutes ? [] : mountedRoutes(runtime))];
   if (workspaces) mounts.push(workspaceRoutes(runtime, workspaces));

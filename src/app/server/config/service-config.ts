@@ -219,6 +219,12 @@ export const ServiceConfigSchema = z.strictObject({
       recoverCheckMs: z.number().int().positive().optional(),
       /** After closing a cut-off reply, continue it with a new reply (default false). */
       resumeOnRecovery: z.boolean().optional(),
+      /** Event streams (SSE) open at once per user on this replica (default 64); more get 429 + Retry-After. */
+      maxStreamsPerUser: z.number().int().positive().optional(),
+      /** A stream whose client takes nothing for this long is dropped (default 30 s); it reconnects with Last-Event-ID. */
+      writeTimeoutMs: z.number().int().positive().optional(),
+      /** Bytes of frames a stream may have waiting in the server for its client (default 1 MiB). */
+      maxUnsentBytes: z.number().int().min(1024).optional(),
     })
     .optional(),
   /** Origins whose pages may call the API from a browser, e.g. ["https://app.example"]. */

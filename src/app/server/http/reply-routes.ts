@@ -25,32 +25,35 @@ export function replyRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceV
   app.post("/:id/replies", async (c) => {
     const body = await readBody(c, ReplyBody, "reply request");
     const input = inputMessages(body);
-    const run = await runtime.startReply(c.var.user, c.req.param("id"), input);
-    return runResponse(c, runtime, c.var.user, run);
+    const user = c.var.user;
+    return runResponse(c, runtime, user, () => runtime.startReply(user, c.req.param("id"), input));
   });
 
   app.post("/:id/confirm", async (c) => {
     const body = await readBody(c, ConfirmBody, "confirmation");
     const user = c.var.user;
     const sessionId = c.req.param("id");
-    const run = body.answers
-      ? await runtime.confirm(user, sessionId, body.answers, body.replyId)
-      : await runtime.answer(
-          user,
-          sessionId,
-          parseInputEvent({
-            type: "USER_CONFIRM_RESULT",
-            replyId: body.replyId ?? (await runtime.replyIdOf(user, sessionId)),
-            confirmResults: body.confirmResults,
-          }),
-        );
-    return runResponse(c, runtime, user, run);
+    return runResponse(c, runtime, user, async () =>
+      body.answers
+        ? runtime.confirm(user, sessionId, body.answers, body.replyId)
+        : runtime.answer(
+            user,
+            sessionId,
+            parseInputEvent({
+              type: "USER_CONFIRM_RESULT",
+              replyId: body.replyId ?? (await runtime.replyIdOf(user, sessionId)),
+              confirmResults: body.confirmResults,
+            }),
+          ),
+    );
   });
 
   app.post("/:id/external-results", async (c) => {
     const body = await readBody(c, ExternalResultsBody, "external results");
-    const run = await runtime.submitResults(c.var.user, c.req.param("id"), body.toolResults, body.replyId);
-    return runResponse(c, runtime, c.var.user, run);
+    const user = c.var.user;
+    return runResponse(c, runtime, user, () =>
+      runtime.submitResults(user, c.req.param("id"), body.toolResults, body.replyId),
+    );
   });
 
   app.post("/:id/interrupt", async (c) => {

@@ -5,15 +5,31 @@ import { requestHeader } from "./request-header.js";
 import { sseResponse } from "./sse.js";
 
 /**
- * Answers a request that started (or resumed) a run: with `Accept: text/event-stream`, the run's
- * events as SSE until it ends or pauses; otherwise 202 with where to follow it. Either way the run
- * goes on server-side if the client leaves.
+ * Starts (or resumes) a run with `start` and answers the request: with `Accept: text/event-stream`,
+ * the run's events as SSE until it ends or pauses; otherwise 202 with where to follow it. Either way
+ * the run goes on server-side if the client leaves. A stream's slot is taken before the run starts:
+ * a user at the stream limit gets 429 and nothing runs.
  */
-export function runResponse(c: Context, runtime: ServiceRuntime, user: string, run: RunHandle): Response {
-  if ((requestHeader(c, "accept") ?? "").includes("text/event-stream")) {
+export async function runResponse(
+  c: Context,
+  runtime: ServiceRuntime,
+  user: string,
+  start: () => Promise<RunHandle>,
+): Promise<Response> {
+  const wantsStream = (requestHeader(c, "accept") ?? "").includes("text/event-stream");
+  const slot = wantsStream ? runtime.streams.take(user) : undefined;
+  let run: RunHandle;
+  try {
+    run = await start();
+  } catch (error) {
+    slot?.release();
+    throw error;
+  }
+  if (slot) {
     return sseResponse(
       (signal) => runtime.openFollower(user, run.sessionId, { after: run.after, signal, until: run.done }),
       c.req.raw,
+      slot,
     );
   }
   return c.json(

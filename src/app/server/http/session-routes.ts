@@ -71,7 +71,8 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
         "invalid_request",
         `Last-Event-ID / after: ${after} is ahead of the session's log (its newest event is ${newest})`,
       );
-    return sseResponse((signal) => runtime.openFollower(user, sessionId, { after, signal }), c.req.raw);
+    const slot = runtime.streams.take(user);
+    return sseResponse((signal) => runtime.openFollower(user, sessionId, { after, signal }), c.req.raw, slot);
   });
 
   return app;

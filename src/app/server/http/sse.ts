@@ -2,7 +2,9 @@ import type { ServerResponse } from "node:http";
 import { followerItems } from "../runtime/follow-events.js";
 import { Follower, type FollowItem, type FollowSink, type StopSignal } from "../runtime/follower.js";
 import { RUN_END_EVENTS } from "../runtime/run-end-events.js";
+import type { StreamSlot } from "../runtime/stream-slots.js";
 import { withDirectBody } from "./direct-body.js";
+import { StallWatch } from "./stall-watch.js";
 
 const encoder = new TextEncoder();
 const CONNECTED = ": connected\n\n";
@@ -143,27 +145,49 @@ class SocketSink implements FollowSink {
   #held: NodeJS.Timeout | undefined;
   /** The frames of the batch being delivered, not yet written. */
   #frames = "";
+  /** The last push asked the follower to wait. */
+  #paused = false;
 
   constructor(
     private readonly stream: SseFollower,
     private readonly out: ServerResponse,
-    private readonly endsWithRun: boolean,
+    private readonly source: Follower,
+    private readonly maxUnsentBytes: number,
+    private readonly stall: StallWatch | undefined,
   ) {}
 
   push(item: FollowItem): boolean {
-    if (this.endsWithRun && !this.#corked && item.kind === "event" && RUN_END_EVENTS.has(item.event.type)) {
+    if (
+      this.source.endsWithRun &&
+      !this.#corked &&
+      item.kind === "event" &&
+      RUN_END_EVENTS.has(item.event.type)
+    ) {
       this.#corked = true;
       this.out.cork();
     }
     this.#frames += sseFrame(item);
-    return !this.out.writableNeedDrain;
+    // Wait for the socket, or once the batch's frames and what the socket still holds reach the bound.
+    this.#paused =
+      this.out.writableNeedDrain || this.out.writableLength + this.#frames.length >= this.maxUnsentBytes;
+    return !this.#paused;
   }
 
   flush(): void {
     // The follower waits now, with the last frame corked: its stream's end did not come with it.
     if (this.#corked && this.#held === undefined) this.#held = setTimeout(this.#release, LAST_FRAME_HOLD_MS);
     this.#write();
+    if (!this.#paused) return;
+    // Paused: a full socket resumes the follower on "drain" (and is dropped if none comes in time);
+    // one the kernel took at once has nothing to drain, so the follower goes on by itself.
+    if (this.out.writableNeedDrain) this.stall?.arm();
+    else queueMicrotask(this.#resume);
   }
+
+  readonly #resume = (): void => {
+    this.#paused = false;
+    this.source.resume();
+  };
 
   #write(): void {
     if (this.#frames === "") return;
@@ -185,22 +209,42 @@ class SocketSink implements FollowSink {
   }
 }
 
-/** The direct body: each frame written to Node's response as the follower delivers it. */
-async function writeFrames(stream: SseFollower, out: ServerResponse): Promise<void> {
-  out.once("close", () => stream.stop());
+/**
+ * The direct body: each frame written to Node's response as the follower delivers it. With a slot,
+ * the stream keeps its limits (see StreamSlot: bytes waiting, the write timeout) and gives the slot
+ * back when the response closes.
+ */
+async function writeFrames(
+  stream: SseFollower,
+  out: ServerResponse,
+  slot: StreamSlot | undefined,
+): Promise<void> {
+  const stall = slot ? new StallWatch(out, slot) : undefined;
+  out.once("close", () => {
+    stall?.disarm();
+    slot?.release();
+    stream.stop();
+  });
   out.write(CONNECTED);
   try {
     const source = await stream.source();
     if (source instanceof Follower) {
-      out.on("drain", () => source.resume());
-      source.start(new SocketSink(stream, out, source.endsWithRun));
+      out.on("drain", () => {
+        stall?.disarm();
+        source.resume();
+      });
+      source.start(new SocketSink(stream, out, source, slot?.maxUnsentBytes ?? Infinity, stall));
       return;
     }
     const items = await stream.items();
     for (;;) {
       const next = await items.next();
       if (next.done || out.destroyed) break;
-      if (!out.write(sseFrame(next.value))) await drained(out);
+      if (!out.write(sseFrame(next.value))) {
+        stall?.arm();
+        await drained(out);
+        stall?.disarm();
+      }
     }
   } catch {
     // the follower failed (e.g. the log went away): end the stream; the client reconnects
@@ -214,11 +258,22 @@ async function writeFrames(stream: SseFollower, out: ServerResponse): Promise<vo
  * (which stops only the follower, never the run). `request` is the request's signal, or the request
  * itself (its signal is read only off Node, where the adapter's body reader does not see the client
  * leave; on Node the response's `close` does). Served through `sendBodiesDirectly` on Node, the frames
- * go straight to the socket; elsewhere through the `ReadableStream` body.
+ * go straight to the socket; elsewhere through the `ReadableStream` body (pulled: nothing waits in
+ * the process for a client that does not read). `slot` (from `runtime.streams.take(user)`) is given
+ * back when the stream ends, and on Node bounds the bytes waiting for the client and drops a client
+ * that takes nothing for the slot's write timeout.
  */
-export function sseResponse(open: OpenFollower, request?: AbortSignal | Request): Response {
+export function sseResponse(
+  open: OpenFollower,
+  request?: AbortSignal | Request,
+  slot?: StreamSlot,
+): Response {
   const follower = new SseFollower(open);
   let listening = false;
+  const close = (stream: ReadableStreamDefaultController<Uint8Array>) => {
+    slot?.release();
+    stream.close();
+  };
   const body = new ReadableStream<Uint8Array>({
     start(stream) {
       stream.enqueue(encoder.encode(CONNECTED));
@@ -231,18 +286,19 @@ export function sseResponse(open: OpenFollower, request?: AbortSignal | Request)
       }
       try {
         const next = await (await follower.items()).next();
-        if (next.done) stream.close();
+        if (next.done) close(stream);
         else stream.enqueue(encoder.encode(sseFrame(next.value)));
       } catch {
-        stream.close(); // as in writeFrames
+        close(stream); // as in writeFrames
       }
     },
     cancel() {
+      slot?.release();
       follower.stop();
     },
   });
   return withDirectBody(new Response(body, { headers: SSE_HEADERS }), (out) => {
-    void writeFrames(follower, out);
+    void writeFrames(follower, out, slot);
   });
 }
 

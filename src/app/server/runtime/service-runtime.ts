@@ -19,6 +19,7 @@ import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./
 import { type RunLimits, RunSlots } from "./run-slots.js";
 import { SessionFeeds } from "./session-feed.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
+import { type StreamLimits, StreamSlots } from "./stream-slots.js";
 
 /** An agent the service offers: Agent options without `checkpoint` (the service saves the state). */
 export type ServiceAgentOptions = Omit<AgentOptions, "checkpoint" | "state" | "sessionId">;
@@ -44,6 +45,8 @@ export interface ServiceRuntimeOptions {
   resumeOnRecovery?: boolean;
   /** Called after a session is deleted (e.g. to remove its workspace). */
   onSessionDeleted?: (record: SessionRecord) => void | Promise<void>;
+  /** Open event streams per user, and when a stream whose client does not read is dropped. */
+  streams?: StreamLimits;
 }
 
 export interface CreateSessionOptions {
@@ -83,6 +86,8 @@ const SESSION_ID = /^[\w.:-]{1,200}$/;
  */
 export class ServiceRuntime {
   readonly backend: ServiceBackend;
+  /** The event streams open on this replica, counted per user (every SSE route takes a slot). */
+  readonly streams: StreamSlots;
   readonly #agents = new Map<string, Agent>();
   readonly #defaultAgent: string;
   readonly #hooks = new WeakMap<AgentState, CheckpointHook>();
@@ -103,6 +108,7 @@ export class ServiceRuntime {
   constructor(options: ServiceRuntimeOptions) {
     if (options.agents.length === 0) throw new TypeError("ServiceRuntime needs at least one agent");
     this.backend = options.backend;
+    this.streams = new StreamSlots(options.streams);
     const checkpoint = (state: AgentState, reason: CheckpointReason) =>
       this.#hooks.get(state)?.(state, reason);
     for (const definition of options.agents) {

@@ -1,0 +1,40 @@
+import type { ServerResponse } from "node:http";
+import type { ClockWaiter } from "../runtime/follow-clock.js";
+import type { StreamSlot } from "../runtime/stream-slots.js";
+
+/**
+ * The write timeout of one SSE response: armed when the socket's buffer is full (the stream waits
+ * for "drain"), disarmed when it drains. If no drain comes within the slot's `writeTimeoutMs`, the
+ * client has taken nothing in that time (a reader that stopped reading, a peer that is gone): the
+ * connection is dropped, which frees its buffers (in the process and the kernel's) and its slot.
+ * All stalled streams of a runtime share the slot's clock: one timer, nothing per healthy stream.
+ */
+export class StallWatch implements ClockWaiter {
+  due = 0;
+  #armed = false;
+
+  constructor(
+    private readonly out: ServerResponse,
+    private readonly slot: StreamSlot,
+  ) {}
+
+  arm(): void {
+    if (this.#armed || this.out.destroyed) return;
+    this.#armed = true;
+    this.due = Date.now() + this.slot.writeTimeoutMs;
+    this.slot.stalls.add(this);
+  }
+
+  disarm(): void {
+    if (!this.#armed) return;
+    this.#armed = false;
+    this.slot.stalls.delete(this);
+  }
+
+  /** The clock: the timeout has passed (the clock has let go of this waiter already). */
+  fire(): void {
+    if (!this.#armed) return;
+    this.#armed = false;
+    if (this.out.writableNeedDrain) this.out.destroy();
+  }
+}

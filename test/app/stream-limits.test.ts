@@ -1,0 +1,275 @@
+import { once } from "node:events";
+import { connect, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { aguiRoutes } from "../../src/app/agui/index.js";
+import { createApp } from "../../src/app/server/app.js";
+import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
+import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
+import type { StreamLimits } from "../../src/app/server/runtime/stream-slots.js";
+import { createEvent } from "../../src/event/index.js";
+import { conversationModel } from "./fixtures/agents.js";
+import { type Frame, json, parseFrames, readSse, sleep } from "./helpers.js";
+import { type LoopbackServer, serveOnLoopback } from "./loopback-server.js";
+
+const cleanups: Array<() => Promise<unknown>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+});
+
+const TOKENS = { "t-alice": "alice", "t-bob": "bob" };
+
+function setup(options: { streams?: StreamLimits; heartbeatMs?: number } = {}) {
+  const backend = memoryBackend();
+  const runtime = new ServiceRuntime({
+    backend,
+    agents: [{ name: "a", model: conversationModel() }],
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    ...(options.streams ? { streams: options.streams } : {}),
+  });
+  cleanups.push(() => runtime.close());
+  const app = createApp(runtime, { tokens: new Map(Object.entries(TOKENS)), mounts: [aguiRoutes(runtime)] });
+  const request = (path: string, token: string, init: RequestInit = {}) =>
+    app.request(path, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers },
+    });
+  const session = async (token: string) =>
+    ((await json(request("/v1/sessions", token, { method: "POST", body: "{}" }))) as { sessionId: string })
+      .sessionId;
+  const events = (id: string, token: string, headers: Record<string, string> = {}) =>
+    request(`/v1/sessions/${id}/events`, token, { headers: { accept: "text/event-stream", ...headers } });
+  return { backend, runtime, app, request, session, events };
+}
+
+describe("open event streams per user", () => {
+  it("the 65th stream of one user gets 429 with Retry-After, while another user still gets one", async () => {
+    const { runtime, session, events } = setup();
+    const id = await session("t-alice");
+    const open: Response[] = [];
+    for (let i = 0; i < 64; i++) {
+      const response = await events(id, "t-alice");
+      expect(response.status).toBe(200);
+      open.push(response);
+    }
+    expect(runtime.streams.openBy("alice")).toBe(64);
+    const refused = await events(id, "t-alice");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    const { error } = await json(refused);
+    expect(error.type).toBe("rate_limit");
+    expect(error.message).toContain("64 event streams");
+    expect(error.message).toContain("maxStreamsPerUser");
+
+    const bobs = await events(await session("t-bob"), "t-bob");
+    expect(bobs.status).toBe(200);
+    await bobs.body!.cancel();
+
+    // a stream that ends gives its slot back
+    await open.pop()!.body!.cancel();
+    expect(runtime.streams.openBy("alice")).toBe(63);
+    const again = await events(id, "t-alice");
+    expect(again.status).toBe(200);
+    for (const response of [...open, again]) await response.body!.cancel();
+    expect(runtime.streams.openBy("alice")).toBe(0);
+  });
+
+  it("a run-starting request at the limit gets 429 and starts nothing; a 202 one takes no slot", async () => {
+    const { backend, runtime, request, session, events } = setup({ streams: { maxStreamsPerUser: 1 } });
+    const id = await session("t-alice");
+    const held = await events(id, "t-alice");
+    const refused = await request(`/v1/sessions/${id}/replies`, "t-alice", {
+      method: "POST",
+      body: '{"text":"hi"}',
+      headers: { accept: "text/event-stream" },
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).not.toBeNull();
+    expect(await backend.events.lastSeq(id)).toBe(0);
+    expect((await runtime.status("alice", id)).running).toBe(false);
+
+    const agui = await request("/v1/agui", "t-alice", {
+      method: "POST",
+      body: JSON.stringify({
+        threadId: id,
+        runId: "r1",
+        messages: [{ id: "u1", role: "user", content: "hi" }],
+      }),
+    });
+    expect(agui.status).toBe(429);
+    expect(agui.headers.get("retry-after")).not.toBeNull();
+    expect(await backend.events.lastSeq(id)).toBe(0);
+
+    const accepted = await request(`/v1/sessions/${id}/replies`, "t-alice", {
+      method: "POST",
+      body: '{"text":"hi"}',
+    });
+    expect(accepted.status).toBe(202);
+    expect(runtime.streams.openBy("alice")).toBe(1);
+    await held.body!.cancel();
+  });
+
+  it("a reply stream that ends by itself, and an AG-UI stream, give their slots back", async () => {
+    const { runtime, request, session } = setup({ streams: { maxStreamsPerUser: 1 } });
+    const id = await session("t-alice");
+    const reply = await request(`/v1/sessions/${id}/replies`, "t-alice", {
+      method: "POST",
+      body: '{"text":"hi"}',
+      headers: { accept: "text/event-stream" },
+    });
+    expect(reply.status).toBe(200);
+    await readSse(reply); // to the end: the reply pauses on a confirmation
+    expect(runtime.streams.openBy("alice")).toBe(0);
+    const other = await session("t-alice");
+    const agui = await request("/v1/agui", "t-alice", {
+      method: "POST",
+      body: JSON.stringify({
+        threadId: other,
+        runId: "r1",
+        messages: [{ id: "u1", role: "user", content: "hi" }],
+      }),
+    });
+    expect(agui.status).toBe(200);
+    await agui.text();
+    expect(runtime.streams.openBy("alice")).toBe(0);
+  });
+
+  it("refuses limits that are not positive integers", () => {
+    expect(() => setup({ streams: { maxStreamsPerUser: 0 } })).toThrow(/maxStreamsPerUser/);
+    expect(() => setup({ streams: { writeTimeoutMs: -1 } })).toThrow(/writeTimeoutMs/);
+  });
+});
+
+/** Raw HTTP/1.0 (no chunked framing) GET of an event stream on a socket that never reads. */
+async function deadReader(server: LoopbackServer, path: string, token: string): Promise<Socket> {
+  const socket = connect(server.port, "127.0.0.1");
+  await once(socket, "connect");
+  socket.pause(); // never reads: the kernel's buffers fill, then the server's
+  socket.write(
+    `GET ${path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`,
+  );
+  return socket;
+}
+
+/** Everything left on `socket`, read now until the server's end. */
+async function drain(socket: Socket): Promise<string> {
+  let text = "";
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk: string) => {
+    text += chunk;
+  });
+  socket.resume();
+  await once(socket, "close");
+  return text;
+}
+
+/**
+ * Reads an SSE response until the frame with id `lastId` has come whole, then cancels; the frames
+ * that carry ids. (Reads as fast as the socket gives: a slow reader could be dropped itself.)
+ */
+async function framesUntil(response: Response, lastId: number): Promise<Frame[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const chunks: string[] = [];
+  const marker = `id: ${lastId}\n`;
+  let tail = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const text = decoder.decode(value, { stream: true });
+    chunks.push(text);
+    tail = (tail + text).slice(-(BIG.length + 200));
+    const at = tail.indexOf(marker);
+    if (at >= 0 && tail.indexOf("\n\n", at) >= 0) break;
+  }
+  await reader.cancel();
+  const raw = chunks.join("");
+  return parseFrames(raw.slice(0, raw.lastIndexOf("\n\n") + 2)).filter((f) => f.id !== undefined);
+}
+
+const EVENTS = 1500;
+const BIG = "x".repeat(8 * 1024);
+
+describe("a reader that never reads", () => {
+  it("is dropped after the write timeout, and a reconnect with Last-Event-ID gets everything after it once", async () => {
+    const { backend, runtime, app, session } = setup({
+      streams: { writeTimeoutMs: 1000, maxUnsentBytes: 16 * 1024 },
+    });
+    const server = await serveOnLoopback(app.fetch);
+    cleanups.push(() => server.close());
+    const id = await session("t-alice");
+    // 12 MiB of events: far more than the kernel's socket buffers hold
+    const logged = await backend.events.append(
+      id,
+      Array.from({ length: EVENTS }, (_, i) =>
+        createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: `${i} ${BIG}` }),
+      ),
+    );
+    expect(logged.at(-1)!.seq).toBe(EVENTS);
+
+    const socket = await deadReader(server, `/v1/sessions/${id}/events`, "t-alice");
+    cleanups.push(async () => socket.destroy());
+    for (let i = 0; i < 100 && runtime.streams.openBy("alice") === 0; i++) await sleep(20);
+    expect(runtime.streams.openBy("alice")).toBe(1);
+    // dropped: its slot is free again (it would stay taken for as long as the socket is open)
+    for (let i = 0; i < 250 && runtime.streams.openBy("alice") > 0; i++) await sleep(20);
+    expect(runtime.streams.openBy("alice")).toBe(0);
+
+    // What reached the client before the drop: whole frames from 1 up to some id, then a cut.
+    const raw = await drain(socket);
+    const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
+    const received = parseFrames(body.slice(0, body.lastIndexOf("\n\n") + 2)).filter(
+      (f) => f.id !== undefined,
+    );
+    const last = received.at(-1)!.id!;
+    expect(received.map((f) => f.id)).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+    expect(last).toBeLessThan(EVENTS);
+
+    const resumed = await fetch(`${server.base}/v1/sessions/${id}/events`, {
+      headers: {
+        authorization: "Bearer t-alice",
+        accept: "text/event-stream",
+        "last-event-id": String(last),
+      },
+    });
+    const frames = await framesUntil(resumed, EVENTS);
+    const all = [...received, ...frames].map((f) => f.id);
+    expect(all).toEqual(Array.from({ length: EVENTS }, (_, i) => i + 1));
+    expect(frames.every((f) => f.data?.type === "TEXT_BLOCK_DELTA")).toBe(true);
+  }, 20_000);
+
+  it("a reader that reads is not dropped, however long the stream", async () => {
+    const { backend, runtime, app, session } = setup({
+      streams: { writeTimeoutMs: 1000, maxUnsentBytes: 16 * 1024 },
+    });
+    const server = await serveOnLoopback(app.fetch);
+    cleanups.push(() => server.close());
+    const id = await session("t-alice");
+    await backend.events.append(
+      id,
+      Array.from({ length: 300 }, (_, i) =>
+        createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: `${i} ${BIG}` }),
+      ),
+    );
+    const response = await fetch(`${server.base}/v1/sessions/${id}/events`, {
+      headers: { authorization: "Bearer t-alice", accept: "text/event-stream" },
+    });
+    const frames = await framesUntil(response, 300);
+    expect(frames.map((f) => f.id)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    expect(runtime.streams.openBy("alice")).toBeLessThanOrEqual(1);
+  }, 20_000);
+});
+
+describe("heartbeats", () => {
+  it("an idle stream gets `: keep-alive` comments every heartbeat, on Node's socket path too", async () => {
+    const { app, session } = setup({ heartbeatMs: 40 });
+    const server = await serveOnLoopback(app.fetch);
+    cleanups.push(() => server.close());
+    const id = await session("t-alice");
+    const response = await fetch(`${server.base}/v1/sessions/${id}/events`, {
+      headers: { authorization: "Bearer t-alice", accept: "text/event-stream" },
+    });
+    const { comments } = await readSse(response, () => false, 400);
+    expect(comments[0]).toBe("connected");
+    expect(comments.filter((c) => c === "keep-alive").length).toBeGreaterThanOrEqual(2);
+  });
+});
