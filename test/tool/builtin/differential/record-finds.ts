@@ -1,0 +1,71 @@
+/**
+ * Runs the differential test's commands and writes what they found into
+ * test/tool/builtin/fixtures/differential-finds.json:
+ *
+ *     npx tsx test/tool/builtin/differential/record-finds.ts            # corpus + the CI seed
+ *     AGENTSCOPE_DIFFERENTIAL=long AGENTSCOPE_DIFFERENTIAL_COUNT=5000 npx tsx .../record-finds.ts
+ *
+ * A find is added (reduced to the piece of a compound command that did it alone) only when it did
+ * something no recorded open find did; a recorded open find the permission check now refuses is
+ * marked fixed (`"open": false`). A tool for people, so it reports on stdout.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createCanaryTree } from "./canary-tree.js";
+import { corpusCommands } from "./corpus.js";
+import { isKnownOpen, loadFinds, openObservations, type RecordedFind, recordOf } from "./finds.js";
+import { generateCommands } from "./generator.js";
+import { describeFind, type Find } from "./harness.js";
+import { realJudge } from "./judge.js";
+import { openHarness } from "./open-harness.js";
+import { differentialSettings } from "./settings.js";
+
+const FILE = join(import.meta.dirname, "..", "fixtures", "differential-finds.json");
+const say = (text: string) => process.stdout.write(`${text}\n`);
+
+const settings = differentialSettings();
+const harness = await openHarness(settings.concurrency);
+if (typeof harness === "string") throw new Error(harness);
+const today = new Date().toISOString().slice(0, 10);
+const recorded = loadFinds(FILE);
+
+// Recorded open finds the check now refuses are fixed.
+const tree = createCanaryTree();
+for (const find of recorded) {
+  const allowed = (await realJudge(find.command, tree.work)).allowed;
+  if (find.open && !allowed) say(`fixed now: ${find.command}`);
+  if (!find.open && allowed) say(`FIXED BEFORE, ALLOWED AGAIN: ${find.command}`);
+  find.open = allowed;
+}
+tree.remove();
+
+const runs: [string, string[]][] = [
+  ["corpus", corpusCommands()],
+  [
+    `generator ${settings.mode} seed ${settings.seed} count ${settings.count}`,
+    generateCommands(settings.seed, settings.count),
+  ],
+];
+const added: RecordedFind[] = [];
+for (const [source, commands] of runs) {
+  const result = await harness.run(commands);
+  say(
+    `${source}: judged ${result.tried}, ran ${result.ran}, ${result.timedOut} timed out, ${result.finds.length} finds`,
+  );
+  for (const find of result.finds) {
+    if (isKnownOpen(find, openObservations([...recorded, ...added]))) continue;
+    const reduced: Find | undefined = await harness.reduce(find);
+    const record = recordOf(find, source, today, reduced);
+    if (recorded.some((entry) => entry.command === record.command)) continue;
+    added.push(record);
+    say(`\nnew find:\n${describeFind(reduced ?? find)}`);
+  }
+}
+harness.close();
+
+const file = JSON.parse(readFileSync(FILE, "utf8")) as { finds: RecordedFind[] };
+file.finds = [...recorded, ...added];
+writeFileSync(FILE, `${JSON.stringify(file, null, 2)}\n`);
+say(
+  `\n${added.length} new finds; ${file.finds.filter((find) => find.open).length} open of ${file.finds.length} recorded`,
+);
