@@ -4,6 +4,7 @@ import { dangerousGlobReason } from "../../permission/index.js";
 import { evaluatedOperandReason, isPlainArithmetic } from "./bash/evaluated-operands.js";
 import { analyzeGit } from "./bash/git.js";
 import { readOptions } from "./bash/options.js";
+import { programScriptFinding } from "./bash/program-scripts.js";
 import { readOnlyProgram } from "./bash/read-only-programs.js";
 import { safetyReasons } from "./bash/safety.js";
 import { analyzeSed } from "./bash/sed.js";
@@ -373,6 +374,13 @@ class Analyzer {
         return;
       }
       for (const reason of safetyReasons(program!, args)) this.flag(reason);
+      const script = programScriptFinding(program!, args);
+      if (script) this.flag(script.reason);
+      if (script?.runs) {
+        this.opaque();
+        this.commands.push({ words: written, forms, mayRunAnything: script.reason });
+        return;
+      }
       const wrapped = unwrap(program!, args);
       if (!wrapped) break;
       this.addPaths(wrapped.paths, words);

@@ -191,6 +191,14 @@ const SPECS: Record<string, ProgramSpec> = {
     valued: "-f -s -w --skip-fields --skip-chars --check-chars",
     operands: "paths",
   },
+  // Its program is checked for system(), pipes, getline, output redirection, ENVIRON and ARGV first.
+  awk: {
+    flags:
+      "-b -c -N -O -P -r -s -S --sandbox --posix --traditional --re-interval --characters-as-bytes " +
+      "--use-lc-numeric --optimize --no-optimize",
+    valued: "-F -v --field-separator --assign",
+    operands: "patternThenPaths",
+  },
   md5sum: {
     flags: "-b -t -c -w -z --check --quiet --status --strict --tag --binary --text",
     operands: "paths",
@@ -200,6 +208,7 @@ for (const alias of ["sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512su
   SPECS[alias] = SPECS.md5sum!;
 }
 SPECS.egrep = SPECS.grep!;
+for (const alias of ["gawk", "mawk", "nawk"]) SPECS[alias] = SPECS.awk!;
 SPECS.fgrep = SPECS.grep!;
 
 const COMPILED = new Map<string, CompiledSpec>(
