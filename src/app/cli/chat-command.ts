@@ -10,7 +10,10 @@ export interface ChatIo {
   color: boolean;
 }
 
-/** y / n / a(lways) for each call that asks; "always" adds the call's suggested rules. */
+/**
+ * y / n for each call that asks, and a(lways) when the ask suggested rules (never on a safety ask):
+ * "always" sends exactly the rules the prompt shows. An "a" where it is not offered is a no.
+ */
 async function askEach(
   event: RequireUserConfirmEvent,
   io: ChatIo,
@@ -19,14 +22,16 @@ async function askEach(
   const answers: ConfirmAnswer[] = [];
   for (const call of event.toolCalls) {
     asking.now = true;
-    const line = await io.lines.next(`Allow ${call.name}? [y]es / [n]o / [a]lways: `).finally(() => {
+    const offered = call.suggestedRules?.length ? [...call.suggestedRules] : undefined;
+    const options = offered ? `[y]es / [n]o / [a]lways (remember ${offered.join(", ")})` : "[y]es / [n]o";
+    const line = await io.lines.next(`Allow ${call.name}? ${options}: `).finally(() => {
       asking.now = false;
     });
     if (line === undefined) return undefined;
     const answer = line.trim().toLowerCase();
-    const always = answer.startsWith("a");
+    const always = offered !== undefined && answer.startsWith("a");
     const entry: ConfirmAnswer = { toolCallId: call.id, confirmed: always || answer.startsWith("y") };
-    if (always && call.suggestedRules?.length) entry.rules = call.suggestedRules;
+    if (always) entry.rules = offered;
     answers.push(entry);
   }
   return answers;

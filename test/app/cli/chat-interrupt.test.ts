@@ -28,7 +28,7 @@ it("Ctrl-C at the Allow? question denies that call and the chat goes on (it does
   let shown = "";
   out.on("data", (d) => {
     shown += d;
-    if (shown.endsWith("[a]lways: ")) lines.rl.emit("SIGINT");
+    if (/Allow save_note\? [^\n]*: $/.test(shown)) lines.rl.emit("SIGINT");
     if (shown.includes("[denied]") && shown.endsWith("> ") && !input.writableEnded) input.end("/exit\n");
   });
   const lines = new LineReader(input, out);

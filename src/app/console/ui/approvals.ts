@@ -45,7 +45,10 @@ function diffPreview(input: unknown): HTMLElement | undefined {
 
 /**
  * A card per waiting call: the reason, the arguments in an editable field (checked as JSON), a
- * diff preview for file writes and edits, and Approve / Deny / Always allow. Keyboard: Ctrl+Enter
+ * diff preview for file writes and edits, and Approve / Deny / Always allow. "Always allow" is
+ * offered only when the ask suggested rules (never on a safety ask) and sends exactly the rules it
+ * shows; the agent refuses any other rule. An edited call is decided again by the agent before it
+ * runs (it may be refused or asked again). Keyboard: Ctrl+Enter
  * (⌘+Enter) approves from anywhere in the card; A approves and D denies when the card itself has
  * focus. `decide` gets one decision per call.
  */
@@ -68,7 +71,7 @@ export function approvalCard(
     const parsed = parseArgs(editor.value);
     problem.textContent = parsed.error ?? "";
     approve.disabled = parsed.error !== undefined;
-    always.disabled = parsed.error !== undefined;
+    if (always) always.disabled = parsed.error !== undefined;
     const diff = parsed.error ? undefined : diffPreview(parsed.value);
     preview.replaceChildren(...(diff ? [diff] : []));
   };
@@ -80,24 +83,26 @@ export function approvalCard(
   };
   const send = (confirmed: boolean, rules?: string[]) => {
     const input = confirmed ? edited() : undefined;
-    for (const button of [approve, deny, always]) button.disabled = true;
+    for (const button of [approve, deny, always]) if (button) button.disabled = true;
     decide({ toolCallId: call.id, confirmed, ...(input ? { input } : {}), ...(rules ? { rules } : {}) });
   };
-  const rules = call.suggestedRules?.length ? call.suggestedRules : [call.name];
+  const rules = call.suggestedRules?.length ? [...call.suggestedRules] : undefined;
   const approve = h(
     "button",
     { type: "button", class: "primary", "aria-keyshortcuts": "Control+Enter A" },
     "Approve",
   );
   const deny = h("button", { type: "button", class: "danger", "aria-keyshortcuts": "D" }, "Deny");
-  const always = h(
-    "button",
-    { type: "button", title: `Approve and allow from now on: ${rules.join(", ")}` },
-    "Always allow",
-  );
+  const always = rules
+    ? h(
+        "button",
+        { type: "button", title: `Approve and allow from now on: ${rules.join(", ")}` },
+        `Always allow ${rules.join(", ")}`,
+      )
+    : undefined;
   approve.addEventListener("click", () => send(true));
   deny.addEventListener("click", () => send(false));
-  always.addEventListener("click", () => send(true, rules));
+  always?.addEventListener("click", () => send(true, rules));
   editor.addEventListener("input", refresh);
 
   const card = h(
