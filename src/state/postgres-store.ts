@@ -1,13 +1,16 @@
 import type { Pool } from "pg";
+import { ValidationError } from "../message/index.js";
 import type { AgentState } from "./agent-state.js";
 import { importDriver } from "./lazy-driver.js";
 import { OpenOnce } from "./open-once.js";
 import { redactUrl } from "./redact-url.js";
 import { readListOptions, toPage } from "./session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "./sql-names.js";
-import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
+import { assertSessionId } from "./state-codec.js";
+import { type CompactionPolicy, type PlannedSave, SaveTracker } from "./state-delta.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
+import { decodeStoredState } from "./stored-patches.js";
 
 /**
  * A query as pg takes it: `name` makes it a named prepared statement, parsed and planned once per
@@ -32,6 +35,24 @@ export interface PostgresStateStoreOptions {
   client?: PgQueryable;
   /** Table of states; its migrations are recorded in `<table>_migrations`. Default `agentscope_state`. */
   table?: string;
+  /** When a save writes the whole state instead of a patch (see CompactionPolicy). */
+  compaction?: CompactionPolicy;
+}
+
+/**
+ * A save as a statement of the caller's writes it to this store's tables (`table`, `<table>_patches`):
+ * - a snapshot (`base` null): `state` is the state's JSON; at expectedVersion 0 a new row (version 1,
+ *   `head`, base 1), else the row at expectedVersion gets it (version + 1, `head`, base = the new
+ *   version), and the patches up to the new version are deleted;
+ * - a patch: `state` is the patch's JSON; the row at expectedVersion whose head is `base` gets version +
+ *   1 and `head` (its snapshot left as it is), and the patch goes into `<table>_patches` at the new
+ *   version, in the same statement.
+ */
+export interface PgSave {
+  state: string;
+  expectedVersion: number;
+  head: string;
+  base: string | null;
 }
 
 /** Schema migrations, applied in order, each exactly once per table (recorded in `<table>_migrations`). */
@@ -41,6 +62,15 @@ const MIGRATIONS: Array<{ id: number; name: string; sql: (table: string) => stri
     name: "create the state table",
     sql: (t) =>
       `CREATE TABLE ${t} (session_id text COLLATE "C" PRIMARY KEY, version bigint NOT NULL, state jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`,
+  },
+  {
+    id: 2,
+    name: "saves write patches",
+    // `state` is the snapshot, saved at version `base` (null: a row saved before, no patches); `head`
+    // the last save's id; a session's patches go with its row
+    sql: (t) =>
+      `ALTER TABLE ${t} ADD COLUMN head text, ADD COLUMN base bigint;
+    CREATE TABLE ${t}_patches (session_id text COLLATE "C" NOT NULL REFERENCES ${t} (session_id) ON DELETE CASCADE, version bigint NOT NULL, patch text NOT NULL, PRIMARY KEY (session_id, version))`,
   },
 ];
 
@@ -68,23 +98,60 @@ END $migrate$;`,
 /**
  * The compare-and-set statements, one round trip each whether the save wins or conflicts: the write
  * in a CTE, and beside it the version the statement's snapshot saw (on a conflict, the version that
- * is stored). `saved` is null when the write did not happen.
+ * is stored). `saved` is null when the write did not happen. Parameters: session, JSON (state or
+ * patch), expected version, head, base head (patch only).
  */
-function saveStatements(table: string): { insert: PgQuery; update: PgQuery; load: PgQuery } {
+function saveStatements(table: string): {
+  insert: PgQuery;
+  snapshot: PgQuery;
+  patch: PgQuery;
+  load: PgQuery;
+} {
   const actual = `(SELECT version FROM ${table} WHERE session_id = $1) AS actual`;
+  const patches = `${table}_patches`;
   return {
     insert: {
       name: `agentscope_insert_${table}`,
-      text: `WITH w AS (INSERT INTO ${table} (session_id, version, state, updated_at) VALUES ($1, 1, $2::jsonb, now()) ON CONFLICT (session_id) DO NOTHING RETURNING version) SELECT (SELECT version FROM w) AS saved, ${actual}`,
+      text: `WITH w AS (INSERT INTO ${table} (session_id, version, state, updated_at, head, base) VALUES ($1, 1, $2::jsonb, now(), $4, 1) ON CONFLICT (session_id) DO NOTHING RETURNING version) SELECT (SELECT version FROM w) AS saved, ${actual}, $3::bigint AS expected`,
     },
-    update: {
-      name: `agentscope_update_${table}`,
-      text: `WITH w AS (UPDATE ${table} SET version = version + 1, state = $2::jsonb, updated_at = now() WHERE session_id = $1 AND version = $3 RETURNING version) SELECT (SELECT version FROM w) AS saved, ${actual}`,
+    snapshot: {
+      name: `agentscope_snapshot_${table}`,
+      text: `WITH w AS (UPDATE ${table} SET version = version + 1, state = $2::jsonb, head = $4, base = version + 1, updated_at = now() WHERE session_id = $1 AND version = $3 RETURNING version),
+        d AS (DELETE FROM ${patches} WHERE session_id = $1 AND version <= (SELECT version FROM w))
+        SELECT (SELECT version FROM w) AS saved, ${actual}`,
+    },
+    patch: {
+      name: `agentscope_patch_${table}`,
+      text: `WITH w AS (UPDATE ${table} SET version = version + 1, head = $4, updated_at = now() WHERE session_id = $1 AND version = $3 AND head = $5 RETURNING version),
+        p AS (INSERT INTO ${patches} (session_id, version, patch) SELECT $1, version, $2 FROM w)
+        SELECT (SELECT version FROM w) AS saved, ${actual}`,
     },
     load: {
       name: `agentscope_load_${table}`,
-      text: `SELECT version, state::text AS state FROM ${table} WHERE session_id = $1`,
+      text: `SELECT s.version, s.state::text AS state, s.head, s.base,
+        ARRAY(SELECT p.version FROM ${patches} AS p WHERE p.session_id = s.session_id ORDER BY p.version) AS versions,
+        ARRAY(SELECT p.patch FROM ${patches} AS p WHERE p.session_id = s.session_id ORDER BY p.version) AS patches
+        FROM ${table} AS s WHERE s.session_id = $1`,
     },
+  };
+}
+
+interface LoadRow {
+  version: string;
+  state: string;
+  head: string | null;
+  base: string | null;
+  versions: string[];
+  patches: string[];
+}
+
+/** A planned save as the statements take it. */
+function pgSave(planned: PlannedSave, expectedVersion: number): PgSave {
+  return {
+    state: planned.json,
+    expectedVersion,
+    head: planned.head,
+    base: planned.kind === "patch" ? planned.base : null,
   };
 }
 
@@ -92,6 +159,10 @@ function saveStatements(table: string): { insert: PgQuery; update: PgQuery; load
  * States in PostgreSQL as JSONB. Migrations run once per table. load and save are named prepared
  * statements and one round trip each: compare-and-set is one `UPDATE ... WHERE version = $n` (or
  * `INSERT ... ON CONFLICT DO NOTHING` for a new session) that also returns the stored version.
+ *
+ * A save writes what changed: the row's version and head, and a patch row in `<table>_patches` (the
+ * row's snapshot, TOASTed, is left as it is); a snapshot now and then (CompactionPolicy) replaces the
+ * row's state and deletes the patches before it. A load reads the row and its patches in one query.
  */
 export class PostgresStateStore implements AgentStateStore {
   readonly table: string;
@@ -99,11 +170,13 @@ export class PostgresStateStore implements AgentStateStore {
   readonly #connection = new OpenOnce<PgQueryable>(() => this.#open());
   #pool: Pool | undefined;
   readonly #statements: ReturnType<typeof saveStatements>;
+  readonly #tracker: SaveTracker;
 
   constructor(options: PostgresStateStoreOptions | string) {
     this.#options = typeof options === "string" ? { url: options } : options;
     this.table = checkTableName(this.#options.table ?? DEFAULT_STATE_TABLE);
     this.#statements = saveStatements(this.table);
+    this.#tracker = new SaveTracker(this.#options.compaction);
   }
 
   /** Connects and runs pending migrations (once). Missing driver: MissingDriverError. */
@@ -146,19 +219,49 @@ export class PostgresStateStore implements AgentStateStore {
     assertSessionId(sessionId);
     const db = await this.#db();
     const { rows } = await db.query({ ...this.#statements.load, values: [sessionId] });
-    if (!rows.length) return undefined;
-    return { state: decodeState(sessionId, rows[0].state), version: Number(rows[0].version) };
+    const row = rows[0] as LoadRow | undefined;
+    if (!row) return undefined;
+    const version = Number(row.version);
+    const patches = row.versions.map((v, i) => ({ version: Number(v), patch: row.patches[i] }));
+    const base = row.base === null ? version : Number(row.base);
+    const state = decodeStoredState(sessionId, row.state, base, patches);
+    if ((patches.at(-1)?.version ?? base) !== version) {
+      throw new ValidationError(
+        `stored AgentState of session ${JSON.stringify(sessionId)}`,
+        "version",
+        `is ${version}, but the saves stored end at ${patches.at(-1)?.version ?? base}`,
+      );
+    }
+    this.#tracker.loaded(sessionId, state, {
+      version,
+      head: row.head,
+      snapshotChars: row.state.length,
+      patchChars: row.patches.reduce((sum, patch) => sum + patch.length, 0),
+      patches: patches.length,
+    });
+    return { state, version };
   }
 
   async save(sessionId: string, state: AgentState, options: SaveOptions): Promise<{ version: number }> {
-    const json = encodeState(sessionId, state, options);
+    const planned = this.#tracker.plan(sessionId, state, options);
     const db = await this.#db();
     const expected = options.expectedVersion;
-    const { rows } =
+    const save = pgSave(planned, expected);
+    const statement =
       expected === 0
-        ? await db.query({ ...this.#statements.insert, values: [sessionId, json] })
-        : await db.query({ ...this.#statements.update, values: [sessionId, json, expected] });
+        ? this.#statements.insert
+        : planned.kind === "snapshot"
+          ? this.#statements.snapshot
+          : this.#statements.patch;
+    const values = [sessionId, save.state, expected, save.head, ...(save.base === null ? [] : [save.base])];
+    const { rows } = await db.query({ ...statement, values });
     const { saved, actual } = rows[0] as { saved: string | null; actual: string | null };
+    if (saved === null && planned.kind === "patch" && Number(actual) === expected) {
+      // a patch on a base that is not the stored save at this version (the session was deleted and
+      // saved again meanwhile): at the expected version the save is due all the same, as a snapshot
+      this.#tracker.forget(state);
+      return this.save(sessionId, state, options);
+    }
     return { version: await this.#savedVersion(db, sessionId, expected, saved, actual) };
   }
 
@@ -181,21 +284,19 @@ export class PostgresStateStore implements AgentStateStore {
 
   /**
    * A save as a part of a caller's statement (the service's log writes: a run's events, its save and
-   * its lease in one round trip): the encoded state and the version it expects, for the caller's
-   * compare-and-set on this store's table (`table`); `result` reads what the statement answered (the
-   * version written, or null, and the version it saw stored) as `save` does: the new version, or
-   * StateConflictError. Encoding errors throw here.
+   * its lease in one round trip): a patch of what changed since this store last saved or loaded
+   * `state`, or a snapshot (PgSave says how to write either to this store's tables), and `result`,
+   * which reads what the statement answered (the version written, or null, and the version it saw
+   * stored) as `save` does: the new version, or StateConflictError. Encoding errors throw here.
    */
   saveInput(
     sessionId: string,
     state: AgentState,
     options: SaveOptions,
-  ): { state: string; expectedVersion: number; result(saved: unknown, actual: unknown): Promise<number> } {
-    const json = encodeState(sessionId, state, options);
+  ): PgSave & { result(saved: unknown, actual: unknown): Promise<number> } {
     const expected = options.expectedVersion;
     return {
-      state: json,
-      expectedVersion: expected,
+      ...pgSave(this.#tracker.plan(sessionId, state, options), expected),
       result: async (saved, actual) =>
         this.#savedVersion(await this.#db(), sessionId, expected, saved, actual),
     };

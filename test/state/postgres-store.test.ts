@@ -2,6 +2,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PostgresStateStore } from "../../src/state/index.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
+import { describeDeltaSaves } from "./delta-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("PostgreSQL", 5432);
@@ -18,7 +19,7 @@ async function sql<T = Record<string, unknown>>(text: string, values?: unknown[]
   }
 }
 
-const dropTables = (name: string) => sql(`DROP TABLE IF EXISTS ${name}, ${name}_migrations`);
+const dropTables = (name: string) => sql(`DROP TABLE IF EXISTS ${name}_patches, ${name}, ${name}_migrations`);
 
 if (missing) {
   describe("PostgresStateStore", () => reportMissingService(missing));
@@ -35,6 +36,46 @@ if (missing) {
     cleanup: () => dropTables(table).then(() => {}),
   });
 
+  const deltaTable = runName("pg_delta");
+  const reader = new pg.Pool({ connectionString: url, max: 1 });
+  // commits without waiting for the disk: the suite's thousands of saves count bytes, not durability
+  const writers = new pg.Pool({ connectionString: url, options: "-c synchronous_commit=off" });
+  const read = async <T>(text: string, values: unknown[]) => (await reader.query(text, values)).rows as T[];
+  describeDeltaSaves("PostgresStateStore", {
+    open: async (compaction) => new PostgresStateStore({ client: writers, table: deltaTable, compaction }),
+    written: async (sessionId, version) => {
+      const [patch] = await read<{ bytes: number }>(
+        `SELECT octet_length(patch) AS bytes FROM ${deltaTable}_patches WHERE session_id = $1 AND version = $2`,
+        [sessionId, version],
+      );
+      if (patch) return { kind: "patch", bytes: Number(patch.bytes) };
+      const [snapshot] = await read<{ bytes: number }>(
+        `SELECT octet_length(state::text) AS bytes FROM ${deltaTable} WHERE session_id = $1 AND base = $2`,
+        [sessionId, version],
+      );
+      if (!snapshot) throw new Error(`no save of version ${version} of ${sessionId}`);
+      return { kind: "snapshot", bytes: Number(snapshot.bytes) };
+    },
+    writeOld: async (sessionId, state) => {
+      await sql(`INSERT INTO ${deltaTable} (session_id, version, state) VALUES ($1, 1, $2::jsonb)`, [
+        sessionId,
+        JSON.stringify(state),
+      ]);
+    },
+    damagePatch: async (sessionId, version, patch) => {
+      await sql(`UPDATE ${deltaTable}_patches SET patch = $3 WHERE session_id = $1 AND version = $2`, [
+        sessionId,
+        version,
+        patch,
+      ]);
+    },
+    cleanup: async () => {
+      await reader.end();
+      await writers.end();
+      await dropTables(deltaTable);
+    },
+  });
+
   describe("PostgresStateStore migrations and clients", () => {
     it("runs each migration once, even when stores start at the same time", async () => {
       const name = runName("pg_migrate");
@@ -46,7 +87,7 @@ if (missing) {
         expect((await again.load("a"))?.version).toBe(1);
         for (const s of [...stores, again]) await s.close();
         const applied = await sql<{ id: number }>(`SELECT id FROM ${name}_migrations`);
-        expect(applied).toEqual([{ id: 1 }]);
+        expect(applied).toEqual([{ id: 1 }, { id: 2 }]);
         const [column] = await sql<{ data_type: string }>(
           "SELECT data_type FROM information_schema.columns WHERE table_name = $1 AND column_name = 'state'",
           [name],
