@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import { type Command, forEachChild, parse, type SyntaxNode, type TestExpression, type Word } from "unbash";
 import { dangerousGlobReason } from "../../permission/index.js";
 import { evaluatedOperandReason, isPlainArithmetic } from "./bash/evaluated-operands.js";
+import { readFind } from "./bash/find.js";
 import { analyzeGit } from "./bash/git.js";
 import { readOptions } from "./bash/options.js";
 import { programScriptFinding } from "./bash/program-scripts.js";
@@ -508,32 +509,23 @@ class Analyzer {
   }
 
   private find(args: string[], words: WordFacts, node: Command): void {
-    const start = args.findIndex((arg) => arg.startsWith("-") || arg === "(" || arg === "!");
-    this.addPaths(start === -1 ? args : args.slice(0, start), words);
-    for (let index = Math.max(start, 0); index < args.length; index++) {
-      const arg = args[index]!;
-      if (/^-(exec|execdir|ok|okdir)$/.test(arg)) {
-        let end = index + 1;
-        while (end < args.length && args[end] !== ";" && args[end] !== "+") end++;
-        const inner = args.slice(index + 1, end);
-        this.opaque();
-        const built =
-          inner[0]?.includes("{}") ||
-          (INTERPRETERS.has(inner[0] ?? "") && inner.some((w) => w.includes("{}")));
-        if (built) this.hidden(inner, `find ${arg} runs a program or code built from the names it finds`);
-        else if (inner.length > 0)
-          this.simple(
-            inner.filter((word) => word !== "{}"),
-            words,
-            node,
-          );
-        index = end;
-      } else if (/^-(delete|fprint|fprint0|fprintf|fls)$/.test(arg)) {
-        this.opaque();
-        if (arg !== "-delete") this.addPaths(args.slice(index + 1, index + 2), words);
-      } else if (/^-(newer|samefile|anewer|cnewer)$/.test(arg)) {
-        this.addPaths(args.slice(index + 1, index + 2), words);
-      }
+    const reading = readFind(args);
+    this.addPaths(reading.paths, words);
+    if (!reading.known) this.notReadOnly();
+    if (reading.writes) this.opaque();
+    for (const { predicate, command } of reading.runs) {
+      this.opaque();
+      const [program = ""] = command;
+      const built =
+        program.includes("{}") || (INTERPRETERS.has(program) && command.some((w) => w.includes("{}")));
+      if (built)
+        this.hidden(command, `find ${predicate} runs a program or code built from the names it finds`);
+      else if (command.length > 0)
+        this.simple(
+          command.filter((word) => word !== "{}"),
+          words,
+          node,
+        );
     }
   }
 

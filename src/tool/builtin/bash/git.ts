@@ -147,6 +147,13 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
   }
   paths.push(...reading.paths, ...reading.operands.flatMap(pathsInOperand));
   const subcommand = sub;
+  // Config values and remote URLs often hold tokens (`https://user:TOKEN@host`): printing them reads
+  // `.git/config` as surely as `cat .git/config`, so it is checked as that dangerous path.
+  if (
+    sub === "config" ||
+    (sub === "remote" && rest.some((arg) => /^(-v+|--verbose|get-url|show)$/.test(arg)))
+  )
+    paths.push(".git/config");
   if (!READ_ONLY.has(sub) || !reading.known) return { readOnly: false, paths, subcommand };
   if (sub === "reflog") return { readOnly: rest.length === 0 || rest[0] === "show", paths, subcommand };
   if (sub === "config")

@@ -112,7 +112,8 @@ export function readOptions(args: readonly string[], compiled: CompiledSpec): Op
         takeValue(name, attached !== "" ? attached : args[++index]);
         break;
       }
-      if (spec.numeric && /\d/.test(arg[at]!)) break;
+      // `-5` is a count; what follows it in the bundle is read on (`grep -5f/etc/passwd`).
+      if (spec.numeric && /\d/.test(arg[at]!)) continue;
       reading.known = false;
       break;
     }

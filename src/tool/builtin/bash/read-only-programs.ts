@@ -164,7 +164,7 @@ const SPECS: Record<string, ProgramSpec> = {
       "--max-depth --max-filesize --max-columns --threads --replace --encoding --sort --sortr --color " +
       "--colors --context-separator --path-separator --after-context --before-context --context --regexp",
     readsPath: "-f --file --ignore-file",
-    unsafe: "--pre --pre-glob -z --search-zip",
+    unsafe: "--pre --pre-glob -z --search-zip --hostname-bin",
     numeric: true,
     operands: "patternThenPaths",
   },
