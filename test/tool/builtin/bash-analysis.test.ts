@@ -141,9 +141,9 @@ describe("Bash permissions through the engine", () => {
     expect((await decide("npm install", "accept_edits")).behavior).toBe("ask");
   });
 
-  it("suggests a prefix rule per command", async () => {
+  it("suggests a prefix rule per command, as narrow as the call", async () => {
     const decision = await decide("npm run build && make");
-    expect(decision.suggestedRules).toEqual(["Bash(npm run:*)", "Bash(make:*)"]);
+    expect(decision.suggestedRules).toEqual(["Bash(npm run build:*)", "Bash(make:*)"]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import type { RuleMatchContext } from "../../../permission/index.js";
 import type { BashAnalysis } from "../bash-analysis.js";
-import { SUBCOMMAND_TOOLS } from "../bash-commands.js";
+import { INTERPRETERS, SUBCOMMAND_TOOLS } from "../bash-commands.js";
 
 /**
  * Whether a `Bash(...)` rule's content matches a command. Forms:
@@ -62,18 +62,52 @@ function startsWith(words: readonly string[], prefix: readonly string[]): boolea
   return prefix.every((word, index) => words[index] === word);
 }
 
-/** `Bash(git status:*)`-style rules that would allow this command from now on (at most five). */
+/**
+ * `Bash(git status:*)`-style rules that would allow this command from now on (at most five), as
+ * narrow as the call: a subcommand tool keeps its subcommand (and what `run`/`exec` runs), an
+ * interpreter keeps its script or module (`python -m pytest`, never `python`), inline code is
+ * kept whole, and a command that may run anything is suggested as written.
+ */
 export function suggestCommandRules(analysis: BashAnalysis): string[] {
   const prefixes = analysis.commands
     .filter((command) => !command.opaque)
-    .map((command) => commandPrefix(command.forms.at(-1) ?? command.words));
+    .map((command) =>
+      command.mayRunAnything ? command.words.join(" ") : commandPrefix(command.forms.at(-1) ?? command.words),
+    );
   return [...new Set(prefixes)].slice(0, 5).map((prefix) => `Bash(${prefix}:*)`);
 }
 
+/** Subcommands whose next word names what they run (`npm run build`, `cargo test foo`). */
+const RUNS_NAMED = new Set(["run", "exec", "x", "dlx", "run-script"]);
+/** Interpreter options whose value is code: the whole command is the rule. */
+const INLINE_CODE = /^-(c|e|E|p|r|-eval|-print|-command)$/;
+/** Interpreter options whose value names what runs (`-m module`). */
+const NAMES_MODULE = new Set(["-m"]);
+
 function commandPrefix(words: string[]): string {
-  const [name = "", second] = words;
-  if (second && SUBCOMMAND_TOOLS.has(name) && !second.startsWith("-")) return `${name} ${second}`;
+  const [name = "", second, third] = words;
+  if (isInterpreter(name)) return interpreterPrefix(words);
+  if (second && SUBCOMMAND_TOOLS.has(name) && !second.startsWith("-")) {
+    return third && RUNS_NAMED.has(second) && !third.startsWith("-")
+      ? `${name} ${second} ${third}`
+      : `${name} ${second}`;
+  }
   return name;
+}
+
+function isInterpreter(name: string): boolean {
+  return INTERPRETERS.has(name) || /^(python|pypy)[\d.]*$/.test(name) || name === "deno";
+}
+
+/** `python -u -m pytest -x` → `python -u -m pytest`; `node script.js a` → `node script.js`. */
+function interpreterPrefix(words: readonly string[]): string {
+  for (let index = 1; index < words.length; index++) {
+    const word = words[index]!;
+    if (INLINE_CODE.test(word)) return words.join(" ");
+    if (NAMES_MODULE.has(word)) return words.slice(0, index + 2).join(" ");
+    if (!word.startsWith("-")) return words.slice(0, index + 1).join(" ");
+  }
+  return words.join(" ");
 }
 
 function escapeRegExp(text: string): string {
