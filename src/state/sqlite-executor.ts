@@ -3,10 +3,15 @@ import type BetterSqlite3 from "better-sqlite3";
 /** A value bound to a statement's parameter. */
 export type SqliteArg = string | number | bigint | null;
 
-/** One statement to run: the id `SqliteWriter.prepare` gave it, and its arguments. */
+/**
+ * One statement to run: the id `SqliteWriter.prepare` gave it, and its arguments. A `guard` (a
+ * statement that returns a row, e.g. `SELECT EXISTS (...)`) decides for the rest of its call: when it
+ * answers 0 or null, the call's later writes are skipped (each answers null), in the same transaction.
+ */
 export interface SqliteWrite {
   readonly statement: number;
   readonly args: readonly SqliteArg[];
+  readonly guard?: boolean;
 }
 
 /**
@@ -17,8 +22,8 @@ export type SqliteWriteResult = SqliteArg;
 
 /**
  * Calls flattened into one array of scalars, which crosses to a worker thread much cheaper than
- * objects: for each call its number of writes, then for each write its statement id, its number of
- * arguments and the arguments.
+ * objects: for each call its number of writes, then for each write its statement id (`-1 - id` for a
+ * guard), its number of arguments and the arguments.
  */
 export type EncodedCalls = SqliteArg[];
 
@@ -26,7 +31,8 @@ export function encodeCalls(calls: readonly (readonly SqliteWrite[])[]): Encoded
   const encoded: SqliteArg[] = [];
   for (const writes of calls) {
     encoded.push(writes.length);
-    for (const write of writes) encoded.push(write.statement, write.args.length, ...write.args);
+    for (const write of writes)
+      encoded.push(write.guard ? -1 - write.statement : write.statement, write.args.length, ...write.args);
   }
   return encoded;
 }
@@ -51,14 +57,24 @@ export const EXECUTOR_SOURCE = `
     let i = 0;
     while (i < encoded.length) {
       const writes = encoded[i++];
+      let skip = false;
       for (let w = 0; w < writes; w++) {
-        const id = encoded[i++];
+        const coded = encoded[i++];
+        const guard = coded < 0;
+        const id = guard ? -1 - coded : coded;
         const statement = statements[id];
         if (statement === undefined) throw new RangeError("no prepared statement " + id);
         const count = encoded[i++];
+        if (skip) {
+          i += count;
+          results.push(null);
+          continue;
+        }
         const args = encoded.slice(i, i + count);
         i += count;
-        results.push(statement.reader ? (statement.get(...args) ?? null) : statement.run(...args).changes);
+        const result = statement.reader ? (statement.get(...args) ?? null) : statement.run(...args).changes;
+        results.push(result);
+        if (guard && !result) skip = true;
       }
     }
     return results;

@@ -12,6 +12,7 @@ export async function dropBackend(url: string, prefix: string): Promise<void> {
     await client.connect();
     const tables = ["events", "sessions", "leases", "state", "state_migrations"].map((t) => `${prefix}${t}`);
     await client.query(`DROP TABLE IF EXISTS ${tables.join(", ")}`);
+    await client.query(`DROP SEQUENCE IF EXISTS ${prefix}lease_generation`);
     await client.end();
   }
 }

@@ -14,10 +14,13 @@ const named = (events: AgentEvent[]) =>
 
 /**
  * A memory backend whose appends and saves are recorded in `steps` (the events of each append) and
- * whose bus messages are kept.
+ * whose bus messages are kept; without `endRun` and `checkpoint` (a custom backend's steps), which
+ * tests that want them put back.
  */
 function recordingBackend() {
   const backend = memoryBackend();
+  delete backend.endRun;
+  delete backend.checkpoint;
   const appends: string[][] = [];
   const steps: string[] = [];
   const append = backend.events.append.bind(backend.events);

@@ -14,6 +14,7 @@ function lease(sessionId: string, answer: () => Promise<boolean>) {
   const renewedAt: number[] = [];
   const held: RunLease & { renewedAt: number[] } = {
     sessionId,
+    generation: 1,
     renewedAt,
     renew: () => {
       renewedAt.push(Date.now());

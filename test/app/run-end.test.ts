@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createBackend } from "../../src/app/server/backend/create-backend.js";
+import { FencedError } from "../../src/app/server/backend/fenced-error.js";
 import type {
   BackendOptions,
   BusMessage,
@@ -155,20 +156,18 @@ for (const kind of kinds) {
       expect(await backend.locks.isHeld("unstorable")).toBe(false);
     });
 
-    it("without a save only logs and releases; a lock another run has taken since is left to it", async () => {
+    it("an end whose lock another run has taken since is fenced: nothing logged, the lock left to it", async () => {
       const backend = await open({ lockTtlMs: 150 });
       const other = await open(); // another replica
       const { lease } = await runningSession(backend, "taken");
       await new Promise((resolve) => setTimeout(resolve, 400)); // the lease expires unrenewed
       expect(await other.locks.acquire("taken")).toBeDefined();
       const end: RunEnd = { sessionId: "taken", events: [delta("last")], endEvents: [replyEnd()], lease };
-      const result = await backend.endRun!(end);
-      expect(result.version).toBeUndefined();
-      expect(result.saveError).toBeUndefined();
-      expect(result.logged.map((e) => e.seq)).toEqual([2, 3]);
+      await expect(backend.endRun!(end)).rejects.toBeInstanceOf(FencedError);
+      expect(await backend.events.lastSeq("taken")).toBe(1);
       expect((await backend.store.load("taken"))?.version).toBe(1);
       expect(await backend.locks.isHeld("taken")).toBe(true);
-      await lease.release(); // released already (by the end): does not touch the other run's lock
+      await lease.release(); // fenced: does not touch the other run's lock
       expect(await backend.locks.isHeld("taken")).toBe(true);
     });
 
@@ -285,7 +284,7 @@ for (const kind of kinds) {
 
     it("refuses a lease that is not its own", async () => {
       const backend = await open();
-      const foreign = { sessionId: "x", renew: async () => true, release: async () => {} };
+      const foreign = { sessionId: "x", generation: 1, renew: async () => true, release: async () => {} };
       await expect(
         backend.endRun!({ sessionId: "x", events: [], endEvents: [replyEnd()], lease: foreign }),
       ).rejects.toThrow(/the lease of session "x" is not this backend's/);

@@ -23,6 +23,9 @@ export async function serveCommand(
     process.stderr.write(
       `error: ${request.method} ${request.path} answered ${request.status}: ${(error as Error)?.stack ?? String(error)}\n`,
     );
+  // Fenced runs and the replies the recovery sweeper closed, as the runtime reports them.
+  start.log = ({ level, message, sessionId }) =>
+    process.stderr.write(`${level}: ${sessionId === undefined ? "" : `session ${sessionId}: `}${message}\n`);
   const server = await startServer(start);
   for (const notice of server.notices) options.out.write(`note: ${notice}\n`);
   options.out.write(

@@ -21,6 +21,7 @@ import { ServiceRuntime } from "./runtime/service-runtime.js";
 import { WorkspaceManager, type WorkspaceManagerOptions } from "./workspace-manager.js";
 
 export interface StartServerOptions {
+import type { ServiceLog } from "./runtime/service-log.js";
   config: ServiceConfig;
   /** Overrides config.server.port; default 8787 (0 = any free port). */
   port?: number;
@@ -46,6 +47,8 @@ export interface RunningServer {
   url: string;
   host: string;
   port: number;
+  /** Where the runtime reports fenced runs and what its recovery sweeper closed (default: nowhere). */
+  log?: ServiceLog;
   /** What a CLI should tell the user (e.g. that the server is local-only without tokens). */
   notices: string[];
   runtime: ServiceRuntime;
@@ -157,6 +160,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s));
     s.once("error", reject);
+  if (config.server?.sweepEveryMs) runtimeOptions.sweepEveryMs = config.server.sweepEveryMs;
+  if (options.log) runtimeOptions.log = options.log;
   }).catch(async (error) => {
     await runtime.close();
     throw new Error(`cannot listen on ${host}:${port}: ${(error as Error).message}`, { cause: error });

@@ -3,6 +3,8 @@ import type { RunLease } from "./types.js";
 /** What a backend keeps of a lease it handed out. */
 export interface HeldLease {
   readonly owner: string;
+  /** The lease's fencing token (`RunLease.generation`). */
+  readonly generation: number;
   /** Set once its lock is freed (`release`, or a run's end that freed it itself): it renews no more. */
   released: boolean;
 }
@@ -11,6 +13,7 @@ export interface HeldLease {
 export interface LeaseToRenew {
   readonly lease: RunLease;
   readonly owner: string;
+  readonly generation: number;
 }
 
 /** The leases a backend handed out, with what its `endRun` and `renewMany` need. */
@@ -20,6 +23,11 @@ export class HeldLeases {
   add(lease: RunLease, held: HeldLease): RunLease {
     this.#held.set(lease, held);
     return lease;
+  }
+
+  /** The lease's owner, generation and marker, or undefined for a lease this backend did not hand out. */
+  find(lease: RunLease): HeldLease | undefined {
+    return this.#held.get(lease);
   }
 
   /** The lease's owner and marker; a lease another backend handed out is refused. */
@@ -43,7 +51,7 @@ export class HeldLeases {
     for (const [i, lease] of leases.entries()) {
       const held = this.#held.get(lease);
       if (!held || held.released) continue;
-      toRenew.push({ lease, owner: held.owner });
+      toRenew.push({ lease, owner: held.owner, generation: held.generation });
       at.push(i);
     }
     if (toRenew.length === 0) return answers;

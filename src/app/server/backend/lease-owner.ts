@@ -20,3 +20,8 @@ export function ownerIsGone(owner: string): boolean {
     return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
+
+/** `text` matched literally in an SQLite GLOB pattern (`*`, `?` and `[` each in brackets). */
+export function globEscape(text: string): string {
+  return text.replace(/[*?[]/g, (c) => `[${c}]`);
+}

@@ -1,13 +1,16 @@
 import type { AgentEvent } from "../../../event/index.js";
 import { type AgentStateStore, InMemoryStateStore } from "../../../state/index.js";
+import { FencedError } from "./fenced-error.js";
 import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { LocalBus } from "./local-bus.js";
 import { pageRecords } from "./page-records.js";
+import { checkpointWrite, type RunWrite, runEndResult, runEndWrite } from "./run-end-save.js";
 import {
   type BackendOptions,
   DEFAULT_MAX_EVENTS,
   type EventLog,
   type LoggedEvent,
+  type RunEndResult,
   type RunLease,
   type RunLocks,
   type ServiceBackend,
@@ -30,9 +33,19 @@ function logged(stored: StoredEvent): LoggedEvent {
 
 class MemoryEventLog implements EventLog {
   readonly #logs = new Map<string, { next: number; events: StoredEvent[] }>();
-  constructor(private readonly max: number) {}
+  constructor(
+    private readonly max: number,
+    private readonly locks: MemoryRunLocks,
+  ) {}
 
-  async append(sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> {
+  async append(sessionId: string, events: AgentEvent[], lease?: RunLease): Promise<LoggedEvent[]> {
+    if (lease) this.locks.fence(lease);
+    return this.appendNow(sessionId, events);
+  }
+
+  /** The append itself, in this tick (a caller that checked its fence first stays atomic). */
+  appendNow(sessionId: string, events: AgentEvent[]): LoggedEvent[] {
+    if (events.length === 0) return [];
     let log = this.#logs.get(sessionId);
     if (!log) {
       log = { next: 1, events: [] };
@@ -72,24 +85,38 @@ class MemoryEventLog implements EventLog {
   }
 }
 
-/** In-process run locks: a set of held session ids. */
+/** In-process run locks: the generation holding each session (from one counter that only grows). */
 export class MemoryRunLocks implements RunLocks {
-  readonly #held = new Set<string>();
+  readonly #held = new Map<string, number>();
   readonly #leases = new HeldLeases();
+  #generation = 0;
 
   async acquire(sessionId: string): Promise<RunLease | undefined> {
     if (this.#held.has(sessionId)) return undefined;
-    this.#held.add(sessionId);
-    const held: HeldLease = { owner: sessionId, released: false };
+    const generation = ++this.#generation;
+    this.#held.set(sessionId, generation);
+    const held: HeldLease = { owner: sessionId, generation, released: false };
     const lease: RunLease = {
       sessionId,
+      generation,
       renew: async () => !held.released,
       release: async () => {
-        if (!held.released) this.#held.delete(sessionId);
+        if (!held.released && this.#held.get(sessionId) === generation) this.#held.delete(sessionId);
         held.released = true;
       },
     };
     return this.#leases.add(lease, held);
+  }
+
+  /**
+   * The memory backend's fence, checked in the same tick as the write it guards: throws FencedError
+   * unless `lease` (one of this backend's) holds its session now.
+   */
+  fence(lease: RunLease): HeldLease {
+    const held = this.#leases.of(lease);
+    if (held.released || this.#held.get(lease.sessionId) !== held.generation)
+      throw new FencedError(lease.sessionId, held.generation);
+    return held;
   }
 
   /** Nothing expires in one process: each lease of this backend is held until released. */
@@ -137,11 +164,37 @@ class MemorySessionDirectory implements SessionDirectory {
 /** Everything in this process's memory: for tests and `agentscope chat` without a store. */
 export function memoryBackend(options: BackendOptions & { store?: AgentStateStore } = {}): ServiceBackend {
   const store = options.store ?? new InMemoryStateStore();
+  const locks = new MemoryRunLocks();
+  const events = new MemoryEventLog(options.maxEventsPerSession ?? DEFAULT_MAX_EVENTS, locks);
+  /**
+   * A run's end or a checkpoint, fenced: the lease is checked in the tick that logs the events and
+   * starts the save (the memory store's compare-and-set runs in that tick too), and again before the
+   * end events, so a lease that no longer holds the session writes nothing more.
+   */
+  const write = async (run: RunWrite): Promise<RunEndResult> => {
+    const { sessionId, lease } = run;
+    if (lease) locks.fence(lease);
+    const logged = events.appendNow(sessionId, run.events);
+    const saving =
+      run.save && store.save(sessionId, run.save.state, { expectedVersion: run.save.expectedVersion });
+    const result = await runEndResult(logged, saving && (async () => (await saving).version), undefined);
+    if (run.endEvents.length > 0) {
+      if (lease) locks.fence(lease);
+      result.logged = [...logged, ...events.appendNow(sessionId, run.endEvents)];
+    }
+    return result;
+  };
   return {
     kind: "memory",
     store,
-    events: new MemoryEventLog(options.maxEventsPerSession ?? DEFAULT_MAX_EVENTS),
-    locks: new MemoryRunLocks(),
+    events,
+    locks,
+    checkpoint: (checkpoint) => write(checkpointWrite(checkpoint)),
+    endRun: async (end) => {
+      const result = await write(runEndWrite(end));
+      await end.lease.release();
+      return result;
+    },
     sessions: new MemorySessionDirectory(),
     bus: new LocalBus(),
     close: () => store.close(),

@@ -1,15 +1,24 @@
+import { hostname } from "node:os";
 import type { Client, Pool } from "pg";
 import { newId } from "../../../message/index.js";
 import { PostgresStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
 import { redactUrl } from "../../../state/redact-url.js";
+import { FencedError } from "./fenced-error.js";
 import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { loggedAfter, loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { postgresLogBatch } from "./postgres-log-batch.js";
-import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
+import {
+  checkpointWrite,
+  prepareSave,
+  type RunWrite,
+  runEndResult,
+  runEndWrite,
+  writtenEvents,
+} from "./run-end-save.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
@@ -25,7 +34,9 @@ function schema(p: string): string {
 CREATE TABLE IF NOT EXISTS ${p}events (session_id text COLLATE "C" NOT NULL, seq bigint NOT NULL, event text NOT NULL, PRIMARY KEY (session_id, seq));
 CREATE TABLE IF NOT EXISTS ${p}sessions (session_id text COLLATE "C" PRIMARY KEY, owner text NOT NULL, agent text NOT NULL, title text, created_at text NOT NULL);
 CREATE INDEX IF NOT EXISTS ${p}sessions_owner ON ${p}sessions (owner, session_id);
-CREATE TABLE IF NOT EXISTS ${p}leases (session_id text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL);`;
+CREATE TABLE IF NOT EXISTS ${p}leases (session_id text PRIMARY KEY, owner text NOT NULL, expires_at timestamptz NOT NULL);
+ALTER TABLE ${p}leases ADD COLUMN IF NOT EXISTS generation bigint NOT NULL DEFAULT 0;
+CREATE SEQUENCE IF NOT EXISTS ${p}lease_generation;`;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: pg row
@@ -95,15 +106,31 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     channel,
   );
 
-  async function take(sessionId: string, owner: string): Promise<boolean> {
+  /**
+   * Takes a free or expired lease with the next generation; undefined when the session is held. The
+   * row is locked FOR UPDATE first, so the takeover waits for any fenced write in flight (which holds
+   * it FOR KEY SHARE) and every later one sees the new generation.
+   */
+  async function take(sessionId: string, owner: string): Promise<number | undefined> {
     const taken = await pool.query(
-      `INSERT INTO ${p}leases (session_id, owner, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
-       ON CONFLICT (session_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at
-       WHERE ${p}leases.expires_at < now() RETURNING owner`,
+      `WITH held AS (SELECT 1 FROM ${p}leases WHERE session_id = $1 FOR UPDATE)
+       INSERT INTO ${p}leases (session_id, owner, expires_at, generation)
+       SELECT $1, $2, now() + $3 * interval '1 millisecond', nextval('${p}lease_generation')
+       FROM (SELECT count(*) FROM held) AS locked
+       ON CONFLICT (session_id) DO UPDATE SET owner = EXCLUDED.owner, expires_at = EXCLUDED.expires_at,
+         generation = EXCLUDED.generation
+       WHERE ${p}leases.expires_at < now() RETURNING generation`,
       [sessionId, owner, ttl],
     );
-    return taken.rowCount === 1;
+    return taken.rowCount === 1 ? Number(taken.rows[0].generation) : undefined;
   }
+
+  /** A fenced write's answer: refused, it is the lease's FencedError (and the lease renews no more). */
+  const fenced = (held: HeldLease | undefined, refused: boolean, sessionId: string) => {
+    if (!held || !refused) return;
+    held.released = true;
+    throw new FencedError(sessionId, held.generation);
+  };
 
   const trim = async (sessionId: string, last: number) => {
     if (last > max)
@@ -125,10 +152,21 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
       sessionId,
       json,
       notice: encodeBusMessage({ sessionId, kind: "events" }, replica),
-      ...(save ? { save: { state: save.state, expectedVersion: save.expectedVersion } } : {}),
-      ...(held ? { leaseOwner: held.owner } : {}),
+      ...(save
+        ? {
+            save: {
+              state: save.state,
+              expectedVersion: save.expectedVersion,
+              head: save.head,
+              base: save.base,
+            },
+          }
+        : {}),
+      ...(held && run.releases ? { leaseOwner: held.owner } : {}),
+      ...(held ? { generation: held.generation } : {}),
     });
-    if (held) held.released = true;
+    fenced(held, written.fenced, sessionId);
+    if (held && run.releases) held.released = true;
     const logged = loggedAfter(written.before, events, json);
     await trim(sessionId, written.before + events.length);
     return runEndResult(logged, save && (() => save.result(written.saved, written.actual)), saveError);
@@ -138,7 +176,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     kind: "postgres",
     lockTtlMs: ttl,
     store,
-    endRun: commit,
+    endRun: (end) => commit(runEndWrite(end)),
     checkpoint: (checkpoint) => commit(checkpointWrite(checkpoint)),
     bus: {
       async publish(message) {
@@ -150,11 +188,19 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
       subscribe: (sessionId, fn) => local.subscribe(sessionId, fn),
     },
     events: {
-      async append(sessionId, events) {
+      async append(sessionId, events, lease) {
         if (events.length === 0) return [];
+        const held = lease && heldLeases.of(lease);
         const json = events.map((event) => JSON.stringify(event));
         const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
-        const { before } = await log.write({ sessionId, json, notice });
+        const written = await log.write({
+          sessionId,
+          json,
+          notice,
+          ...(held ? { generation: held.generation } : {}),
+        });
+        fenced(held, written.fenced, sessionId);
+        const { before } = written;
         await trim(sessionId, before + events.length);
         return loggedAfter(before, events, json);
       },
@@ -191,7 +237,8 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     locks: {
       async acquire(sessionId): Promise<RunLease | undefined> {
         const owner = leaseOwner();
-        if (!(await take(sessionId, owner))) {
+        let generation = await take(sessionId, owner);
+        if (generation === undefined) {
           const { rows } = await pool.query(`SELECT owner FROM ${p}leases WHERE session_id = $1`, [
             sessionId,
           ]);
@@ -201,15 +248,18 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
             sessionId,
             holder,
           ]);
-          if (!(await take(sessionId, owner))) return undefined;
+          generation = await take(sessionId, owner);
+          if (generation === undefined) return undefined;
         }
-        const held: HeldLease = { owner, released: false };
+        const held: HeldLease = { owner, generation, released: false };
         const lease: RunLease = {
           sessionId,
+          generation,
           async renew() {
             if (held.released) return false;
+            // an expired lease is lost, never renewed (its writes are refused already)
             const result = await pool.query(
-              `UPDATE ${p}leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE session_id = $1 AND owner = $2`,
+              `UPDATE ${p}leases SET expires_at = now() + $3 * interval '1 millisecond' WHERE session_id = $1 AND owner = $2 AND expires_at > now()`,
               [sessionId, owner, ttl],
             );
             return result.rowCount === 1;
@@ -231,7 +281,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
           const { rows } = await pool.query(
             `UPDATE ${p}leases AS l SET expires_at = now() + $3 * interval '1 millisecond'
              FROM unnest($1::text[], $2::text[]) AS r(session_id, owner)
-             WHERE l.session_id = r.session_id AND l.owner = r.owner RETURNING l.owner`,
+             WHERE l.session_id = r.session_id AND l.owner = r.owner AND l.expires_at > now() RETURNING l.owner`,
             [toRenew.map(({ lease }) => lease.sessionId), toRenew.map(({ owner }) => owner), ttl],
           );
           const renewed = new Set(rows.map((row) => row.owner as string));
@@ -244,6 +294,19 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
         );
         // A lease left by a process on this host that died is not held (as acquire treats it).
         return rows.length > 0 && !ownerIsGone(rows[0].owner);
+      },
+      // expired leases, and those of this host's other processes that are gone (the only ones that can
+      // be abandoned unexpired); the table holds only leases not released, so it stays small
+      async abandoned(limit) {
+        const { rows } = await pool.query(
+          `SELECT session_id, owner, generation, expires_at <= now() AS expired FROM ${p}leases
+           WHERE expires_at <= now() OR (starts_with(owner, $1) AND NOT starts_with(owner, $2))
+           ORDER BY expires_at LIMIT $3`,
+          [`${hostname()}:`, `${hostname()}:${process.pid}:`, limit],
+        );
+        return rows
+          .filter((row) => row.expired === true || ownerIsGone(row.owner))
+          .map((row) => ({ sessionId: row.session_id as string, generation: Number(row.generation) }));
       },
     },
     sessions: {

@@ -1,21 +1,27 @@
 import type { Pool } from "pg";
 import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
+import type { PgSave } from "../../../state/postgres-store.js";
 
 /**
  * One session's write to the log: its events' JSON and the notice for other replicas; for a run's end
  * or a checkpoint also its save (compare-and-set: the encoded state and the version it expects, 0 for
- * a new session) and the owner of the lease it releases.
+ * a new session) and the owner of the lease it releases. `generation` fences the write: it happens
+ * only while the session's lease row has that generation, unexpired.
  */
 export interface LogWrite {
   sessionId: string;
   json: string[];
   notice: string;
-  save?: { state: string; expectedVersion: number };
+  /** A snapshot or a patch of the state (see PgSave). */
+  save?: PgSave;
   leaseOwner?: string;
+  generation?: number;
 }
 
 /** What a write answers: the seq before its first event, and for a save what the statement saw. */
 export interface LogWritten {
+  /** The fence refused it (its lease no longer holds the session): nothing of it was written. */
+  fenced: boolean;
   before: number;
   /** The version the save wrote; null when it lost its compare-and-set (or there was none). */
   saved: number | null;
@@ -31,7 +37,11 @@ const STATEMENTS_IN_FLIGHT = 2;
  * of every session) as one statement: a query each cost a round trip, a parse and a plan, thousands
  * a second at 10,000 streams. Data-modifying CTEs number each session's events after its last seq
  * (in the order of the calls), save the states (compare-and-set), release the leases and send the
- * notices; all of one statement, so a crash cannot split a run's end. STATEMENTS_IN_FLIGHT at a
+ * notices; all of one statement, so a crash cannot split a run's end. A fenced write (one with a
+ * lease generation) joins on its lease row, locked FOR KEY SHARE, so a replica that takes the session
+ * over (which locks the row FOR UPDATE first) waits for the statement, and a statement after the
+ * takeover sees the new generation and writes nothing of it; renewals (plain UPDATEs of the expiry)
+ * do not conflict with that lock. STATEMENTS_IN_FLIGHT at a
  * time, the busier the replica the more each carries; a statement that writes a session another one
  * in flight writes waits for it (two on two connections could both read its last seq). A session
  * written twice in one turn goes in a second statement after the first.
@@ -43,33 +53,52 @@ export function postgresLogBatch(
 ): { write(write: LogWrite): Promise<LogWritten> } {
   const { events, leases, state } = tables;
   const text = `WITH calls AS (
-      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
-        WITH ORDINALITY AS c(session_id, state, expected, owner, k)),
+      SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $9::bigint[], $8::text[], $10::text[], $11::text[])
+        WITH ORDINALITY AS c(session_id, state, expected, owner, generation, notice, head, base, k)),
+    fence AS (
+      SELECT l.session_id FROM ${leases} AS l JOIN calls ON l.session_id = calls.session_id
+      WHERE l.generation = calls.generation AND l.expires_at > now() FOR KEY SHARE OF l),
+    ok AS (
+      SELECT * FROM calls
+      WHERE calls.generation IS NULL OR calls.session_id IN (SELECT session_id FROM fence)),
     ev AS (SELECT k, ev, ord FROM unnest($5::bigint[], $6::text[]) WITH ORDINALITY AS e(k, ev, ord)),
     last AS (
       SELECT calls.k, COALESCE((SELECT MAX(seq) FROM ${events} x WHERE x.session_id = calls.session_id), 0) AS s
       FROM calls),
     added AS (
       INSERT INTO ${events} (session_id, seq, event)
-      SELECT calls.session_id, last.s + row_number() OVER (PARTITION BY calls.k ORDER BY ev.ord), ev.ev
-      FROM ev JOIN calls ON calls.k = ev.k JOIN last ON last.k = calls.k),
+      SELECT ok.session_id, last.s + row_number() OVER (PARTITION BY ok.k ORDER BY ev.ord), ev.ev
+      FROM ev JOIN ok ON ok.k = ev.k JOIN last ON last.k = ok.k),
     inserted AS (
-      INSERT INTO ${state} (session_id, version, state, updated_at)
-      SELECT session_id, 1, state::jsonb, now() FROM calls WHERE state IS NOT NULL AND expected = 0
+      INSERT INTO ${state} (session_id, version, state, updated_at, head, base)
+      SELECT session_id, 1, state::jsonb, now(), head, 1 FROM ok WHERE state IS NOT NULL AND expected = 0
       ON CONFLICT (session_id) DO NOTHING RETURNING session_id, version),
     updated AS (
-      UPDATE ${state} AS t SET version = t.version + 1, state = calls.state::jsonb, updated_at = now()
-      FROM calls WHERE calls.state IS NOT NULL AND calls.expected > 0
-        AND t.session_id = calls.session_id AND t.version = calls.expected
+      UPDATE ${state} AS t SET version = t.version + 1, state = ok.state::jsonb, updated_at = now(),
+        head = ok.head, base = t.version + 1
+      FROM ok WHERE ok.state IS NOT NULL AND ok.expected > 0 AND ok.base IS NULL
+        AND t.session_id = ok.session_id AND t.version = ok.expected
       RETURNING t.session_id, t.version),
+    unpatched AS (
+      DELETE FROM ${state}_patches AS p USING updated
+      WHERE p.session_id = updated.session_id AND p.version <= updated.version),
+    patched AS (
+      UPDATE ${state} AS t SET version = t.version + 1, head = ok.head, updated_at = now()
+      FROM ok WHERE ok.state IS NOT NULL AND ok.expected > 0 AND ok.base IS NOT NULL
+        AND t.session_id = ok.session_id AND t.version = ok.expected AND t.head = ok.base
+      RETURNING t.session_id, t.version),
+    patches AS (
+      INSERT INTO ${state}_patches (session_id, version, patch)
+      SELECT patched.session_id, patched.version, ok.state FROM patched JOIN ok ON ok.session_id = patched.session_id),
     dropped AS (
-      DELETE FROM ${leases} AS l USING calls
-      WHERE calls.owner IS NOT NULL AND l.session_id = calls.session_id AND l.owner = calls.owner),
-    notice AS (SELECT pg_notify($7, n) FROM unnest($8::text[]) AS n)
-    SELECT calls.k, last.s,
+      DELETE FROM ${leases} AS l USING ok
+      WHERE ok.owner IS NOT NULL AND l.session_id = ok.session_id AND l.owner = ok.owner),
+    notice AS (SELECT pg_notify($7, ok.notice) FROM ok WHERE ok.notice IS NOT NULL)
+    SELECT calls.k, last.s, NOT EXISTS (SELECT 1 FROM ok WHERE ok.k = calls.k) AS fenced,
       CASE WHEN calls.state IS NULL THEN NULL WHEN calls.expected = 0
         THEN (SELECT version FROM inserted WHERE inserted.session_id = calls.session_id)
-        ELSE (SELECT version FROM updated WHERE updated.session_id = calls.session_id) END AS saved,
+        WHEN calls.base IS NULL THEN (SELECT version FROM updated WHERE updated.session_id = calls.session_id)
+        ELSE (SELECT version FROM patched WHERE patched.session_id = calls.session_id) END AS saved,
       (SELECT v.version FROM ${state} AS v WHERE v.session_id = calls.session_id) AS actual
     FROM calls JOIN last ON last.k = calls.k, (SELECT count(*) FROM notice) AS told`;
 
@@ -129,11 +158,15 @@ export function postgresLogBatch(
       json,
       channel,
       // a write with no events (a checkpoint that only saves) has nothing to tell
-      writes.filter((write) => write.json.length > 0).map((write) => write.notice),
+      writes.map((write) => (write.json.length > 0 ? write.notice : null)),
+      writes.map((write) => write.generation ?? null),
+      writes.map((write) => write.save?.head ?? null),
+      writes.map((write) => write.save?.base ?? null),
     ]);
     const written: LogWritten[] = [];
     for (const row of rows) {
       written[Number(row.k) - 1] = {
+        fenced: row.fenced === true,
         before: Number(row.s),
         saved: row.saved === null ? null : Number(row.saved),
         actual: row.actual === null ? null : Number(row.actual),

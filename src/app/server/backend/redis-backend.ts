@@ -1,18 +1,27 @@
 import type { Redis } from "ioredis";
 import type { AgentEvent } from "../../../event/index.js";
 import { newId } from "../../../message/index.js";
-import { encodeState, RedisStateStore, StateConflictError } from "../../../state/index.js";
+import { RedisStateStore, StateConflictError } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
 import { LoopTurnBatch } from "../../../state/loop-turn-batch.js";
 import { RedisScript } from "../../../state/redis-script.js";
+import { FencedError } from "./fenced-error.js";
 import { type HeldLease, HeldLeases } from "./held-leases.js";
 import { leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { decodeBusMessage, encodeBusMessage, LocalBus } from "./local-bus.js";
 import { loggedAfter, parseLoggedEvent } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
 import { redisAppendBatch } from "./redis-append-batch.js";
+import { ACQUIRE, EXPIRED, generationOf, RELEASE, RENEW } from "./redis-leases.js";
 import { redisRunEndBatch } from "./redis-run-end.js";
-import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
+import {
+  checkpointWrite,
+  prepareSave,
+  type RunWrite,
+  runEndResult,
+  runEndWrite,
+  writtenEvents,
+} from "./run-end-save.js";
 import {
   type BackendOptions,
   DEFAULT_LOCK_TTL_MS,
@@ -24,20 +33,6 @@ import {
   type SessionRecord,
 } from "./types.js";
 
-/** KEYS: lock keys. ARGV: ttl, then the owner of each key. Extends each lock its owner still holds. */
-const RENEW = new RedisScript(`
-local out = {}
-for k = 1, #KEYS do
-  if redis.call('GET', KEYS[k]) == ARGV[k + 1] then out[k] = redis.call('PEXPIRE', KEYS[k], ARGV[1]) else out[k] = 0 end
-end
-return out`);
-/** KEYS: lock keys. ARGV: the owner of each key. Deletes each lock its owner still holds. */
-const RELEASE = new RedisScript(`
-local out = {}
-for k = 1, #KEYS do
-  if redis.call('GET', KEYS[k]) == ARGV[k] then out[k] = redis.call('DEL', KEYS[k]) else out[k] = 0 end
-end
-return out`);
 /** KEYS: record hash, owner index. ARGV: session id, owner, agent, title, createdAt. */
 const CREATE = new RedisScript(
   `
@@ -65,6 +60,13 @@ function toRecord(sessionId: string, h: Record<string, string>): SessionRecord |
   };
   if (h.title) record.title = h.title;
   return record;
+}
+
+/** A lock key, the token its lease holds it by, and its session (for the runs index). */
+interface LockToken {
+  key: string;
+  token: string;
+  sessionId: string;
 }
 
 function seqOf(id: string): number {
@@ -134,28 +136,25 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     channel,
     ownSubscriptions: () => (subscriber.status === "ready" ? 1 : 0),
   };
+  /** The runs index: a session id per lease not released, scored by its expiry (see redis-leases.ts). */
+  const runsKey = `${p}runs`;
   const appends = redisAppendBatch(redis, logOptions);
-  const runEnds = redisRunEndBatch(redis, { ...logOptions, index: store.indexKey });
+  const runEnds = redisRunEndBatch(redis, { ...logOptions, index: store.indexKey, runs: runsKey });
   const heldLeases = new HeldLeases();
-  /** One call of a lease script for several locks: whether each was still its owner's. */
+  /** One call of a lease script for several locks: whether each was still its token's. */
   const runLeaseScript = async (
     script: RedisScript,
     leading: Array<string | number>,
-    locks: ReadonlyArray<{ key: string; owner: string }>,
+    locks: readonly LockToken[],
   ): Promise<boolean[]> => {
-    const owners = locks.map((lock) => lock.owner);
-    const done = (await script.run(
-      redis,
-      locks.map((lock) => lock.key),
-      [...leading, ...owners],
-    )) as number[];
+    const args = [...leading];
+    for (const lock of locks) args.push(lock.token, lock.sessionId);
+    const done = (await script.run(redis, [runsKey, ...locks.map((lock) => lock.key)], args)) as number[];
     return done.map((ok) => ok === 1);
   };
   // Leases renewed or released in one turn (one at a time) go in one script call.
   const leaseBatch = (script: RedisScript, leading: Array<string | number>) =>
-    new LoopTurnBatch<{ key: string; owner: string }, boolean>((locks) =>
-      runLeaseScript(script, leading, locks),
-    );
+    new LoopTurnBatch<LockToken, boolean>((locks) => runLeaseScript(script, leading, locks));
   const renewals = leaseBatch(RENEW, [ttl]);
   const releases = leaseBatch(RELEASE, []);
   const streamKey = (id: string) => `${p}events:${id}`;
@@ -164,14 +163,34 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
   const lockKey = (id: string) => `${p}lock:${id}`;
   const recordKey = (id: string) => `${p}session:${id}`;
   const ownerKey = (owner: string) => `${p}owner:${owner}`;
+  /** The store's lease counter: every acquire's generation is one more. */
+  const generationKey = `${p}lease-generation`;
+  const lockOf = (sessionId: string, token: string): LockToken => ({
+    key: lockKey(sessionId),
+    token,
+    sessionId,
+  });
+  const tokenOf = (held: HeldLease) => `${held.owner}#${held.generation}`;
 
-  async function take(sessionId: string, owner: string): Promise<boolean> {
-    if ((await redis.set(lockKey(sessionId), owner, "PX", ttl, "NX")) === "OK") return true;
+  /** The new lease's generation, or undefined when the session is held. */
+  async function take(sessionId: string, owner: string): Promise<number | undefined> {
+    const acquire = async () =>
+      Number(await ACQUIRE.run(redis, [lockKey(sessionId), generationKey, runsKey], [owner, ttl, sessionId]));
+    const generation = await acquire();
+    if (generation > 0) return generation;
     const holder = await redis.get(lockKey(sessionId));
-    if (holder === null || !ownerIsGone(holder)) return false;
-    await releases.call({ key: lockKey(sessionId), owner: holder });
-    return (await redis.set(lockKey(sessionId), owner, "PX", ttl, "NX")) === "OK";
+    if (holder === null || !ownerIsGone(holder)) return undefined;
+    await releases.call(lockOf(sessionId, holder));
+    const again = await acquire();
+    return again > 0 ? again : undefined;
   }
+
+  /** A fenced write's answer: -1 (the lease no longer holds the session) is its FencedError. */
+  const fenced = (held: HeldLease | undefined, lastSeq: number, sessionId: string) => {
+    if (!held || lastSeq !== -1) return;
+    held.released = true; // lost: it renews and releases no more
+    throw new FencedError(sessionId, held.generation);
+  };
 
   /**
    * A run's end (with its lease) or a checkpoint (without): the events, the save, the end events and
@@ -184,20 +203,22 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     const count = run.events.length;
     const { save, saveError } = await prepareSave(run.save, ({ state, expectedVersion: expected }) => ({
       expected,
-      json: encodeState(sessionId, state, { expectedVersion: expected }),
+      json: store.savePayload(sessionId, state, { expectedVersion: expected }),
     }));
     const { lastSeq, saved, version } = await runEnds.call({
       sessionId,
       stream: streamKey(sessionId),
       stateKey: store.stateKey(sessionId),
       lock: lockKey(sessionId),
-      owner: held?.owner ?? "",
+      token: held ? tokenOf(held) : "",
+      releases: run.releases,
       notice: encodeBusMessage({ sessionId, kind: "events" }, replica),
       json: json.slice(0, count),
       ...(save ? { save } : {}),
       endJson: json.slice(count),
     });
-    if (held) held.released = true;
+    fenced(held, lastSeq, sessionId);
+    if (held && run.releases) held.released = true;
     const logged = loggedAfter(lastSeq - events.length, events, json);
     const savedVersion =
       save &&
@@ -221,11 +242,20 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
       subscribe: (sessionId, listener) => local.subscribe(sessionId, listener),
     },
     events: {
-      async append(sessionId, events: AgentEvent[]) {
+      async append(sessionId, events: AgentEvent[], lease) {
         if (events.length === 0) return [];
+        const held = lease && heldLeases.of(lease);
         const json = events.map((event) => JSON.stringify(event));
         const notice = encodeBusMessage({ sessionId, kind: "events" }, replica);
-        const lastSeq = await appends.call({ key: streamKey(sessionId), notice, json });
+        const token = held ? tokenOf(held) : "";
+        const lastSeq = await appends.call({
+          key: streamKey(sessionId),
+          lock: lockKey(sessionId),
+          token,
+          notice,
+          json,
+        });
+        fenced(held, lastSeq, sessionId);
         return loggedAfter(lastSeq - events.length, events, json);
       },
       async read(sessionId, after, limit) {
@@ -251,15 +281,18 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     locks: {
       async acquire(sessionId): Promise<RunLease | undefined> {
         const owner = leaseOwner();
-        if (!(await take(sessionId, owner))) return undefined;
-        const held: HeldLease = { owner, released: false };
+        const generation = await take(sessionId, owner);
+        if (generation === undefined) return undefined;
+        const held: HeldLease = { owner, generation, released: false };
+        const lock = lockOf(sessionId, tokenOf(held));
         const lease: RunLease = {
           sessionId,
-          renew: async () => !held.released && (await renewals.call({ key: lockKey(sessionId), owner })),
+          generation,
+          renew: async () => !held.released && (await renewals.call(lock)),
           release: async () => {
             if (held.released) return;
             held.released = true;
-            await releases.call({ key: lockKey(sessionId), owner });
+            await releases.call(lock);
           },
         };
         return heldLeases.add(lease, held);
@@ -269,9 +302,16 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
           runLeaseScript(
             RENEW,
             [ttl],
-            toRenew.map(({ lease, owner }) => ({ key: lockKey(lease.sessionId), owner })),
+            toRenew.map(({ lease, owner, generation }) => lockOf(lease.sessionId, `${owner}#${generation}`)),
           ),
         ),
+      // the runs index's entries past their expiry (by Redis's clock): leases that expired unreleased
+      async abandoned(limit) {
+        const ids = (await EXPIRED.run(redis, [runsKey], [limit])) as string[];
+        if (ids.length === 0) return [];
+        const tokens = await redis.mget(...ids.map(lockKey));
+        return ids.map((sessionId, i) => ({ sessionId, generation: generationOf(tokens[i] ?? "") }));
+      },
       async isHeld(sessionId) {
         // A lease left by a process on this host that died is not held (as acquire treats it).
         const holder = await redis.get(lockKey(sessionId));
@@ -308,7 +348,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
         if (owner !== null) await redis.zrem(ownerKey(owner), sessionId);
       },
     },
-    endRun: commit,
+    endRun: (end) => commit(runEndWrite(end)),
     checkpoint: (checkpoint) => commit(checkpointWrite(checkpoint)),
     async close() {
       await store.close();

@@ -1,16 +1,27 @@
 import type { AgentEvent } from "../../../event/index.js";
 import type { LoggedEvent, RunCheckpoint, RunEnd, RunEndResult, RunLease } from "./types.js";
 
-/** A run's end or a checkpoint (no end events, no lease), as a backend writes either in one step. */
+/**
+ * A run's end or a checkpoint (no end events), as a backend writes either in one step. `lease`
+ * fences the write (nothing is written unless it holds the session); `releases` says whether the
+ * write frees it too (a run's end) or keeps it (a checkpoint).
+ */
 export interface RunWrite {
   sessionId: string;
   events: AgentEvent[];
   save?: RunEnd["save"];
   endEvents: AgentEvent[];
   lease?: RunLease;
+  releases: boolean;
 }
 
-export const checkpointWrite = (checkpoint: RunCheckpoint): RunWrite => ({ ...checkpoint, endEvents: [] });
+export const checkpointWrite = (checkpoint: RunCheckpoint): RunWrite => ({
+  ...checkpoint,
+  endEvents: [],
+  releases: false,
+});
+
+export const runEndWrite = (end: RunEnd): RunWrite => ({ ...end, releases: true });
 
 /** All of a write's events in order (the run's, then its end events), and their JSON. */
 export function writtenEvents(run: RunWrite): { events: AgentEvent[]; json: string[] } {

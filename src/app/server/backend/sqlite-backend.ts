@@ -1,17 +1,26 @@
 import { mkdirSync } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { AgentEvent } from "../../../event/index.js";
 import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../../state/index.js";
 import { importDriver } from "../../../state/lazy-driver.js";
-import type { SqliteArg } from "../../../state/sqlite-executor.js";
+import type { SqliteArg, SqliteWrite, SqliteWriteResult } from "../../../state/sqlite-executor.js";
 import { SqliteWriter } from "../../../state/sqlite-writer.js";
+import { FencedError } from "./fenced-error.js";
 import { type HeldLease, HeldLeases } from "./held-leases.js";
-import { leaseOwner, ownerIsGone } from "./lease-owner.js";
+import { globEscape, leaseOwner, ownerIsGone } from "./lease-owner.js";
 import { LocalBus } from "./local-bus.js";
 import { loggedAfter, loggedRow } from "./logged-row.js";
 import { pageRecords } from "./page-records.js";
-import { checkpointWrite, prepareSave, type RunWrite, runEndResult, writtenEvents } from "./run-end-save.js";
+import {
+  checkpointWrite,
+  prepareSave,
+  type RunWrite,
+  runEndResult,
+  runEndWrite,
+  writtenEvents,
+} from "./run-end-save.js";
 import { adoptUnprefixedStates, keptStatesUnprefixed } from "./sqlite-legacy-state.js";
 import {
   type BackendOptions,
@@ -56,7 +65,23 @@ function schema(p: string): string {
 CREATE TABLE IF NOT EXISTS ${p}events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (session_id, seq));
 CREATE TABLE IF NOT EXISTS ${p}sessions (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, agent TEXT NOT NULL, title TEXT, created_at TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS ${p}sessions_owner ON ${p}sessions (owner, session_id);
-CREATE TABLE IF NOT EXISTS ${p}leases (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);`;
+CREATE TABLE IF NOT EXISTS ${p}leases (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL, generation INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS ${p}lease_generation (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);`;
+}
+
+/**
+ * A leases table made before leases had a generation (their fencing token) gets the column; a lease
+ * row already there is generation 0, which no run holding a lease of this version has.
+ */
+function addGenerationColumn(db: BetterSqlite3.Database, p: string): void {
+  const columns = db.prepare<[], { name: string }>(`PRAGMA table_info(${p}leases)`).all();
+  if (columns.some((column) => column.name === "generation")) return;
+  try {
+    db.exec(`ALTER TABLE ${p}leases ADD COLUMN generation INTEGER NOT NULL DEFAULT 0`);
+  } catch (error) {
+    // another process on the file added it first
+    if (!/duplicate column/i.test((error as Error).message)) throw error;
+  }
 }
 
 /**
@@ -83,6 +108,7 @@ export async function sqliteBackend(
   const p = options.prefix ?? "agentscope_";
   const adoptStates = keptStatesUnprefixed(db, p);
   db.exec(schema(p));
+  addGenerationColumn(db, p);
   // Every write runs in a worker thread with its own connection (for a file): the commits of 10,000
   // streams' events, leases and states never hold up this thread. Reads stay here.
   const writer = new SqliteWriter(db, { workerFile: file });
@@ -115,6 +141,14 @@ export async function sqliteBackend(
     getLease: db.prepare<[string], { owner: string; expires_at: number }>(
       `SELECT owner, expires_at FROM ${p}leases WHERE session_id = ?`,
     ),
+    /** now, this host's owners (GLOB), this process's owners (GLOB), limit: see `abandoned` */
+    abandoned: db.prepare<
+      [number, string, string, number],
+      { session_id: string; owner: string; expires_at: number; generation: number }
+    >(
+      `SELECT session_id, owner, expires_at, generation FROM ${p}leases
+       WHERE expires_at <= ? OR (owner GLOB ? AND owner NOT GLOB ?) ORDER BY expires_at LIMIT ?`,
+    ),
   };
   const w = {
     /**
@@ -137,44 +171,94 @@ export async function sqliteBackend(
     ),
     setTitle: writer.prepare(`UPDATE ${p}sessions SET title = ? WHERE session_id = ?`),
     deleteSession: writer.prepare(`DELETE FROM ${p}sessions WHERE session_id = ?`),
+    /** session, owner, expires_at: answers the new lease's generation (null: the session is held) */
     newLease: writer.prepare(
-      `INSERT INTO ${p}leases (session_id, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (session_id) DO NOTHING`,
+      `INSERT INTO ${p}leases (session_id, owner, expires_at, generation) VALUES (?, ?, ?, (SELECT value FROM ${p}lease_generation WHERE id = 1)) ON CONFLICT (session_id) DO NOTHING RETURNING generation`,
     ),
-    /** owner, expires_at, then the session and the lease seen expired or abandoned (compare-and-set) */
+    /**
+     * owner, expires_at, then the session and the lease seen expired or abandoned (compare-and-set);
+     * answers the new generation (null: taken or renewed meanwhile)
+     */
     takeOverLease: writer.prepare(
-      `UPDATE ${p}leases SET owner = ?, expires_at = ? WHERE session_id = ? AND owner = ? AND expires_at = ?`,
+      `UPDATE ${p}leases SET owner = ?, expires_at = ?, generation = (SELECT value FROM ${p}lease_generation WHERE id = 1) WHERE session_id = ? AND owner = ? AND expires_at = ? RETURNING generation`,
     ),
-    renewLease: writer.prepare(`UPDATE ${p}leases SET expires_at = ? WHERE session_id = ? AND owner = ?`),
+    /** expires_at, session, owner, now: an expired lease is lost, never renewed */
+    renewLease: writer.prepare(
+      `UPDATE ${p}leases SET expires_at = ? WHERE session_id = ? AND owner = ? AND expires_at > ?`,
+    ),
+    /**
+     * session, generation, now: the fence of a run's write, the guard of its call (SqliteWrite.guard),
+     * so the call's writes happen only while the lease holds the session, in the same transaction.
+     */
+    fence: writer.prepare(
+      `SELECT EXISTS (SELECT 1 FROM ${p}leases WHERE session_id = ? AND generation = ? AND expires_at > ?)`,
+    ),
+    /** the store's lease counter, one more for every acquire: the next lease's generation */
+    nextGeneration: writer.prepare(
+      `INSERT INTO ${p}lease_generation (id, value) VALUES (1, 1) ON CONFLICT (id) DO UPDATE SET value = value + 1`,
+    ),
     dropLease: writer.prepare(`DELETE FROM ${p}leases WHERE session_id = ? AND owner = ?`),
   };
+  const local = new Set<string>();
+  const heldLeases = new HeldLeases();
   const changes = async (statement: number, ...args: SqliteArg[]): Promise<number> =>
     (await writer.run(statement, ...args)) as number;
 
   // A call's writes run one after the other in one transaction of the only writing connection, so
   // the events appended after a `lastSeq` read take the seqs that follow it, in order.
   const lastSeqWrite = (sessionId: string) => ({ statement: w.lastSeq, args: [sessionId] });
+  /** The guard that fences a run's call (none without a lease): `[]` or the one write. */
+  const fenceWrites = (held: HeldLease | undefined, sessionId: string): SqliteWrite[] =>
+    held ? [{ statement: w.fence, args: [sessionId, held.generation, Date.now()], guard: true }] : [];
+  /**
+   * Throws the FencedError of a call whose guard refused it. The lease is dropped here only (never
+   * its row: an expired one is how the sweeper finds the cut-off reply), so this process can take the
+   * session again.
+   */
+  const fenced = (
+    held: HeldLease | undefined,
+    answered: SqliteWriteResult | undefined,
+    sessionId: string,
+  ) => {
+    if (!held || answered) return;
+    if (!held.released) local.delete(sessionId);
+    held.released = true;
+    throw new FencedError(sessionId, held.generation);
+  };
   const appendWrites = (sessionId: string, jsons: string[]) =>
     jsons.map((json) => ({ statement: w.append, args: [sessionId, sessionId, json] }));
-  const append = async (sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]> => {
+  const append = async (
+    sessionId: string,
+    events: AgentEvent[],
+    lease?: RunLease,
+  ): Promise<LoggedEvent[]> => {
+    const held = lease && heldLeases.of(lease);
     const jsons = events.map((event) => JSON.stringify(event));
-    const [lastSeq] = await writer.write([lastSeqWrite(sessionId), ...appendWrites(sessionId, jsons)]);
-    const added = loggedAfter(Number(lastSeq), events, jsons);
+    const fence = fenceWrites(held, sessionId);
+    const results = await writer.write([
+      ...fence,
+      lastSeqWrite(sessionId),
+      ...appendWrites(sessionId, jsons),
+    ]);
+    fenced(held, results[0], sessionId);
+    const added = loggedAfter(Number(results[fence.length]), events, jsons);
     const seq = added[added.length - 1]!.seq;
     if (seq > max) await changes(w.trim, sessionId, seq - max);
     return added;
   };
   // A lease is taken by compare-and-set against the row read here: another process that takes or
   // renews it in between makes the write change nothing.
-  const takeLease = async (sessionId: string, owner: string): Promise<boolean> => {
+  // Either way the store's lease counter goes up in the same transaction: the generation it answers.
+  const takeLease = async (sessionId: string, owner: string): Promise<number | undefined> => {
     const row = q.getLease.get(sessionId);
     const expiresAt = Date.now() + ttl;
-    if (!row) return (await changes(w.newLease, sessionId, owner, expiresAt)) === 1;
-    if (row.expires_at > Date.now() && !ownerIsGone(row.owner)) return false;
-    return (await changes(w.takeOverLease, owner, expiresAt, sessionId, row.owner, row.expires_at)) === 1;
+    if (row && row.expires_at > Date.now() && !ownerIsGone(row.owner)) return undefined;
+    const take = row
+      ? { statement: w.takeOverLease, args: [owner, expiresAt, sessionId, row.owner, row.expires_at] }
+      : { statement: w.newLease, args: [sessionId, owner, expiresAt] };
+    const [, generation] = await writer.write([{ statement: w.nextGeneration, args: [] }, take]);
+    return generation === null || generation === undefined ? undefined : Number(generation);
   };
-
-  const local = new Set<string>();
-  const heldLeases = new HeldLeases();
   /**
    * A run's end (with its lease) or a checkpoint (without) in one transaction of the writer: its
    * events, its save, its end events, its lease.
@@ -187,22 +271,27 @@ export async function sqliteBackend(
       store.saveWrite(sessionId, state, { expectedVersion }),
     );
     const count = run.events.length;
+    const fence = fenceWrites(held, sessionId);
+    const releases = held && run.releases;
     const results = await writer.write([
+      ...fence,
       lastSeqWrite(sessionId),
       ...appendWrites(sessionId, jsons.slice(0, count)),
       ...(save ? [save.write] : []),
       ...appendWrites(sessionId, jsons.slice(count)),
-      ...(held ? [{ statement: w.dropLease, args: [sessionId, held.owner] }] : []),
+      ...(releases ? [{ statement: w.dropLease, args: [sessionId, held.owner] }] : []),
     ]);
-    if (held) {
+    fenced(held, results[0], sessionId);
+    if (releases) {
       held.released = true;
       local.delete(sessionId);
     }
-    const logged = loggedAfter(Number(results[0]), events, jsons);
+    const at = fence.length;
+    const logged = loggedAfter(Number(results[at]), events, jsons);
     const last = logged.at(-1)?.seq ?? 0;
     if (last > max) await changes(w.trim, sessionId, last - max);
     // the save's result comes after the lastSeq read and the events before it
-    return runEndResult(logged, save && (() => save.result(results[1 + count]!)), saveError);
+    return runEndResult(logged, save && (() => save.result(results[at + 1 + count]!)), saveError);
   };
 
   return {
@@ -211,10 +300,11 @@ export async function sqliteBackend(
     store,
     pollMs: 250,
     bus: new LocalBus(),
-    endRun: commit,
+    endRun: (end) => commit(runEndWrite(end)),
     checkpoint: (checkpoint) => commit(checkpointWrite(checkpoint)),
     events: {
-      append: async (sessionId, events) => (events.length === 0 ? [] : append(sessionId, events)),
+      append: async (sessionId, events, lease) =>
+        events.length === 0 ? [] : append(sessionId, events, lease),
       read: async (sessionId, after, limit) =>
         q.read.all(sessionId, after, limit).map((row) => loggedRow(sessionId, row)),
       lastSeq: async (sessionId) => q.last.get(sessionId)?.seq ?? 0,
@@ -230,18 +320,20 @@ export async function sqliteBackend(
         if (local.has(sessionId)) return undefined;
         local.add(sessionId); // held here while it is being taken
         const owner = leaseOwner();
-        let taken = false;
+        let generation: number | undefined;
         try {
-          taken = await takeLease(sessionId, owner);
+          generation = await takeLease(sessionId, owner);
         } finally {
-          if (!taken) local.delete(sessionId);
+          if (generation === undefined) local.delete(sessionId);
         }
-        if (!taken) return undefined;
-        const held: HeldLease = { owner, released: false };
+        if (generation === undefined) return undefined;
+        const held: HeldLease = { owner, generation, released: false };
         const lease: RunLease = {
           sessionId,
+          generation,
           renew: async () =>
-            !held.released && (await changes(w.renewLease, Date.now() + ttl, sessionId, owner)) === 1,
+            !held.released &&
+            (await changes(w.renewLease, Date.now() + ttl, sessionId, owner, Date.now())) === 1,
           release: async () => {
             if (held.released) return;
             held.released = true;
@@ -254,11 +346,11 @@ export async function sqliteBackend(
       // one call of the writer (one transaction) for all of them, each lease's UPDATE answering for it
       renewMany: (leases) =>
         heldLeases.renewMany(leases, async (toRenew) => {
-          const expiresAt = Date.now() + ttl;
+          const now = Date.now();
           const renewed = await writer.write(
             toRenew.map(({ lease, owner }) => ({
               statement: w.renewLease,
-              args: [expiresAt, lease.sessionId, owner],
+              args: [now + ttl, lease.sessionId, owner, now],
             })),
           );
           return renewed.map((changed) => changed === 1);
@@ -267,6 +359,17 @@ export async function sqliteBackend(
         if (local.has(sessionId)) return true;
         const row = q.getLease.get(sessionId);
         return row !== undefined && row.expires_at > Date.now() && !ownerIsGone(row.owner);
+      },
+      // expired leases, and those of this host's other processes that are gone (the only ones that can
+      // be abandoned unexpired); this process's own leases are never read
+      async abandoned(limit) {
+        const now = Date.now();
+        const host = `${globEscape(hostname())}:*`;
+        const self = `${globEscape(hostname())}:${process.pid}:*`;
+        return q.abandoned
+          .all(now, host, self, limit)
+          .filter((row) => !(row.expires_at > now) || ownerIsGone(row.owner))
+          .map((row) => ({ sessionId: row.session_id, generation: Number(row.generation) }));
       },
     },
     sessions: {

@@ -18,8 +18,13 @@ export interface LoggedEvent {
  * Older events beyond the retention bound are dropped (`firstSeq` says where the log now starts).
  */
 export interface EventLog {
-  /** Logs the events; a backend shared by replicas also notifies the others, in the same round trip. */
-  append(sessionId: string, events: AgentEvent[]): Promise<LoggedEvent[]>;
+  /**
+   * Logs the events; a backend shared by replicas also notifies the others, in the same round trip.
+   * With `lease` (what a run passes) the append is fenced: it happens only if `lease` still holds the
+   * session (its generation is the session's lease and has not expired), checked in the same atomic
+   * step as the write; otherwise nothing is written and it rejects with a `FencedError`.
+   */
+  append(sessionId: string, events: AgentEvent[], lease?: RunLease): Promise<LoggedEvent[]>;
   read(sessionId: string, after: number, limit: number): Promise<LoggedEvent[]>;
   /** The seq of the newest event (0 when none). */
   lastSeq(sessionId: string): Promise<number>;
@@ -33,11 +38,25 @@ export interface EventLog {
   delete(sessionId: string): Promise<void>;
 }
 
-/** A held run lock. `renew` extends it (false = lost: stop the run); `release` is idempotent. */
+/**
+ * A held run lock. `renew` extends it (false = lost: stop the run; a lease that has expired cannot be
+ * renewed); `release` is idempotent. `generation` is its fencing token: every acquire of a session
+ * gets a larger one than any before (a counter of the store that only grows), and the store accepts a
+ * write made under a lease (`EventLog.append`, `endRun`, `checkpoint` with it) only while that
+ * generation holds the session, unexpired.
+ */
 export interface RunLease {
   readonly sessionId: string;
+  readonly generation: number;
   renew(): Promise<boolean>;
   release(): Promise<void>;
+}
+
+/** A session whose run lease was abandoned: it expired unreleased, or its process on this host is gone. */
+export interface AbandonedLease {
+  sessionId: string;
+  /** The abandoned lease's generation (0 when the store cannot say). */
+  generation: number;
 }
 
 /** One run per session at a time, across every replica sharing the backend. */
@@ -52,6 +71,13 @@ export interface RunLocks {
    * not. Without it the runtime calls each lease's `renew`.
    */
   renewMany?(leases: readonly RunLease[]): Promise<boolean[]>;
+  /**
+   * Optional: sessions (of every user) whose lease was abandoned: expired without being released, or
+   * taken by a process on this host that no longer exists. At most `limit`, oldest expiry first. The
+   * recovery sweeper takes each one's lease (one winner per session) and closes its cut-off reply.
+   * Without it only followers, `status` and the next run notice a dead run.
+   */
+  abandoned?(limit: number): Promise<AbandonedLease[]>;
 }
 
 /**
@@ -70,11 +96,15 @@ export interface RunEnd {
   lease: RunLease;
 }
 
-/** A checkpoint: the run's events not yet logged, then its state saved (compare-and-set). */
+/**
+ * A checkpoint: the run's events not yet logged, then its state saved (compare-and-set). With `lease`
+ * it is fenced as a whole (see `RunLease`): a stale lease writes nothing and gets a `FencedError`.
+ */
 export interface RunCheckpoint {
   sessionId: string;
   events: AgentEvent[];
   save: { state: AgentState; expectedVersion: number };
+  lease?: RunLease;
 }
 
 /** What `endRun` and `checkpoint` answer. */
@@ -159,7 +189,9 @@ export interface ServiceBackend {
   /**
    * Optional: a run's end (`RunEnd`) in one round trip and atomically, so a follower hears of the last
    * events and the end events together. Without it the run does each step in turn. Does not tell
-   * followers in this process (the caller publishes what was logged).
+   * followers in this process (the caller publishes what was logged). Fenced by its lease: when the
+   * lease no longer holds the session nothing is written (not even the release) and it rejects with a
+   * `FencedError`.
    */
   endRun?(end: RunEnd): Promise<RunEndResult>;
   /**

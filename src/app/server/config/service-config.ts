@@ -225,6 +225,8 @@ export const ServiceConfigSchema = z.strictObject({
       writeTimeoutMs: z.number().int().positive().optional(),
       /** Bytes of frames a stream may have waiting in the server for its client (default 1 MiB). */
       maxUnsentBytes: z.number().int().min(1024).optional(),
+      /** How often the recovery sweeper closes runs whose lease expired, watched or not (default 5 s). */
+      sweepEveryMs: z.number().int().min(50).optional(),
     })
     .optional(),
   /** Origins whose pages may call the API from a browser, e.g. ["https://app.example"]. */

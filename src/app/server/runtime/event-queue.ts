@@ -1,5 +1,20 @@
 import type { AgentEvent } from "../../../event/index.js";
-import type { LoggedEvent, RunCheckpoint, RunEnd, RunEndResult, ServiceBackend } from "../backend/types.js";
+import { type FencedError, isFenced } from "../backend/fenced-error.js";
+import type {
+  LoggedEvent,
+  RunCheckpoint,
+  RunEnd,
+  RunEndResult,
+  RunLease,
+  ServiceBackend,
+} from "../backend/types.js";
+
+/** A run's fence: its lease (every write carries it) and what to do once the store refuses one. */
+export interface QueueFence {
+  lease: RunLease;
+  /** Called once, with the first refusal: the run must stop (no further writes or tool calls). */
+  onFenced(error: FencedError): void;
+}
 
 /**
  * Resolves once the current microtask queue is empty (Node runs its nextTick queue after each drain
@@ -22,6 +37,11 @@ const tickSettled = (): Promise<void> =>
  * and the events that end its model call arrive in one tick, and go out as one append (one store round
  * trip, one frame write per follower) rather than two. `checkpoint` and `end` do the same for a save:
  * what is still pending goes with it (and, at the end, with the end events and the lease's release).
+ *
+ * With a `fence` every write carries the run's lease, and the store refuses it atomically once the
+ * lease no longer holds the session. After the first refusal the queue writes nothing more: pushed
+ * events are dropped, `flush` and `checkpoint` reject with the FencedError, and `end` neither logs nor
+ * releases (the lease is not this run's to free any more).
  */
 export class EventQueue {
   readonly #pending: AgentEvent[] = [];
@@ -32,13 +52,22 @@ export class EventQueue {
    * the pending events to them.
    */
   #holding = false;
+  /** The store's refusal of a write under the run's lease: nothing more is written. */
+  #fenced: FencedError | undefined;
 
   constructor(
     private readonly backend: ServiceBackend,
     private readonly sessionId: string,
+    private readonly fence?: QueueFence,
   ) {}
 
+  /** Whether the store has refused a write of this run (see `QueueFence`). */
+  get fenced(): boolean {
+    return this.#fenced !== undefined;
+  }
+
   push(event: AgentEvent): void {
+    if (this.#fenced) return;
     this.#pending.push(event);
     this.#flushing ??= this.#drain();
   }
@@ -46,7 +75,19 @@ export class EventQueue {
   /** Resolves when everything pushed so far is in the log; rejects if an append failed. */
   async flush(): Promise<void> {
     while (this.#flushing) await this.#flushing;
+    if (this.#fenced) throw this.#fenced;
     if (this.#failure !== undefined) throw this.#failure;
+  }
+
+  /** Records a refusal (once, telling the run) and answers the error to throw. */
+  #refused(error: unknown): unknown {
+    if (!isFenced(error)) return error;
+    if (!this.#fenced) {
+      this.#fenced = error;
+      this.#pending.length = 0;
+      this.fence?.onFenced(error);
+    }
+    return this.#fenced;
   }
 
   /**
@@ -66,8 +107,11 @@ export class EventQueue {
       const result = await this.backend.endRun(run); // the lease is released with the rest
       await this.#publish(result.logged, true);
       return result;
+    } catch (error) {
+      throw this.#refused(error);
     } finally {
-      await end.lease.release().catch(() => {}); // a no-op once endRun released it
+      // a no-op once endRun released it; a fenced run's lease is not its own to free any more
+      if (!this.#fenced) await end.lease.release().catch(() => {});
     }
   }
 
@@ -97,10 +141,18 @@ export class EventQueue {
     this.#holding = true;
     try {
       await this.flush();
-      const result = await backend.checkpoint({ sessionId, events: this.#take(), save });
+      const lease = this.fence?.lease;
+      const result = await backend.checkpoint({
+        sessionId,
+        events: this.#take(),
+        save,
+        ...(lease ? { lease } : {}),
+      });
       await this.#publish(result.logged);
       if (result.saveError) throw result.saveError;
       return result.version!;
+    } catch (error) {
+      throw this.#refused(error);
     } finally {
       this.#holding = false;
       // anything pushed meanwhile (its drain let it be) goes out now
@@ -141,7 +193,11 @@ export class EventQueue {
 
   /** Logs the events (none: no round trip). */
   async #log(events: AgentEvent[]): Promise<LoggedEvent[]> {
-    return events.length === 0 ? [] : this.backend.events.append(this.sessionId, events);
+    if (events.length === 0) return [];
+    const lease = this.fence?.lease;
+    return lease
+      ? this.backend.events.append(this.sessionId, events, lease)
+      : this.backend.events.append(this.sessionId, events);
   }
 
   /** Logs the events and tells followers. */
@@ -171,6 +227,7 @@ export class EventQueue {
         await this.#append(this.#take());
       }
     } catch (error) {
+      if (isFenced(this.#refused(error))) return;
       this.#failure = new Error(
         `cannot append to the event log of session "${this.sessionId}": ${(error as Error).message}`,
         { cause: error },

@@ -3,7 +3,7 @@ import { type AgentEvent, createEvent, foldEvents } from "../../../event/index.j
 import type { Msg } from "../../../message/index.js";
 import type { AgentState, StoredState } from "../../../state/index.js";
 import { newestEvent } from "../backend/newest-event.js";
-import type { LoggedEvent, ServiceBackend } from "../backend/types.js";
+import type { LoggedEvent, RunLease, ServiceBackend } from "../backend/types.js";
 import { closingEvents, lastReply } from "./close-cut-off-reply.js";
 
 /** What a recovery attempt found: a run holds the session, it closed a cut-off reply, or nothing to do. */
@@ -13,17 +13,27 @@ const PAGE = 500;
 
 /**
  * Closes the session's reply if the run that owned it is gone (its lease expired, or its process on
- * this host died): takes the run lock, and if it gets it, runs `closeCutOffReply`. Safe to call from
- * any replica at any time; a live run keeps its lock, so this never touches a running reply.
+ * this host died): takes the run lock, and if it gets it, runs `closeCutOffReply` under that lease
+ * (its writes fenced by it). Safe to call from any replica at any time; a live run keeps its lock, so
+ * this never touches a running reply, and of replicas racing for one session only the one that takes
+ * the lease closes it. `abandoned`: the caller knows the lease was abandoned (the recovery sweeper),
+ * so the lease is taken at once, and released again even when nothing was cut off (which frees it
+ * for good: an expired lease is otherwise found again on every sweep).
  */
-export async function recoverSession(backend: ServiceBackend, sessionId: string): Promise<RecoveryOutcome> {
-  // Reads first (followers call this often): take the lock only when something looks cut off.
-  if (await backend.locks.isHeld(sessionId)) return "running";
-  if (!(await looksCutOff(backend, sessionId))) return "idle";
+export async function recoverSession(
+  backend: ServiceBackend,
+  sessionId: string,
+  options: { abandoned?: boolean } = {},
+): Promise<RecoveryOutcome> {
+  if (!options.abandoned) {
+    // Reads first (followers call this often): take the lock only when something looks cut off.
+    if (await backend.locks.isHeld(sessionId)) return "running";
+    if (!(await looksCutOff(backend, sessionId))) return "idle";
+  }
   const lease = await backend.locks.acquire(sessionId);
   if (!lease) return "running";
   try {
-    return (await closeCutOffReply(backend, sessionId)).closed ? "closed" : "idle";
+    return (await closeCutOffReply(backend, sessionId, undefined, lease)).closed ? "closed" : "idle";
   } finally {
     await lease.release().catch(() => {});
   }
@@ -58,13 +68,17 @@ export async function logEndsOpen(
  * blocks are ended, unfinished calls get `interrupted` results, and REPLY_END says `interrupted`.
  * A reply paused on purpose (waiting for an answer) is left alone. Returns whether it closed one,
  * and the session's state as it is now stored (so the caller need not load it again). `known`: the
- * log's newest event, when the caller has just read it.
+ * log's newest event, when the caller has just read it. `lease`: the caller's lease, which fences every
+ * write (a FencedError rejects once another replica has the session).
  */
 export async function closeCutOffReply(
   backend: ServiceBackend,
   sessionId: string,
   known?: KnownNewest,
+  lease?: RunLease,
 ): Promise<{ closed: boolean; stored: StoredState | undefined }> {
+  const append = (events: AgentEvent[]) =>
+    lease ? backend.events.append(sessionId, events, lease) : backend.events.append(sessionId, events);
   const stored = await backend.store.load(sessionId);
   if (!stored) return { closed: false, stored };
   const state = stored.state;
@@ -83,7 +97,7 @@ export async function closeCutOffReply(
       storedMsg?.finishedReason !== undefined && cutOff !== found.replyId
         ? [replyEndOf(storedMsg)]
         : closingEvents(found.events, found.replyId);
-    await backend.events.append(sessionId, closing);
+    await append(closing);
     await backend.bus.publish({ sessionId, kind: "events" }).catch(() => {});
     if (cutOff === found.replyId) {
       replaceMsg(state, foldEvents([...found.events, ...closing])!);
@@ -96,13 +110,28 @@ export async function closeCutOffReply(
     state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
   if (orphan !== undefined && recoverCutOffReply(state)) {
     const msg = state.context.findLast((m) => m.id === orphan);
-    await backend.events.append(sessionId, [msg ? replyEndOf(msg) : closingEvents([], orphan).at(-1)!]);
+    await append([msg ? replyEndOf(msg) : closingEvents([], orphan).at(-1)!]);
     await backend.bus.publish({ sessionId, kind: "events" }).catch(() => {});
     changed = true;
   }
   if (!changed) return { closed: false, stored };
-  const { version } = await backend.store.save(sessionId, state, { expectedVersion: stored.version });
+  const version = await save(backend, sessionId, { state, expectedVersion: stored.version }, lease);
   return { closed: true, stored: { state, version } };
+}
+
+/** The state saved, fenced by `lease` where the backend can (a checkpoint without events). */
+async function save(
+  backend: ServiceBackend,
+  sessionId: string,
+  toSave: { state: AgentState; expectedVersion: number },
+  lease: RunLease | undefined,
+): Promise<number> {
+  if (!lease || !backend.checkpoint)
+    return (await backend.store.save(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion }))
+      .version;
+  const result = await backend.checkpoint({ sessionId, events: [], save: toSave, lease });
+  if (result.saveError) throw result.saveError;
+  return result.version!;
 }
 
 function replyEndOf(msg: Msg): AgentEvent {

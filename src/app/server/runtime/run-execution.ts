@@ -9,6 +9,7 @@ import { EventQueue } from "./event-queue.js";
 import type { LeaseRenewals } from "./lease-renewals.js";
 import { closeCutOffReply } from "./recover-session.js";
 import { RUN_END_EVENTS } from "./run-end-events.js";
+import type { ServiceLog } from "./service-log.js";
 
 /** A run accepted by the service. Its events are those logged with seq > `after`. */
 export interface RunHandle {
@@ -29,6 +30,8 @@ export interface RunContext {
   hooks: WeakMap<AgentState, CheckpointHook>;
   /** The runtime's renewal timer; undefined for in-process locks, which never expire. */
   renewals: LeaseRenewals | undefined;
+  /** Where a run fenced off (or whose lease was lost) says so. */
+  log: ServiceLog;
 }
 
 /** A live run on this replica: `abort` interrupts it. */
@@ -36,6 +39,9 @@ export interface LocalRun {
   handle: RunHandle;
   abort(reason: string): void;
 }
+
+/** Why a fenced run was aborted. */
+const FENCED = "the run was fenced off: its session lease no longer holds the session";
 
 async function acquire(ctx: RunContext): Promise<RunLease> {
   // A run that just logged its last event releases the lock a moment later: wait briefly for it.
@@ -64,7 +70,19 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   const { backend, sessionId } = ctx;
   const lease = await acquire(ctx);
   const controller = new AbortController();
-  const queue = new EventQueue(backend, sessionId);
+  // Every write carries the lease; once the store refuses one (the lease expired, or another replica
+  // took the session over) the run stops at once: no more writes, no further tool calls.
+  const queue = new EventQueue(backend, sessionId, {
+    lease,
+    onFenced: (error) => {
+      ctx.log({
+        level: "warn",
+        sessionId,
+        message: `run fenced: ${error.message}; stopped without writing anything more`,
+      });
+      controller.abort(FENCED);
+    },
+  });
   // The last event, if it may end the run, waits for the final save; anything after it releases it.
   const held: AgentEvent[] = [];
   let replyId: string | undefined;
@@ -96,7 +114,7 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     // uses; the closing events are part of this run's stream.
     const newest = await newestEvent(backend.events, sessionId);
     after = newest?.seq ?? 0;
-    const { stored } = await closeCutOffReply(backend, sessionId, { event: newest });
+    const { stored } = await closeCutOffReply(backend, sessionId, { event: newest }, lease);
     if (!stored) throw notFound(sessionId);
     state = stored.state;
     version = stored.version;
@@ -120,7 +138,15 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
   const stopInterrupts = backend.bus.subscribe(sessionId, (message) => {
     if (message.kind === "interrupt") controller.abort(message.reason);
   });
-  ctx.renewals?.add(lease, (reason) => controller.abort(reason));
+  ctx.renewals?.add(lease, (reason) => {
+    if (controller.signal.aborted) return;
+    ctx.log({
+      level: "warn",
+      sessionId,
+      message: `${reason} (generation ${lease.generation}): stopping the run`,
+    });
+    controller.abort(reason);
+  });
 
   const finish = async () => {
     let failure: unknown;

@@ -15,11 +15,14 @@ import { followerItems } from "./follow-events.js";
 import { Follower, type FollowItem, type FollowOptions, type StopSignal } from "./follower.js";
 import { LeaseRenewals } from "./lease-renewals.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
+import { recoverySweep } from "./recovery-sweep.js";
 import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
 import { type RunLimits, RunSlots } from "./run-slots.js";
+import { type ServiceLog, silentLog } from "./service-log.js";
 import { SessionFeeds } from "./session-feed.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
 import { type StreamLimits, StreamSlots } from "./stream-slots.js";
+import { Sweeper } from "./sweeper.js";
 
 /** An agent the service offers: Agent options without `checkpoint` (the service saves the state). */
 export type ServiceAgentOptions = Omit<AgentOptions, "checkpoint" | "state" | "sessionId">;
@@ -43,6 +46,14 @@ export interface ServiceRuntimeOptions {
   recoverCheckMs?: number;
   /** After closing a cut-off reply, continue the session with a new reply (the model sees the interrupted results; no tool runs again). */
   resumeOnRecovery?: boolean;
+  /**
+   * How often this replica's recovery sweeper looks for runs whose lease expired unreleased (of every
+   * user) and closes their cut-off replies, whether or not anyone follows them (default 5 s; it also
+   * sweeps once at start). Backends without `RunLocks.abandoned` (memory) have nothing to sweep.
+   */
+  sweepEveryMs?: number;
+  /** Where the runtime reports fenced runs, lost leases and what the sweeper closed (default: nowhere). */
+  log?: ServiceLog;
   /** Called after a session is deleted (e.g. to remove its workspace). */
   onSessionDeleted?: (record: SessionRecord) => void | Promise<void>;
   /** Open event streams per user, and when a stream whose client does not read is dropped. */
@@ -104,6 +115,9 @@ export class ServiceRuntime {
   /** Followers in this process share reads and event items per session, and one timer. */
   readonly #feeds: SessionFeeds;
   readonly #clock: FollowClock;
+  readonly #log: ServiceLog;
+  /** Timed work of this replica: the recovery of abandoned runs. */
+  readonly sweeper: Sweeper;
 
   constructor(options: ServiceRuntimeOptions) {
     if (options.agents.length === 0) throw new TypeError("ServiceRuntime needs at least one agent");
@@ -140,6 +154,14 @@ export class ServiceRuntime {
     this.#onSessionDeleted = options.onSessionDeleted;
     this.#feeds = new SessionFeeds(options.backend);
     this.#clock = new FollowClock(tickFor(this.#heartbeatMs, this.#recoverCheckMs, options.backend.pollMs));
+    this.#log = options.log ?? silentLog;
+    this.sweeper = new Sweeper(options.sweepEveryMs ?? 5_000, (job, error) =>
+      this.#log({ level: "error", message: `${job.name}: ${(error as Error).message}` }),
+    );
+    const recovery = recoverySweep(options.backend, (sessionId) => this.#sweepSession(sessionId));
+    if (recovery) this.sweeper.register(recovery);
+    // a restarted replica closes the replies its last life (or any dead replica) left cut off, at once
+    void this.sweeper.start();
   }
 
   /** Names of the agents offered; the first is the default. */
@@ -263,14 +285,31 @@ export class ServiceRuntime {
    * `interrupted` is logged for every follower. With `resumeOnRecovery`, a new reply then continues.
    * Followers, `status` and the next run call it; calling it any time is safe.
    */
-  async recover(sessionId: string): Promise<RecoveryOutcome> {
+  async recover(sessionId: string, options: { abandoned?: boolean } = {}): Promise<RecoveryOutcome> {
     if (this.#runs.has(sessionId)) return "running";
-    const outcome = await recoverSession(this.backend, sessionId);
-    if (outcome === "closed" && this.#resumeOnRecovery) {
-      const record = await this.backend.sessions.get(sessionId);
-      if (record) await this.#run(record.owner, sessionId, undefined).catch(() => {});
+    const outcome = await recoverSession(this.backend, sessionId, options);
+    if (outcome === "closed") {
+      this.#log({
+        level: "info",
+        sessionId,
+        message: "closed a cut-off reply (its run's lease was abandoned)",
+      });
+      if (this.#resumeOnRecovery) {
+        const record = await this.backend.sessions.get(sessionId);
+        if (record) await this.#run(record.owner, sessionId, undefined).catch(() => {});
+      }
     }
     return outcome;
+  }
+
+  /** The sweeper's recovery of one session whose lease was abandoned; a failure is logged, not thrown. */
+  async #sweepSession(sessionId: string): Promise<RecoveryOutcome> {
+    try {
+      return await this.recover(sessionId, { abandoned: true });
+    } catch (error) {
+      this.#log({ level: "error", sessionId, message: `recovery failed: ${(error as Error).message}` });
+      return "running";
+    }
   }
 
   /** Starts a reply to `input` (new messages, or none to continue); 409 while another run holds it. */
@@ -397,6 +436,7 @@ export class ServiceRuntime {
 
   /** Waits for this replica's runs to finish their current step, then closes the backend. */
   async close(): Promise<void> {
+    await this.sweeper.stop();
     for (const run of this.#runs.values()) run.abort("the server is shutting down");
     await Promise.allSettled([...this.#runs.values()].map((run) => run.handle.done));
     await Promise.allSettled([...this.#agents.values()].map((agent) => agent.toolkit.close()));
@@ -416,7 +456,14 @@ export class ServiceRuntime {
     let run: LocalRun;
     try {
       run = await startRun(
-        { backend: this.backend, agent, sessionId, hooks: this.#hooks, renewals: this.#renewals },
+        {
+          backend: this.backend,
+          agent,
+          sessionId,
+          hooks: this.#hooks,
+          renewals: this.#renewals,
+          log: this.#log,
+        },
         input,
       );
     } catch (error) {

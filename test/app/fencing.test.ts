@@ -1,0 +1,163 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createBackend } from "../../src/app/server/backend/create-backend.js";
+import { FencedError } from "../../src/app/server/backend/fenced-error.js";
+import type { BackendOptions, RunLease, ServiceBackend } from "../../src/app/server/backend/types.js";
+import { type AgentEvent, createEvent } from "../../src/event/index.js";
+import { emptyAgentState } from "../../src/state/index.js";
+import { missingService, reportMissingService, runName } from "../support/services.js";
+import { dropBackend } from "./drop-backend.js";
+
+const dir = mkdtempSync(join(tmpdir(), "agentscope-fencing-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const delta = (text: string): AgentEvent =>
+  createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: text });
+const replyEnd = (): AgentEvent => createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const TTL = 200;
+const kinds = [
+  { name: "SQLite", url: () => `sqlite:${join(dir, `${runName("db")}.db`)}` },
+  { name: "Redis", url: () => "redis://127.0.0.1:6379", port: 6379 },
+  { name: "PostgreSQL", url: () => "postgres://postgres@127.0.0.1:5432/test", port: 5432 },
+];
+
+for (const kind of kinds) {
+  describe(`fenced writes on ${kind.name}: a lease that expired writes nothing once another replica has the session`, async () => {
+    const missing = kind.port ? await missingService(kind.name, kind.port) : undefined;
+    if (missing) {
+      reportMissingService(missing);
+      return;
+    }
+    const url = kind.url();
+    const prefix = kind.name === "Redis" ? `${runName("fence")}:` : `${runName("fence")}_`;
+    const opened: ServiceBackend[] = [];
+    const open = async (options: BackendOptions = {}) => {
+      const backend = await createBackend(url, { prefix, lockTtlMs: TTL, ...options });
+      opened.push(backend);
+      await (await backend.locks.acquire(runName("warm")))?.release(); // the writer is up
+      return backend;
+    };
+    afterAll(async () => {
+      await Promise.all(opened.map((b) => b.close()));
+      await dropBackend(url, prefix);
+    });
+
+    /** Replica A's lease on a session with a saved state and one event, left to expire; then B's. */
+    async function takenOver(sessionId: string) {
+      const a = await open();
+      const b = await open();
+      const state = emptyAgentState(sessionId);
+      await a.store.save(sessionId, state, { expectedVersion: 0 });
+      const stale = (await a.locks.acquire(sessionId))!;
+      await a.events.append(sessionId, [delta("before")], stale);
+      await sleep(TTL * 2); // A is frozen past its lease: it renews nothing
+      const current = (await b.locks.acquire(sessionId))!;
+      expect(current).toBeDefined();
+      return { a, b, state, stale, current };
+    }
+
+    it("its append, checkpoint and run end are refused, and the log, the state and B's lock are as B left them", async () => {
+      const { a, b, state, stale, current } = await takenOver("frozen");
+      expect(current.generation).toBeGreaterThan(stale.generation);
+      await expect(a.events.append("frozen", [delta("late")], stale)).rejects.toBeInstanceOf(FencedError);
+      await expect(
+        a.checkpoint!({
+          sessionId: "frozen",
+          events: [delta("late")],
+          save: { state, expectedVersion: 1 },
+          lease: stale,
+        }),
+      ).rejects.toBeInstanceOf(FencedError);
+      await expect(
+        a.endRun!({
+          sessionId: "frozen",
+          events: [delta("late")],
+          save: { state, expectedVersion: 1 },
+          endEvents: [replyEnd()],
+          lease: stale,
+        }),
+      ).rejects.toThrow(/generation \d+\) no longer holds the session/);
+      expect((await b.events.read("frozen", 0, 10)).map((e) => e.seq)).toEqual([1]);
+      expect((await b.store.load("frozen"))?.version).toBe(1);
+      expect(await b.locks.isHeld("frozen")).toBe(true);
+      expect(await stale.renew()).toBe(false);
+      // B writes on under its own lease; A's release does not free B's lock
+      await stale.release();
+      expect((await b.events.append("frozen", [replyEnd()], current)).map((e) => e.seq)).toEqual([2]);
+      expect(await b.locks.isHeld("frozen")).toBe(true);
+      await current.release();
+    });
+
+    it("a lease that expired is refused even before anyone takes over, and is listed as abandoned", async () => {
+      const a = await open();
+      const lease = (await a.locks.acquire("lapsed"))!;
+      await a.events.append("lapsed", [delta("one")], lease);
+      expect((await a.locks.abandoned!(100)).map((l) => l.sessionId)).not.toContain("lapsed");
+      await sleep(TTL * 2);
+      expect(await lease.renew()).toBe(false);
+      await expect(a.events.append("lapsed", [delta("two")], lease)).rejects.toBeInstanceOf(FencedError);
+      expect(await a.events.lastSeq("lapsed")).toBe(1);
+      expect((await a.locks.abandoned!(100)).map((l) => l.sessionId)).toContain("lapsed");
+      // the sweeper's way out: take it, release it, and it is abandoned no more
+      const taken = (await a.locks.acquire("lapsed"))!;
+      expect(taken.generation).toBeGreaterThan(lease.generation);
+      await taken.release();
+      expect((await a.locks.abandoned!(100)).map((l) => l.sessionId)).not.toContain("lapsed");
+    });
+
+    it("writes without a lease are not fenced (tools and tests that append directly)", async () => {
+      const a = await open();
+      expect((await a.events.append("plain", [delta("x")])).map((e) => e.seq)).toEqual([1]);
+    });
+
+    it("a lease from another backend object is refused with a clear error, not written under", async () => {
+      const a = await open();
+      const b = await open();
+      const lease = (await b.locks.acquire("foreign"))!;
+      await expect(a.events.append("foreign", [delta("x")], lease)).rejects.toThrow(/not this backend's/);
+      expect(await a.events.lastSeq("foreign")).toBe(0);
+      await lease.release();
+    });
+  });
+}
+
+describe("fenced writes on memory: a lease released (or lost) writes nothing once another run holds the session", () => {
+  it("its append, checkpoint and run end are refused; generations only grow", async () => {
+    const backend = await createBackend("memory:");
+    const state = emptyAgentState("m");
+    await backend.store.save("m", state, { expectedVersion: 0 });
+    const stale: RunLease = (await backend.locks.acquire("m"))!;
+    await backend.events.append("m", [delta("before")], stale);
+    await stale.release();
+    const current = (await backend.locks.acquire("m"))!;
+    expect(current.generation).toBeGreaterThan(stale.generation);
+    await expect(backend.events.append("m", [delta("late")], stale)).rejects.toBeInstanceOf(FencedError);
+    await expect(
+      backend.checkpoint!({
+        sessionId: "m",
+        events: [delta("late")],
+        save: { state, expectedVersion: 1 },
+        lease: stale,
+      }),
+    ).rejects.toBeInstanceOf(FencedError);
+    await expect(
+      backend.endRun!({ sessionId: "m", events: [], endEvents: [replyEnd()], lease: stale }),
+    ).rejects.toBeInstanceOf(FencedError);
+    expect(await backend.events.lastSeq("m")).toBe(1);
+    expect((await backend.store.load("m"))?.version).toBe(1);
+    expect(await backend.locks.isHeld("m")).toBe(true);
+    const ended = await backend.endRun!({
+      sessionId: "m",
+      events: [],
+      endEvents: [replyEnd()],
+      lease: current,
+    });
+    expect(ended.logged.map((e) => e.seq)).toEqual([2]);
+    expect(await backend.locks.isHeld("m")).toBe(false);
+    await backend.close();
+  });
+});
