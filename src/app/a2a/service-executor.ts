@@ -8,6 +8,7 @@ import {
 import { type AgentEvent, applyEvent } from "../../event/index.js";
 import { type Msg, userMsg } from "../../message/index.js";
 import { finalText } from "../../multiagent/index.js";
+import { ConfirmAnswerSchema } from "../server/http/request-schemas.js";
 import type { RunHandle } from "../server/runtime/run-execution.js";
 import type { ConfirmAnswer, ServiceRuntime } from "../server/runtime/service-runtime.js";
 import {
@@ -183,13 +184,22 @@ function pendingOf(task: Task): AgentEvent | undefined {
 /**
  * Answers from an A2A message: a data part `{ confirmResults: [{ toolCallId, confirmed, ... }] }` or
  * `{ confirmed: boolean }` (all waiting calls), else its text ("yes"/"approve"/"ok" confirms all, anything else refuses).
+ * Answers are checked like the REST `answers` (a bad one is an error naming the field); an edited
+ * `input` or a `rules` entry is decided by the agent's permission gate like any other answer.
  */
 function answersFor(waiting: AgentEvent, message: Message): ConfirmAnswer[] {
   if (waiting.type !== "REQUIRE_USER_CONFIRM") return [];
   const data = dataOfParts(message.parts)[0] as
     | { confirmResults?: ConfirmAnswer[]; confirmed?: boolean }
     | undefined;
-  if (data?.confirmResults) return data.confirmResults;
+  if (data?.confirmResults !== undefined) {
+    const parsed = ConfirmAnswerSchema.array().min(1).safeParse(data.confirmResults);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(`confirmResults.${issue.path.join(".")}: ${issue.message}`);
+    }
+    return parsed.data;
+  }
   const text = textOfParts(message.parts).trim();
   const confirmed = data?.confirmed ?? /^(y|yes|approve|approved|ok|confirm)\b/i.test(text);
   return waiting.toolCalls.map((call) => {
