@@ -3,6 +3,7 @@ import picomatch from "picomatch";
 import {
   CREDENTIAL_DIRECTORIES,
   CREDENTIAL_FILES,
+  credentialPathMatch,
   credentialPathReason,
   plainCredentialNames,
 } from "./credential-paths.js";
@@ -15,6 +16,12 @@ export const DANGEROUS_DIRECTORIES: readonly string[] = [
   ".git",
   ".vscode",
   ".idea",
+  // Other version control (hooks in .hg/hgrc) and git hook managers: their files run on commit.
+  ".hg",
+  ".svn",
+  ".bzr",
+  ".husky",
+  ".githooks",
   ...plainCredentialNames(CREDENTIAL_DIRECTORIES),
 ];
 
@@ -38,10 +45,49 @@ export const DANGEROUS_FILES: readonly string[] = [
   ".zlogout",
   ".profile",
   ".kshrc",
+  ".mkshrc",
   ".cshrc",
   ".tcshrc",
+  ".login",
+  ".logout",
+  ".inputrc",
+  ".hgrc",
+  ".vimrc",
+  ".gvimrc",
+  ".exrc",
+  ".nvimrc",
+  ".pre-commit-config.yaml",
+  ".lefthook.yml",
+  ".lefthook.yaml",
+  ".lefthook-local.yml",
   ...plainCredentialNames(CREDENTIAL_FILES),
 ];
+
+/**
+ * Code-running paths that are not one dot name: hook managers' files named without a dot (matched
+ * by name, so a bare `*` is checked by expanding it, not by the pattern) and paths under `.config`
+ * and `.cargo` (a path tail, as in credential-paths.ts).
+ */
+const CODE_PATHS = {
+  files: [
+    "lefthook.yml",
+    "lefthook.yaml",
+    "lefthook-local.yml",
+    ".config/git/config",
+    ".config/git/attributes",
+    ".config/git/ignore",
+    ".cargo/config",
+    ".cargo/config.toml",
+  ],
+  directories: [
+    ".config/fish",
+    ".config/nvim",
+    ".config/autostart",
+    ".config/systemd",
+    ".config/environment.d",
+    ".config/git/hooks",
+  ],
+};
 
 const DANGEROUS_FILE_SET = new Set(DANGEROUS_FILES);
 const DANGEROUS_DIRECTORY_SET = new Set(DANGEROUS_DIRECTORIES);
@@ -62,6 +108,8 @@ export function dangerousPathReason(absolutePath: string): string | undefined {
     if (name === ".env" || name.startsWith(".env.")) return "an environment file that may hold secrets";
     if (DANGEROUS_FILE_SET.has(name)) return `${segment} runs code or holds credentials`;
   }
+  const code = credentialPathMatch(segments, CODE_PATHS);
+  if (code) return `${code.entry} runs code when a tool starts`;
   return credentialPathReason(segments);
 }
 
