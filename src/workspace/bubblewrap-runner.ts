@@ -46,7 +46,9 @@ export class BubblewrapRunner implements ProcessRunner {
    * a failure is not remembered, so the next command tries again and fails the same clear way.
    */
   ready(): Promise<void> {
-    const key = JSON.stringify(this.policy);
+    // A bare `bwrap` is looked up on PATH, so the answer depends on it too.
+    const lookup = this.policy.bwrapPath.includes("/") ? "" : process.env.PATH;
+    const key = JSON.stringify([this.policy, lookup]);
     let check = preflights.get(key);
     if (!check) {
       check = this.check();

@@ -4,4 +4,5 @@ export * from "./local-workspace.js";
 export * from "./sandbox-policy.js";
 export * from "./sandbox-workspace.js";
 export * from "./workspace.js";
+export * from "./workspace-file-view.js";
 export * from "./workspace-files.js";

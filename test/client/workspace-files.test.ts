@@ -15,7 +15,7 @@ const serve = (dataDir?: string) =>
     port: 0,
     tokensEnv: TOKENS,
     withoutOptionalRoutes: true,
-    ...(dataDir ? { workspaces: { dataDir } } : {}),
+    workspaces: dataDir ? { dataDir } : false,
   });
 
 /** The typed error a promise rejects with. */

@@ -1,28 +1,36 @@
 import { resolve } from "node:path";
-import { demoAgentConfig, prepareDemoWorkspace } from "../demo/demo-agent.js";
+import type { ChatModel } from "../../model/core.js";
+import { demoAgentConfig } from "../demo/demo-agent.js";
 import type { ServiceConfig } from "../server/config/service-config.js";
 import { serveCommand } from "./serve-command.js";
 
 export interface DemoOptions {
   port?: number;
-  model?: string;
+  /** A model spec (`openai:gpt-4o-mini`) or a ChatModel; default the scripted demo model. */
+  model?: string | ChatModel;
+  /** Where the sessions' workspaces live (default .agentscope/demo). */
   workspace?: string;
   store?: string;
   out: NodeJS.WritableStream;
 }
 
-/** `agentscope demo`: the service with the demo agent on the embedded store; prints the console URL. */
+/**
+ * `agentscope demo`: the service with the demo agent on the embedded store; prints the console URL.
+ * Each session works in its own workspace (seeded with two files), contained like any service's.
+ */
 export async function demoCommand(options: DemoOptions) {
-  const workspace = resolve(options.workspace ?? ".agentscope/demo-workspace");
-  prepareDemoWorkspace(workspace);
+  const dataDir = resolve(options.workspace ?? ".agentscope/demo");
   const config: ServiceConfig = {
-    agents: [options.model ? demoAgentConfig(workspace, options.model) : demoAgentConfig(workspace)],
+    agents: [options.model ? demoAgentConfig(dataDir, options.model) : demoAgentConfig(dataDir)],
     store: options.store ?? "sqlite:.agentscope/state.db",
+    workspaces: { dataDir },
   };
+  const model =
+    typeof options.model === "string" ? options.model : options.model ? "the given model" : undefined;
   options.out.write(
-    options.model
-      ? `Demo agent on ${options.model}; workspace ${workspace}\n`
-      : `Demo agent on the scripted model (pass --model openai:gpt-4o-mini for a real one); workspace ${workspace}\n`,
+    model
+      ? `Demo agent on ${model}; workspaces under ${dataDir}\n`
+      : `Demo agent on the scripted model (pass --model openai:gpt-4o-mini for a real one); workspaces under ${dataDir}\n`,
   );
   const serve: Parameters<typeof serveCommand>[0] = { config, out: options.out };
   if (options.port !== undefined) serve.port = options.port;

@@ -18,6 +18,8 @@ Run "agentscope <command> --help" for a command's options.
 Chat in the terminal: streamed text, dimmed thinking, tool calls and results. When a tool asks,
 answer y (yes), n (no) or a (always: remember the suggested rule). Ctrl-C interrupts the reply;
 Ctrl-C at the prompt (or /exit, or end of input) quits. Lines can be piped on stdin.
+As under serve, the session works in its own workspace and Bash runs in a bubblewrap sandbox
+where it can (the config's "workspaces" decides; see docs/workspaces.md).
 
 Options:
   --config <file>   agents config (.json, or .ts with tsx); default agentscope.config.{ts,json}
@@ -33,6 +35,8 @@ Options:
 Start the agent service: JSON + SSE routes under /v1 (OpenAPI at /v1/openapi.json), the AG-UI
 endpoint and the web console. Tokens come from the config's "tokens" or AGENTSCOPE_TOKENS
 ("token1:alice,token2:bob"); without tokens the server listens on 127.0.0.1 only.
+Each session works in its own workspace; Bash runs in a bubblewrap sandbox where it can (else a
+warning says so). The config's "workspaces" changes this (docs/workspaces.md).
 
 Options:
   --config <file>   agents config (.json, or .ts with tsx); default agentscope.config.{ts,json}
@@ -50,7 +54,7 @@ scripted model.
 Options:
   --port <n>          port (default 8787; 0 = any free port)
   --model <spec>      a model spec such as openai:gpt-4o-mini
-  --workspace <dir>   the demo's files (default .agentscope/demo-workspace)
+  --workspace <dir>   where the sessions' workspaces live (default .agentscope/demo)
   --store <url>       default sqlite:.agentscope/state.db
   -h, --help          show this help
 `,

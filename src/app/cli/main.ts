@@ -45,15 +45,15 @@ async function chat(args: string[]): Promise<void> {
     client = await httpChatClient(options);
   } else {
     const { findConfig } = await import("./find-config.js");
-    const { createBackend } = await import("../server/backend/create-backend.js");
-    const { buildAgents } = await import("../server/config/build-agents.js");
-    const { ServiceRuntime } = await import("../server/runtime/service-runtime.js");
-    const config = await findConfig(values.config);
-    const runtime = new ServiceRuntime({
-      backend: await createBackend(values.store ?? "memory:"),
-      agents: await buildAgents(config.agents),
+    const { chatRuntime } = await import("./chat-runtime.js");
+    const local = await chatRuntime(await findConfig(values.config), values.store);
+    for (const warning of local.warnings) out.write(`warning: ${warning}\n`);
+    out.write(`${local.containment}\n`);
+    const inProcess = await runtimeChatClient(local.runtime, values.agent).catch(async (error) => {
+      await local.close();
+      throw error;
     });
-    client = await runtimeChatClient(runtime, values.agent);
+    client = { ...inProcess, close: local.close };
   }
   out.write(`session ${client.sessionId} (Ctrl-C interrupts a reply; /exit quits)\n`);
   const { chatLoop } = await import("./chat-command.js");

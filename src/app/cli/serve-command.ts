@@ -28,6 +28,8 @@ export async function serveCommand(
     process.stderr.write(`${level}: ${sessionId === undefined ? "" : `session ${sessionId}: `}${message}\n`);
   const server = await startServer(start);
   for (const notice of server.notices) options.out.write(`note: ${notice}\n`);
+  for (const warning of server.warnings) options.out.write(`warning: ${warning}\n`);
+  options.out.write(`${server.containment}\n`);
   options.out.write(
     `agentscope listening on ${server.url} (agents: ${server.runtime.agentNames.join(", ")}; store: ${server.runtime.backend.kind})\n`,
   );

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Msg } from "../../message/index.js";
 import type { ChatModel, ChatOptions } from "../../model/core.js";
 import { ScriptedModel, type ScriptedTurn } from "../../testing/index.js";
-import { functionTool, type Tool } from "../../tool/index.js";
+import { functionTool, type Tool, type ToolContext } from "../../tool/index.js";
 import type { AgentConfig } from "../server/config/service-config.js";
 
 /** Creates the demo workspace with two files, unless it exists. */
@@ -15,26 +15,43 @@ export function prepareDemoWorkspace(dir: string): void {
   writeFileSync(join(dir, "notes.txt"), "The demo runs on a scripted model unless a model is configured.\n");
 }
 
-/** `list_files` (read-only: runs at once) and `save_note` (writes: the permission engine asks). */
+/**
+ * The directory a demo tool works in: the session's workspace when the service gives it one (its
+ * working directory), else `fallback`; seeded with the demo files when empty.
+ */
+function demoDirectory(ctx: Pick<ToolContext, "permission">, fallback: string): string {
+  const dir = ctx.permission.workingDirectories[0] ?? fallback;
+  prepareDemoWorkspace(dir);
+  return dir;
+}
+
+/**
+ * `list_files` (read-only: runs at once) and `save_note` (writes: the permission engine asks), in
+ * the session's workspace (`workspace` when the service gives none).
+ */
 export function demoTools(workspace: string): Tool[] {
   const listFiles = functionTool({
     name: "list_files",
     description: "List the files in the workspace with their first line.",
     input: z.object({}),
     readOnly: true,
-    execute: () =>
-      readdirSync(workspace)
+    execute: (_args, ctx) => {
+      const dir = demoDirectory(ctx, workspace);
+      return readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isFile() && !entry.name.startsWith("."))
+        .map((entry) => entry.name)
         .sort()
-        .map((name) => `${name}: ${readFileSync(join(workspace, name), "utf8").split("\n")[0]}`)
-        .join("\n"),
+        .map((name) => `${name}: ${readFileSync(join(dir, name), "utf8").split("\n")[0]}`)
+        .join("\n");
+    },
   });
   const saveNote = functionTool({
     name: "save_note",
     description: "Save a note into the workspace (creates or replaces the file).",
-    input: z.object({ file: z.string().regex(/^[\w.-]+$/), text: z.string() }),
+    input: z.object({ file: z.string().regex(/^\w[\w.-]*$/, "a plain file name"), text: z.string() }),
     suggestRules: () => ["save_note"],
-    execute: ({ file, text }) => {
-      writeFileSync(join(workspace, file), text);
+    execute: ({ file, text }, ctx) => {
+      writeFileSync(join(demoDirectory(ctx, workspace), file), text);
       return `saved ${text.length} characters to ${file}`;
     },
   });
@@ -86,12 +103,15 @@ export function demoModel(): ChatModel {
   };
 }
 
-/** The demo agent as a service config entry. */
+/**
+ * The demo agent as a service config entry: its two demo tools and the built-in Read, Glob, Grep and
+ * Bash (a real model may use them; the service contains them like any agent's).
+ */
 export function demoAgentConfig(workspace: string, model: ChatModel | string = demoModel()): AgentConfig {
   return {
     name: "demo",
     systemPrompt: "You are a careful assistant working in a small file workspace.",
     model,
-    tools: demoTools(workspace),
+    tools: [...demoTools(workspace), "Read", "Glob", "Grep", "Bash"],
   };
 }

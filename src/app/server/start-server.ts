@@ -5,7 +5,11 @@ import { DEFAULT_SQLITE_PATH } from "../../state/index.js";
 import { createApp, type ServerErrorListener } from "./app.js";
 import { createBackend } from "./backend/create-backend.js";
 import type { BackendOptions } from "./backend/types.js";
-import { attachWorkspaces, workspaceOptionsOf } from "./config/attach-workspaces.js";
+import {
+  attachWorkspaces,
+  openServiceWorkspaces,
+  type ServiceWorkspaces,
+} from "./config/attach-workspaces.js";
 import { buildAgents } from "./config/build-agents.js";
 import { attachKnowledge, knowledgeServiceOf } from "./config/build-knowledge.js";
 import { attachMemory } from "./config/build-memory.js";
@@ -17,11 +21,11 @@ import type { KnowledgeService } from "./http/knowledge-service.js";
 import { memoryRoutes } from "./http/memory-routes.js";
 import { workspaceRoutes } from "./http/workspace-routes.js";
 import { mountedRoutes } from "./mounted-routes.js";
+import type { ServiceLog } from "./runtime/service-log.js";
 import { ServiceRuntime } from "./runtime/service-runtime.js";
-import { WorkspaceManager, type WorkspaceManagerOptions } from "./workspace-manager.js";
+import type { WorkspaceManagerOptions } from "./workspace-manager.js";
 
 export interface StartServerOptions {
-import type { ServiceLog } from "./runtime/service-log.js";
   config: ServiceConfig;
   /** Overrides config.server.port; default 8787 (0 = any free port). */
   port?: number;
@@ -33,12 +37,18 @@ import type { ServiceLog } from "./runtime/service-log.js";
   tokensEnv?: string;
   /** Table/key prefix, lock TTL and retention of the store backend (config.events.maxPerSession wins). */
   backend?: BackendOptions;
-  /** A workspace per session (or user) under a data directory (overrides config.workspaces): see docs/workspaces.md. */
-  workspaces?: WorkspaceManagerOptions;
+  /**
+   * A workspace per session (or user) under a data directory (overrides config.workspaces, used as
+   * given); `false`: none, the tools work in this process's directory. Default: config.workspaces,
+   * on even when absent, with Bash sandboxed where bubblewrap runs. See docs/workspaces.md.
+   */
+  workspaces?: WorkspaceManagerOptions | false;
   /** Skip the AG-UI and console mounts. */
   withoutOptionalRoutes?: boolean;
   /** Per-user knowledge bases under /v1/knowledge-bases (see docs/rag.md); overrides config.knowledge. */
   knowledge?: KnowledgeService;
+  /** Where the runtime reports fenced runs and what its recovery sweeper closed (default: nowhere). */
+  log?: ServiceLog;
   /** Told of every 5xx answer with the error behind it (see `CreateAppOptions.onServerError`). */
   onServerError?: ServerErrorListener;
 }
@@ -47,10 +57,12 @@ export interface RunningServer {
   url: string;
   host: string;
   port: number;
-  /** Where the runtime reports fenced runs and what its recovery sweeper closed (default: nowhere). */
-  log?: ServiceLog;
   /** What a CLI should tell the user (e.g. that the server is local-only without tokens). */
   notices: string[];
+  /** What a CLI must warn about (e.g. that the tools are not sandboxed, and how to fix it). */
+  warnings: string[];
+  /** What keeps the agents' tools in, e.g. "tools contained: bubblewrap sandbox per session". */
+  containment: string;
   runtime: ServiceRuntime;
   /** The per-user knowledge bases served under /v1/knowledge-bases, when configured. */
   knowledge?: KnowledgeService;
@@ -81,17 +93,21 @@ async function attachServices(
   options: StartServerOptions,
   agents: Awaited<ReturnType<typeof buildAgents>>,
   backend: Awaited<ReturnType<typeof createBackend>>,
+  storeUrl: string,
 ) {
   const { config } = options;
   const memory = await attachMemory(config.agents, agents, config.memory, backend);
   const knowledge = options.knowledge ?? knowledgeServiceOf(config.knowledge, backend);
   attachKnowledge(config.agents, agents, knowledge, backend.sessions);
   wireMultiAgent(config.agents, config.teams, agents);
-  const workspaceOptions = options.workspaces ?? workspaceOptionsOf(config.workspaces);
-  const workspaces = workspaceOptions ? new WorkspaceManager(workspaceOptions) : undefined;
-  if (!workspaces) return { memory, knowledge, workspaces, agents };
-  await workspaces.check();
-  return { memory, knowledge, workspaces, agents: attachWorkspaces(agents, workspaces, backend.sessions) };
+  if (options.workspaces === false) return { memory, knowledge, agents, opened: undefined };
+  const override = options.workspaces ? { override: options.workspaces } : {};
+  const opened: ServiceWorkspaces = await openServiceWorkspaces({
+    config: config.workspaces,
+    storeUrl,
+    ...override,
+  });
+  return { memory, knowledge, opened, agents: attachWorkspaces(agents, opened.manager, backend.sessions) };
 }
 
 /** Builds the agents, opens the store backend and listens. Library code: prints nothing. */
@@ -119,11 +135,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (config.server?.lockTtlMs) backendOptions.lockTtlMs = config.server.lockTtlMs;
   const backend = await createBackend(storeUrl, backendOptions);
   // Everything that can fail after the backend opened closes it again, so a bad config leaks nothing.
-  const attached = await attachServices(options, agents, backend).catch(async (error) => {
+  const attached = await attachServices(options, agents, backend, storeUrl).catch(async (error) => {
     await backend.close();
     throw error;
   });
-  const { memory, knowledge, workspaces } = attached;
+  const { memory, knowledge, opened } = attached;
+  const workspaces = opened?.manager;
   const runtimeOptions: ConstructorParameters<typeof ServiceRuntime>[0] = {
     backend,
     agents: attached.agents,
@@ -143,6 +160,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (config.server?.writeTimeoutMs) streams.writeTimeoutMs = config.server.writeTimeoutMs;
   if (config.server?.maxUnsentBytes) streams.maxUnsentBytes = config.server.maxUnsentBytes;
   runtimeOptions.streams = streams;
+  if (config.server?.sweepEveryMs) runtimeOptions.sweepEveryMs = config.server.sweepEveryMs;
+  if (options.log) runtimeOptions.log = options.log;
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = [memoryRoutes(memory), ...(options.withoutOptionalRoutes ? [] : mountedRoutes(runtime))];
   if (workspaces) mounts.push(workspaceRoutes(runtime, workspaces));
@@ -160,10 +179,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolve(s));
     s.once("error", reject);
-  if (config.server?.sweepEveryMs) runtimeOptions.sweepEveryMs = config.server.sweepEveryMs;
-  if (options.log) runtimeOptions.log = options.log;
   }).catch(async (error) => {
     await runtime.close();
+    await opened?.close();
     throw new Error(`cannot listen on ${host}:${port}: ${(error as Error).message}`, { cause: error });
   });
   const address = server.address() as AddressInfo;
@@ -172,6 +190,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     host,
     port: address.port,
     notices,
+    warnings: opened?.warning ? [opened.warning] : [],
+    containment:
+      opened?.containment ??
+      "tools NOT contained: no workspaces (workspaces: false); the tools work in this process's directory",
     runtime,
     app,
     async close() {
@@ -181,6 +203,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       });
       await memory.flush(); // memory extractions still running write to the backend: let them finish
       await runtime.close();
+      await opened?.close();
     },
   };
   if (knowledge) running.knowledge = knowledge;

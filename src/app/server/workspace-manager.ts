@@ -2,8 +2,15 @@ import { mkdirSync, realpathSync } from "node:fs";
 import { mkdir, realpath, rm } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import type { Middleware } from "../../agent/index.js";
+import { baseDirectory, type CredentialLists, DEFAULT_CREDENTIAL_LISTS } from "../../permission/index.js";
+import type { FileViewSource } from "../../tool/builtin/index.js";
 import type { ProcessRequest, ProcessRunner } from "../../tool/index.js";
-import { BubblewrapRunner, type SandboxPolicy } from "../../workspace/index.js";
+import {
+  BubblewrapRunner,
+  resolveSandboxPolicy,
+  type SandboxPolicy,
+  WorkspaceFileView,
+} from "../../workspace/index.js";
 import type { SessionDirectory, SessionRecord } from "./backend/types.js";
 
 export interface WorkspaceManagerOptions {
@@ -11,7 +18,10 @@ export interface WorkspaceManagerOptions {
   dataDir: string;
   /** One workspace per session (default) or one per user, shared by that user's sessions. */
   scope?: "session" | "user";
-  /** Run the agents' commands in a bubblewrap sandbox over the session's workspace (default off). */
+  /**
+   * Run the agents' commands in a bubblewrap sandbox over the session's workspace (default off here;
+   * `startServer` turns it on by default where bubblewrap runs: see openServiceWorkspaces).
+   */
   sandbox?: SandboxPolicy | false;
 }
 
@@ -23,12 +33,15 @@ export type WorkspaceOwner = Pick<SessionRecord, "sessionId" | "owner">;
  * directory: created on first use, kept across restarts (the path is derived from the ids), removed
  * with the session (session scope). Its middleware points a session's working directory at its
  * workspace before every reply, so the built-in tools read, write and run there; its runner (with
- * `sandbox`) runs every command in a bubblewrap sandbox whose only writable directory is that workspace.
+ * `sandbox`) runs every command in a bubblewrap sandbox whose only writable directory is that workspace;
+ * its file view (`files()`) keeps the file tools in that workspace, without the paths the sandbox hides.
  */
 export class WorkspaceManager {
   readonly base: string;
   readonly scope: "session" | "user";
   readonly #sandbox: SandboxPolicy | false;
+  /** The paths hidden from commands (sandbox) and from the file tools (view) alike. */
+  readonly hidden: CredentialLists;
 
   constructor(options: WorkspaceManagerOptions) {
     if (!isAbsolute(options.dataDir))
@@ -38,6 +51,15 @@ export class WorkspaceManager {
     this.base = realpathSync(base);
     this.scope = options.scope ?? "session";
     this.#sandbox = options.sandbox ?? false;
+    const policy = this.#sandbox === false ? undefined : resolveSandboxPolicy(this.#sandbox);
+    this.hidden = policy
+      ? { files: policy.hiddenFiles, directories: policy.hiddenDirectories }
+      : DEFAULT_CREDENTIAL_LISTS;
+  }
+
+  /** Whether commands run in a bubblewrap sandbox. */
+  get sandboxed(): boolean {
+    return this.#sandbox !== false;
   }
 
   /** The workspace directory of a session (not created). Ids are prefixed/encoded so none can be `..`. */
@@ -99,12 +121,21 @@ export class WorkspaceManager {
     };
   }
 
+  /**
+   * The file tools' view for a call: the workspace that holds the call's working directory (a call
+   * outside every workspace is refused), with the hidden paths of the sandbox.
+   */
+  files(): FileViewSource {
+    return (ctx) =>
+      new WorkspaceFileView(this.#workspaceContaining(baseDirectory(ctx.permission)), this.hidden);
+  }
+
   /** Checks once that the sandbox (when configured) can run here; throws SandboxUnavailableError. */
   async check(): Promise<void> {
     if (this.#sandbox === false) return;
     const probe = await this.ensure({ sessionId: "_sandbox-check", owner: "_sandbox-check" });
     try {
-      await new BubblewrapRunner(probe, this.#sandbox).check();
+      await new BubblewrapRunner(probe, this.#sandbox).ready();
     } finally {
       await rm(this.rootOf({ sessionId: "_sandbox-check", owner: "_sandbox-check" }), {
         recursive: true,

@@ -42,7 +42,7 @@ const serve = (dataDir?: string) =>
     store: "memory:",
     port: 0,
     tokensEnv: `${TOKEN}:alice`,
-    ...(dataDir ? { workspaces: { dataDir } } : {}),
+    workspaces: dataDir ? { dataDir } : false,
   });
 
 describe.skipIf(!available && !required)("console Files panel in headless Chromium", () => {

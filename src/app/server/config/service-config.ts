@@ -235,13 +235,23 @@ export const ServiceConfigSchema = z.strictObject({
   memory: MemorySettingsField.optional(),
   /** Per-user knowledge bases; their list is kept in the state store (survives restarts). */
   knowledge: KnowledgeSettingsField.optional(),
-  /** A workspace per session (or per user) for the agents' tools; see docs/workspaces.md. */
+  /**
+   * A workspace per session (or per user) for the agents' tools; see docs/workspaces.md. On by
+   * default, even without this section: Bash in a bubblewrap sandbox where it can run.
+   */
   workspaces: z
     .strictObject({
-      /** Workspaces live in <dataDir>/workspaces (relative paths: from the working directory). */
-      dataDir: z.string().min(1),
+      /**
+       * Workspaces live in <dataDir>/workspaces (relative paths: from the working directory). Default:
+       * the sqlite store's directory (.agentscope), a temporary directory for the memory store.
+       */
+      dataDir: z.string().min(1).optional(),
       scope: z.enum(["session", "user"]).optional(),
-      /** Run Bash in a bubblewrap sandbox over the session's workspace: true or a policy. */
+      /**
+       * Run Bash in a bubblewrap sandbox over the session's workspace. Default: when bubblewrap can
+       * run here (else a warning at start); true or a policy: required (the server will not start
+       * without it); false: Bash runs on the host, in the workspace.
+       */
       sandbox: z
         .union([
           z.boolean(),
