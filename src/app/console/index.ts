@@ -4,9 +4,14 @@ import { Hono } from "hono";
 import type { ConsoleAssets } from "./build-bundle.js";
 import { BUNDLE_FILES, BUNDLE_TYPES } from "./bundle-files.js";
 
+/**
+ * Images only from this server, `data:` and `blob:`: a page showing model output must never fetch a
+ * third-party URL by itself (a prompt injection could put a secret in it). Remote images in answers
+ * are links the user opens in a new tab (ui/remote-image.ts).
+ */
 const SECURITY_HEADERS = {
   "content-security-policy":
-    "default-src 'self'; img-src 'self' data: blob: https:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
 };

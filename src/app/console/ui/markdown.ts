@@ -14,6 +14,7 @@ import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import MarkdownIt from "markdown-it";
 import { h } from "./dom.js";
+import { imageNode } from "./remote-image.js";
 import { safeUrl } from "./safe-url.js";
 
 const LANGUAGES = { bash, css, diff, go, java, javascript, json, python, rust, sql, typescript, xml, yaml };
@@ -27,7 +28,8 @@ hljs.registerAliases(["yml"], { languageName: "yaml" });
 
 /**
  * Markdown for model output: CommonMark + tables + autolinks, raw HTML off (it is shown as text),
- * links and images only through `safeUrl`, code highlighted by highlight.js.
+ * links and images only through `safeUrl`, code highlighted by highlight.js. Only local images
+ * (same origin, data:, blob:) show inline; any other is a link that loads nothing until clicked.
  */
 const markdown = new MarkdownIt({
   html: false,
@@ -55,7 +57,7 @@ const ATTRIBUTES: Record<string, Set<string>> = {
   span: new Set(["class"]),
 };
 
-function sanitize(root: Element): void {
+function sanitize(root: ParentNode): void {
   for (const node of [...root.querySelectorAll("*")]) {
     const tag = node.tagName.toLowerCase();
     if (!TAGS.has(tag)) {
@@ -73,9 +75,9 @@ function sanitize(root: Element): void {
       node.setAttribute("rel", "noopener noreferrer nofollow");
     }
     if (tag === "img") {
-      const src = safeUrl(node.getAttribute("src") ?? "", { image: true });
-      if (src === undefined) node.replaceWith(document.createTextNode(node.getAttribute("alt") ?? "image"));
-      else node.setAttribute("loading", "lazy");
+      const alt = node.getAttribute("alt") ?? "";
+      const shown = imageNode(node.getAttribute("src") ?? "", alt, { loading: "lazy" });
+      node.replaceWith(shown ?? document.createTextNode(alt || "image"));
     }
   }
 }
@@ -105,10 +107,11 @@ function addCopyButtons(root: Element): void {
 export function renderMarkdown(target: Element, text: string): void {
   const template = document.createElement("template");
   template.innerHTML = markdown.render(text);
-  const root = template.content;
+  // Sanitised while inert (a template's content loads nothing): an <img> moved into the page
+  // before its check would already have been requested.
+  sanitize(template.content);
   const holder = document.createElement("div");
-  holder.append(root);
-  sanitize(holder);
+  holder.append(template.content);
   addCopyButtons(holder);
   target.replaceChildren(...holder.childNodes);
 }

@@ -2,6 +2,7 @@ import type { SessionView, SubRun } from "../../../client/index.js";
 import type { ContentBlock, DataBlock, Msg, ToolCallBlock, ToolResultBlock } from "../../../message/index.js";
 import { h, prettyJson } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
+import { imageNode } from "./remote-image.js";
 import { safeUrl } from "./safe-url.js";
 
 /** Details the user opened or closed by hand, by block id: their choice survives re-rendering. */
@@ -31,8 +32,10 @@ function dataNode(block: DataBlock): Node {
       : image
         ? safeUrl(`data:${type};base64,${source.data}`, { image: true })
         : undefined;
-  if (href === undefined) return h("span", { class: "attachment" }, `${label} (${type || "file"})`);
-  if (image) return h("img", { class: "media", alt: block.name ?? "image", src: href });
+  const unshown = () => h("span", { class: "attachment" }, `${label} (${type || "file"})`);
+  if (href === undefined) return unshown();
+  // Inline when local (same origin, data:, blob:), else a link that loads nothing until clicked.
+  if (image) return imageNode(href, block.name ?? "image", { class: "media" }) ?? unshown();
   return h("a", { class: "attachment", href, target: "_blank", rel: "noopener noreferrer" }, label);
 }
 
