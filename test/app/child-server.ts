@@ -8,13 +8,21 @@ export interface ChildServer {
   process: ChildProcess;
   /** SIGKILL, and wait until it is gone. */
   kill9(): Promise<void>;
+  /** Everything it printed on stdout so far (its runtime's log lines start with "log "). */
+  output(): string;
 }
 
 /** Starts the service in a child process (tsx) on a random 127.0.0.1 port (options: see serve-child.ts). */
 export function startChildServer(
   storeUrl: string,
   countFile: string,
-  options: { prefix?: string; lockTtlMs?: number; crash?: boolean } = {},
+  options: {
+    prefix?: string;
+    lockTtlMs?: number;
+    crash?: boolean;
+    sweepEveryMs?: number;
+    resumeOnRecovery?: boolean;
+  } = {},
 ): Promise<ChildServer> {
   const args = ["--import", "tsx", script, storeUrl, countFile, JSON.stringify(options)];
   const child = spawn(process.execPath, args, {
@@ -33,6 +41,7 @@ export function startChildServer(
         resolve({
           url,
           process: child,
+          output: () => out,
           kill9: () =>
             new Promise<void>((done) => {
               if (child.exitCode !== null || child.signalCode !== null) return done();
