@@ -110,7 +110,8 @@ export async function decideCall(request: CallToDecide): Promise<CallVerdict> {
   const canonical = canonicalInput(input);
   const outside = boundaryDenial(subject, input, context);
   if (outside) return { behavior: "deny", decision: outside };
-  const decision = await request.decide(input, context);
+  // Checked once, here: the decider (the engine) need not walk the paths against it again.
+  const decision = await request.decide(input, context.boundary ? withoutBoundary(context) : context);
   const behavior = (decision as { behavior?: unknown } | undefined)?.behavior;
   if (behavior === "allow")
     return { behavior, decided: mint(request, canonical, decision, "engine"), decision };
@@ -128,6 +129,11 @@ export async function decideCall(request: CallToDecide): Promise<CallVerdict> {
       reason: `the permission check of ${subject.name} answered ${JSON.stringify(behavior)}, not allow, deny or ask`,
     },
   };
+}
+
+function withoutBoundary(context: PermissionContext): PermissionContext {
+  const { boundary: _checked, ...rest } = context;
+  return rest;
 }
 
 /** What makes two asks the same ask for a person: safety, reason and the rules offered ("" for no ask). */
