@@ -144,6 +144,7 @@ async function deadReader(server: LoopbackServer, path: string, token: string): 
   const socket = connect(server.port, "127.0.0.1");
   await once(socket, "connect");
   socket.pause(); // never reads: the kernel's buffers fill, then the server's
+  socket.on("error", () => {}); // the server resets it
   socket.write(
     `GET ${path} HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`,
   );
@@ -236,6 +237,48 @@ describe("a reader that never reads", () => {
     expect(all).toEqual(Array.from({ length: EVENTS }, (_, i) => i + 1));
     expect(frames.every((f) => f.data?.type === "TEXT_BLOCK_DELTA")).toBe(true);
   }, 20_000);
+
+  it.skipIf(process.platform !== "linux")(
+    "is dropped when what it did not read all fits in the kernel's buffers (Linux: the socket's send queue)",
+    async () => {
+      const { backend, runtime, app, session } = setup({ streams: { writeTimeoutMs: 300 } });
+      const server = await serveOnLoopback(app.fetch);
+      cleanups.push(() => server.close());
+      const id = await session("t-alice");
+      // 1 MiB: more than a receiver that never reads takes in, less than the sender's kernel holds
+      const count = 128;
+      await backend.events.append(
+        id,
+        Array.from({ length: count }, (_, i) =>
+          createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: `${i} ${BIG}` }),
+        ),
+      );
+      const socket = await deadReader(server, `/v1/sessions/${id}/events`, "t-alice");
+      cleanups.push(async () => socket.destroy());
+      for (let i = 0; i < 100 && runtime.streams.openBy("alice") === 0; i++) await sleep(20);
+      expect(runtime.streams.openBy("alice")).toBe(1);
+      for (let i = 0; i < 250 && runtime.streams.openBy("alice") > 0; i++) await sleep(20);
+      expect(runtime.streams.openBy("alice")).toBe(0);
+      const raw = await drain(socket);
+      const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
+      const received = parseFrames(body.slice(0, body.lastIndexOf("\n\n") + 2)).filter(
+        (f) => f.id !== undefined,
+      );
+      const last = received.at(-1)?.id ?? 0;
+      const resumed = await fetch(`${server.base}/v1/sessions/${id}/events`, {
+        headers: {
+          authorization: "Bearer t-alice",
+          accept: "text/event-stream",
+          "last-event-id": String(last),
+        },
+      });
+      const frames = await framesUntil(resumed, count);
+      expect([...received, ...frames].map((f) => f.id)).toEqual(
+        Array.from({ length: count }, (_, i) => i + 1),
+      );
+    },
+    20_000,
+  );
 
   it("a reader that reads is not dropped, however long the stream", async () => {
     const { backend, runtime, app, session } = setup({

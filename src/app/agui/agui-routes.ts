@@ -3,7 +3,9 @@ import type { InputEvent } from "../../event/index.js";
 import type { Msg } from "../../message/index.js";
 import type { ServiceVariables } from "../server/http/auth.js";
 import { incomingOf } from "../server/http/node-request.js";
+import { watchPeer } from "../server/http/peer-watch.js";
 import { readBody } from "../server/http/read-body.js";
+import { dropConnection } from "../server/http/stall-watch.js";
 import { StreamPacer } from "../server/http/stream-pacer.js";
 import { toHttpError } from "../server/http-error.js";
 import type { ServiceRuntime } from "../server/runtime/service-runtime.js";
@@ -49,7 +51,9 @@ export function aguiRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVa
       return c.json(http.body, http.status);
     }
     // A client that takes nothing for the write timeout is dropped (its socket, on Node).
-    const drop = () => incomingOf(c)?.socket.destroy();
+    const socket = incomingOf(c)?.socket;
+    const drop = () => dropConnection(socket);
+    socket?.once("close", watchPeer(slot, socket, drop));
     return aguiStream(runtime, user, body, plan, c.req.raw.signal, { slot, drop });
   });
   return app;

@@ -4,7 +4,8 @@ import { Follower, type FollowItem, type FollowSink, type StopSignal } from "../
 import { RUN_END_EVENTS } from "../runtime/run-end-events.js";
 import type { StreamSlot } from "../runtime/stream-slots.js";
 import { withDirectBody } from "./direct-body.js";
-import { StallWatch } from "./stall-watch.js";
+import { watchPeer } from "./peer-watch.js";
+import { dropConnection, StallWatch } from "./stall-watch.js";
 
 const encoder = new TextEncoder();
 const CONNECTED = ": connected\n\n";
@@ -220,7 +221,9 @@ async function writeFrames(
   slot: StreamSlot | undefined,
 ): Promise<void> {
   const stall = slot ? new StallWatch(out, slot) : undefined;
+  const unwatch = slot ? watchPeer(slot, out.socket, () => dropConnection(out.socket)) : undefined;
   out.once("close", () => {
+    unwatch?.();
     stall?.disarm();
     slot?.release();
     stream.stop();
