@@ -29,7 +29,7 @@ export function pausedReply(state: AgentState, input: InputEvent): Msg {
 /**
  * Checks that every answer in `input` is for a call that is waiting for it (asking for a
  * confirmation; submitted for external execution), that no call is answered twice, and that an
- * external result names the tool of its call. Throws before anything changes.
+ * answer or an external result names the tool of its call. Throws before anything changes.
  */
 export function checkAnswers(msg: Msg, input: InputEvent): void {
   if (input.type === "USER_INTERRUPT") return;
@@ -56,6 +56,18 @@ export function checkAnswers(msg: Msg, input: InputEvent): void {
     if (call.state !== expected) {
       throw new ReplyStateError(`tool call "${id}" is ${call.state}, not waiting for ${input.type}`);
     }
+  }
+  if (input.type === "USER_CONFIRM_RESULT") {
+    // An empty name stands for the call's own (a client that only knew the id); another one is wrong.
+    for (const answer of input.confirmResults) {
+      const call = waiting.get(answer.toolCall.id)!;
+      if (answer.toolCall.name !== "" && answer.toolCall.name !== call.name) {
+        throw new ReplyStateError(
+          `the answer for tool call "${call.id}" names tool "${answer.toolCall.name}", but the call is to "${call.name}"`,
+        );
+      }
+    }
+    return;
   }
   if (input.type !== "EXTERNAL_EXECUTION_RESULT") return;
   for (const result of input.toolResults) {

@@ -7,6 +7,7 @@ import { Agent, type Middleware, ReplyStateError } from "../../src/agent/index.j
 import {
   type AgentEvent,
   externalExecutionResult,
+  foldEvents,
   type RequireExternalExecutionEvent,
   type RequireUserConfirmEvent,
   userConfirmResult,
@@ -124,7 +125,8 @@ describe("one gate: an edited approval is decided again for what will run", () =
     const dir = tempDir();
     const elsewhere = tempDir();
     const agent = bashAgent(dir, "touch notes.txt");
-    const ask = asked(await collect(agent.replyStream(userMsg("go"))));
+    const first = await collect(agent.replyStream(userMsg("go")));
+    const ask = asked(first);
     const target = join(elsewhere, "escaped.txt");
     const second = await collect(
       agent.replyStream(approve(ask.replyId, ask.toolCalls[0]!, { command: `touch ${target}` })),
@@ -140,9 +142,11 @@ describe("one gate: an edited approval is decided again for what will run", () =
     ]);
     expect(existsSync(target)).toBe(false);
     expect(agent.state.replyContext?.waitingFor).toBe("user_confirm");
-    await collect(agent.replyStream(approve(again.replyId, again.toolCalls[0]!)));
+    const third = await collect(agent.replyStream(approve(again.replyId, again.toolCalls[0]!)));
     expect(existsSync(target)).toBe(true);
     expect(results(agent).map((r) => r.state)).toEqual(["success"]);
+    // Every step was an event: the log folds to the stored reply.
+    expect(foldEvents([...first, ...second, ...third])).toEqual(agent.state.context.at(-1));
   });
 
   it("an edit into a safety ask asks again with the safety reason", async () => {
@@ -160,6 +164,16 @@ describe("one gate: an edited approval is decided again for what will run", () =
 });
 
 describe("one gate: 'always allow' remembers only the rule the ask offered", () => {
+  it("an answer that names another tool than its call is refused", async () => {
+    const dir = tempDir();
+    const agent = bashAgent(dir, "touch notes.txt");
+    const ask = asked(await collect(agent.replyStream(userMsg("go"))));
+    await expect(
+      collect(agent.replyStream(approve(ask.replyId, { ...ask.toolCalls[0]!, name: "Read" }))),
+    ).rejects.toThrow(/names tool "Read", but the call is to "Bash"/);
+    expect(existsSync(join(dir, "notes.txt"))).toBe(false);
+  });
+
   it("a safety ask answered with a blanket rule for the tool is refused and changes nothing", async () => {
     const dir = tempDir();
     const agent = bashAgent(dir, "touch $(echo notes.txt)");
