@@ -67,10 +67,12 @@ export const MODEL_PROVIDERS = [
 
 /**
  * After an `@`, what can only be meant as a server address: a scheme (`ftp:`, `file:`, and the
- * `localhost:` of `localhost:8080`), anything with a `/`, `localhost`, an IPv4 address, or nothing.
- * A version like `claude-3-5-sonnet@20240620` is none of these and stays part of the model name.
+ * `localhost:` of `localhost:8080`), anything with a `/`, `localhost`, an IPv4 address, a host name
+ * (`api.example.com`), or nothing. A version like `claude-3-5-sonnet@20240620` is none of these and
+ * stays part of the model name.
  */
-const ADDRESS_AFTER_AT = /^(?:[a-z][a-z0-9+.-]*:|[^/]*\/|localhost$|\d{1,3}(?:\.\d{1,3}){3}|$)/i;
+const ADDRESS_AFTER_AT =
+  /^(?:[a-z][a-z0-9+.-]*:|[^/]*\/|localhost$|\d{1,3}(?:\.\d{1,3}){3}$|(?:[a-z0-9-]+\.)+[a-z][a-z0-9-]*$|$)/i;
 
 /**
  * Parses `provider:model[@baseUrl]`; the model part may itself contain colons (`ollama:llama3.2:3b`)

@@ -43,7 +43,14 @@ describe("model specs", () => {
       });
     }
     it(`${provider}: a non-http(s) server after @ is an error, not part of the model name`, () => {
-      for (const bad of ["ftp://example.com/v1", "file:///etc/passwd", "localhost:8080", "127.0.0.1", ""]) {
+      for (const bad of [
+        "ftp://example.com/v1",
+        "file:///etc/passwd",
+        "localhost:8080",
+        "127.0.0.1",
+        "api.example.com",
+        "",
+      ]) {
         const spec = `${provider}:m@${bad}`;
         expect(() => modelFromSpec(spec, {}), spec).toThrow(/must be an http:\/\/ or https:\/\/ URL/);
         expect(() => modelFromSpec(spec, {}), spec).toThrow(JSON.stringify(bad));
@@ -62,6 +69,7 @@ describe("model specs", () => {
       provider: "anthropic",
       model: "claude-3-5-sonnet@20240620",
     });
+    expect(parseModelSpec("vertex-style:gemini-1.5-pro@002").model).toBe("gemini-1.5-pro@002");
     expect(parseModelSpec("openai:m@http://127.0.0.1:4010/v1").baseURL).toBe("http://127.0.0.1:4010/v1");
   });
 

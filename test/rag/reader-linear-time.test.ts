@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { atxHeading, splitMarkdownByHeadings } from "../../src/rag/chunkers/markdown-headings.js";
 import { splitHtmlByHeadings } from "../../src/rag/readers/html-scanner.js";
-import { decodeEntities, HtmlReader, MarkdownReader } from "../../src/rag/readers/index.js";
+import {
+  decodeEntities,
+  HtmlReader,
+  MarkdownReader,
+  withoutFrontMatter,
+} from "../../src/rag/readers/index.js";
 import type { ScanCounter } from "../../src/rag/readers/scan-counter.js";
 
 /**
@@ -119,6 +124,15 @@ describe("the Markdown reader parses headings in linear time", () => {
     expect(sections[2]?.text).toContain("####### not a heading");
   });
 
+  it("front matter: dropped when closed, kept when not, and never searched twice", () => {
+    expect(withoutFrontMatter("---\ntitle: x\n---\n# Body")).toBe("# Body");
+    expect(withoutFrontMatter("---\r\ntitle: x\r\n---\r\n# Body")).toBe("# Body");
+    expect(withoutFrontMatter("---\ntitle: x\n---not the end\n---\nrest")).toBe("rest");
+    expect(withoutFrontMatter("no front matter\n---\n")).toBe("no front matter\n---\n");
+    const unclosed = `---\n${"\n---x".repeat(50_000)}`;
+    expect(withoutFrontMatter(unclosed)).toBe(unclosed);
+  });
+
   it("closing #s, blank titles and code fences behave as before", () => {
     expect(atxHeading("## Title ##")).toEqual({ level: 2, title: "Title" });
     expect(atxHeading("# C#")).toEqual({ level: 1, title: "C#" });
@@ -137,6 +151,7 @@ describe("the Markdown reader parses headings in linear time", () => {
       "src/rag/readers/html-scanner.ts",
       "src/rag/readers/html-entities.ts",
       "src/rag/chunkers/markdown-headings.ts",
+      "src/rag/readers/markdown-reader.ts",
     ]) {
       const source = await readFile(join(import.meta.dirname, "../..", file), "utf8");
       expect(source, file).not.toMatch(/[*+}]\?/); // no lazy quantifier (`.*?`, `[\s\S]*?`, `.+?`)
