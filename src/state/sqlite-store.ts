@@ -84,6 +84,11 @@ export class SqliteStateStore implements AgentStateStore {
     this.path = path === ":memory:" ? path : resolve(path);
   }
 
+  /** The table of snapshots; the patches are in `<table>_patches`. */
+  get table(): string {
+    return this.#table;
+  }
+
   /** Opens the database and creates the table; later calls reuse it. Missing driver: MissingDriverError. */
   async init(): Promise<void> {
     await this.#statements();

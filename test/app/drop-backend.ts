@@ -10,7 +10,9 @@ export async function dropBackend(url: string, prefix: string): Promise<void> {
     const pg = await import("pg");
     const client = new pg.default.Client({ connectionString: url });
     await client.connect();
-    const tables = ["events", "sessions", "leases", "state", "state_migrations"].map((t) => `${prefix}${t}`);
+    const tables = ["events", "sessions", "leases", "state", "state_patches", "state_migrations"].map(
+      (t) => `${prefix}${t}`,
+    );
     await client.query(`DROP TABLE IF EXISTS ${tables.join(", ")}`);
     await client.query(`DROP SEQUENCE IF EXISTS ${prefix}lease_generation`);
     await client.end();
