@@ -74,7 +74,7 @@ describe("the differential harness catches a wrong verdict", () => {
       "head -1 src/main.ts && tail -n 1 b.txt",
       "echo hi",
       "sort numbers.txt; diff a.txt b.txt",
-      "nice cat src/*.ts",
+      "nice cat src/m*.ts",
       "find . -name '*.ts'",
       "jq .name data.json",
     ];

@@ -139,6 +139,7 @@ function secretContents(marker: Marker): Map<string, string> {
   add("home/.git-credentials", (m) => `https://me:${m}@example.com\n`);
   add("home/.gitconfig", (m) => `[user]\n\tname = me\n[github]\n\ttoken = ${m}\n`);
   add("home/.config/gh/hosts.yml", (m) => `github.com:\n  oauth_token: ${m}\n`);
+  add("home/.docker/config.json", (m) => `{"auths":{"example.com":{"auth":"${m}"}}}\n`);
   add("outside/keys/id_rsa", (m) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${m}\n`);
   add("outside/secret.txt", (m) => `${m}\n`);
   // Read by .git/config below, not written as a file of its own.
@@ -157,21 +158,39 @@ const PLAIN_FILES: Record<string, string> = {
   "docs/readme.md": "# Demo\n",
   "dir with space/f.txt": "spaced\n",
   ".gitattributes": "*.txt diff=canary filter=canary\n",
+  // Files that name other files or hold a program: a command given one of these reads what it names.
+  names0: ".env\0keys-link/../secret.txt\0",
+  "names.txt": ".env\nkeys-link/../secret.txt\n",
+  "filter.jq": "$ENV\n",
+  // Names a glob hands to a program as options (`sort *.txt` gets --output=..., `rg x *` gets --pre=...).
+  "--output=pwned.txt": "",
+  "-opwned.txt": "",
+  "--pre=touch": "",
+  "-delete": "",
+  // Compressed-looking files: `file -z` may hand them to a decompressor program.
+  "packed.xz": "\xfd7zXZ\x00\x00\x04\xe6\xd6\xb4\x46\x02\x00\x21\x01",
+  "packed.bz2": "BZh91AY&SY\x00\x00\x00\x00",
+  "packed.zst": "\x28\xb5\x2f\xfd\x00\x00\x00\x00",
 };
 
 function buildFiles(
   tree: Omit<CanaryTree, "markers" | "environmentSecret" | "restore" | "remove">,
   secrets: Map<string, string>,
 ): void {
-  for (const [path, text] of Object.entries(PLAIN_FILES)) writeFile(join(tree.work, path), text);
+  // Byte for byte (latin1): the compressed-looking files carry bytes above 0x7f.
+  for (const [path, text] of Object.entries(PLAIN_FILES))
+    writeFile(join(tree.work, path), Buffer.from(text, "latin1"));
   for (const [path, text] of secrets) if (path.includes("/")) writeFile(join(tree.root, path), text);
   // Symlinks out of the workspace (to the stand-in for ~/.ssh) and to a secret inside it.
   symlinkSync(join(tree.outside, "keys"), join(tree.work, "keys-link"));
   symlinkSync(join(tree.outside, "secret.txt"), join(tree.work, "notes-link"));
   symlinkSync(join(tree.work, ".env"), join(tree.work, "env-link"));
+  // And deeper down, where only a recursive reader or a glob finds them.
+  symlinkSync(join(tree.outside, "secret.txt"), join(tree.work, "src", "deep-link.ts"));
+  symlinkSync(join(tree.outside, "keys"), join(tree.work, "docs", "keys"));
 }
 
-function writeFile(path: string, text: string): void {
+function writeFile(path: string, text: string | Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, text);
   utimesSync(path, OLD, OLD);

@@ -93,11 +93,24 @@ const TEXT = [
 const PATTERNS = ["alpha", "'a.*'", "-e alpha", "API", "'^'", ".", "'x|y'", '"$HOME"', "--", "'.'"];
 /** Real options of allow-listed programs that their tables leave out on purpose (they run or write). */
 const EXTRA_OPTIONS: Record<string, string[]> = {
-  sort: ["--compress-program=touch", "--output=out", "-o out", "--temporary-directory=.", "-T ."],
+  sort: [
+    "--files0-from=names0",
+    "--files0-from names0",
+    "--compress-program=touch",
+    "--output=out",
+    "-o out",
+    "--temporary-directory=.",
+    "-T .",
+  ],
   tail: ["--pid=1", "-f", "--follow=name"],
-  grep: ["--devices=read", "-r", "-R", "--include=.env", "--exclude-from=.env"],
+  grep: ["-f names.txt", "--devices=read", "-r", "-R", "--include=.env", "--exclude-from=.env"],
   rg: ["--pre=touch", "--hidden", "-uuu", "--no-ignore", "-L", "--hostname-bin=touch", "-z"],
   jq: [
+    "-f filter.jq",
+    "--from-file filter.jq",
+    "-n -f filter.jq",
+    "-n 'import \"~/.docker/config\" as $c; $c'",
+    "-n '$__loc__'",
     "-n env",
     "-n '$ENV'",
     "-n 'input_filename'",
@@ -108,10 +121,21 @@ const EXTRA_OPTIONS: Record<string, string[]> = {
     "-n '$__loc__'",
   ],
   date: ["-f a.txt", "--file=a.txt", "-r .env", "--reference=.env"],
-  file: ["-C", "-m .env", "--files-from=list.txt", "-f list.txt"],
+  file: [
+    "-f names.txt",
+    "-z",
+    "-z packed.xz",
+    "-z packed.bz2",
+    "-Z packed.zst",
+    "-z *",
+    "-C",
+    "-m .env",
+    "--files-from=list.txt",
+    "-f list.txt",
+  ],
   tree: ["-o out", "--fromfile", "-R", "-a"],
-  du: ["--files0-from=list.txt", "-a"],
-  wc: ["--files0-from=list.txt", "--files0-from=-"],
+  du: ["--files0-from=names0", "--files0-from=list.txt", "-a"],
+  wc: ["--files0-from=names0", "--files0-from=list.txt", "--files0-from=-"],
   diff: ["--to-file=.env", "--from-file=keys-link", "-r", "--line-format=%L"],
   ls: ["--hyperlink", "-R", "-a", "--dired"],
   cat: ["-A"],
@@ -142,6 +166,17 @@ const EXTRA_OPTIONS: Record<string, string[]> = {
     "-e 'F'",
     "--sandbox",
     "--debug",
+    "-ni",
+    "-Ei",
+    "--in-pl",
+    "-i.bak",
+    "-s -i",
+    "'p;w out'",
+    "-e p -e 'w out'",
+    "$'p\\nw out'",
+    "'s/a/b/gw out'",
+    "'1{e touch pwned\n}'",
+    "'y/a/b/;w out'",
   ],
 };
 
@@ -394,13 +429,22 @@ const gitCommand = fc
   .tuple(
     fc.constantFrom("", "--no-pager ", "-P ", "--no-optional-locks ", "-C src "),
     fc.constantFrom(...GIT_SUBCOMMANDS),
-    sometimes(fc.constantFrom("-- a.txt", "a.txt", "-- .env", "src"), 3),
+    sometimes(fc.constantFrom("-- a.txt", "a.txt", "-- .env", "src", "*", "-- *", "*.txt"), 3),
   )
   .map(([global, sub, tail]) => `git ${global}${sub}${tail ? ` ${tail}` : ""}`);
 
 const findCommand = fc
   .tuple(
-    fc.constantFrom("find", "find .", "find src", "find -L .", "find keys-link", "find . -maxdepth 1"),
+    fc.constantFrom(
+      "find",
+      "find .",
+      "find src",
+      "find -L .",
+      "find keys-link",
+      "find . -maxdepth 1",
+      "find *",
+      "find -L src docs",
+    ),
     fc.array(
       fc.constantFrom(
         "-name '*.txt'",
