@@ -38,9 +38,10 @@ export interface StartServerOptions {
   /** Table/key prefix, lock TTL and retention of the store backend (config.events.maxPerSession wins). */
   backend?: BackendOptions;
   /**
-   * A workspace per session (or user) under a data directory (overrides config.workspaces, used as
-   * given); `false`: none, the tools work in this process's directory. Default: config.workspaces,
-   * on even when absent, with Bash sandboxed where bubblewrap runs. See docs/workspaces.md.
+   * A workspace per session (or user) under a data directory (overrides config.workspaces; without
+   * `sandbox`, Bash is sandboxed where bubblewrap runs, as for the config); `false`: none, the tools
+   * work in this process's directory. Default: config.workspaces, on even when absent. See
+   * docs/workspaces.md.
    */
   workspaces?: WorkspaceManagerOptions | false;
   /** Skip the AG-UI and console mounts. */

@@ -40,7 +40,7 @@ export interface ServiceWorkspaces {
 export interface OpenWorkspacesOptions {
   /** The config's `workspaces` section (may be absent: workspaces are on by default). */
   config: ServiceConfig["workspaces"];
-  /** Explicit manager options (a program's): used as given, no probing. */
+  /** Explicit manager options (a program's) instead of the config's; `sandbox` left out is probed the same way. */
   override?: WorkspaceManagerOptions;
   /** The store URL: a sqlite store's directory is the default data directory, memory a temp one. */
   storeUrl: string;
