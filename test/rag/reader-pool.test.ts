@@ -1,7 +1,11 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { DocumentLimitError, DocumentReadError, RagError } from "../../src/rag/errors.js";
-import { HtmlReader, MarkdownReader } from "../../src/rag/readers/index.js";
+import { HtmlReader, MarkdownReader, readDocument } from "../../src/rag/readers/index.js";
 import { ReaderPool } from "../../src/rag/readers/reader-pool.js";
+import { generateDocuments } from "./fixtures/generate-documents.js";
 import { buildZip } from "./fixtures/zip-builder.js";
 
 /** Documents read in worker threads: off the event loop, under time and memory limits. */
@@ -36,6 +40,24 @@ describe("ReaderPool", () => {
     html.mockRestore();
     markdown.mockRestore();
   });
+
+  it("every built-in reader works inside the worker: PDF, .docx, .xlsx, .pptx read as in this thread", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "agentscope-pool-docs-"));
+    try {
+      const files = await generateDocuments(dir);
+      for (const path of [files.pdf, files.docx, files.xlsx, files.pptx]) {
+        const input = { source: path, bytes: new Uint8Array(await readFile(path)) };
+        expect(await shared.read(input), path).toEqual(await readDocument(input));
+      }
+      const locked = await shared
+        .read({ source: "locked.pdf", bytes: new Uint8Array(await readFile(files.encryptedPdf)) })
+        .catch((e) => e);
+      expect(locked).toBeInstanceOf(DocumentReadError);
+      expect(locked.message).toContain("encrypted");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("a failure in the worker comes back as the same typed error, naming the file", async () => {
     const bad = await shared.read({ source: "broken.json", bytes: encode("{not json") }).catch((e) => e);
