@@ -20,8 +20,11 @@ import { STRUCTURED_OUTPUT_TOOL } from "./structured-output.js";
 import { chunkToPart, isAsyncIterable, valueToParts } from "./tool-output.js";
 
 type Ask = { call: ToolCallBlock; decision: PermissionDecision };
-/** A call the gate let through: it runs (or is submitted) only under its DecidedCall. */
-type Admitted = { call: ToolCallBlock; tool: Tool; decided: DecidedCall };
+/**
+ * A call the gate let through: it runs (or is submitted) only under its DecidedCall, with the
+ * arguments the gate parsed (`input`) from the call's text as it was then (`raw`).
+ */
+type Admitted = { call: ToolCallBlock; tool: Tool; decided: DecidedCall; input: unknown; raw: string };
 
 /** Acting: gating tool calls (validation, permission) and running them, batch by batch. */
 export abstract class ActingRun extends ReplyCore {
@@ -149,7 +152,7 @@ export abstract class ActingRun extends ReplyCore {
       asks.push({ call, decision: verdict.decision });
       return undefined;
     }
-    return { call, tool, decided: verdict.decided };
+    return { call, tool, decided: verdict.decided, input: parsed, raw: call.input };
   }
 
   /**
@@ -237,9 +240,13 @@ export abstract class ActingRun extends ReplyCore {
    * Runs one admitted call under its decision (it refuses arguments other than the decided ones);
    * with `resume`, continues a call whose nested run paused (its result is already open).
    */
-  protected async runTool({ call, tool, decided }: Admitted, resume?: InputEvent): Promise<void> {
-    const parsed = this.parseArguments(call, tool);
-    if (parsed === PARSE_FAILED) return;
+  protected async runTool(admitted: Admitted, resume?: InputEvent): Promise<void> {
+    const { call, tool, decided, input: parsed } = admitted;
+    if (call.input !== admitted.raw) {
+      throw new ReplyStateError(
+        `the arguments of ${call.name} call "${call.id}" changed after its permission decision`,
+      );
+    }
     const signal = this.options.signal ?? new AbortController().signal;
     if (!resume) this.emit("TOOL_RESULT_START", { toolCallId: call.id, toolCallName: call.name });
     let suspended: { replyIds: string[]; waitingFor: WaitingFor } | undefined;
@@ -437,7 +444,8 @@ export abstract class ActingRun extends ReplyCore {
       yield* this.drain();
       return;
     }
-    yield* this.waitFor(this.runTool({ call, tool, decided: verdict.decided }, input));
+    const admitted = { call, tool, decided: verdict.decided, input: parsed!.value, raw: call.input };
+    yield* this.waitFor(this.runTool(admitted, input));
   }
 
   /** Takes this reply's own answer (ReplyRun). */

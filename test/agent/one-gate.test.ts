@@ -339,4 +339,27 @@ describe("one gate: external results and middleware", () => {
       output: expect.stringContaining("is for probe call"),
     });
   });
+
+  it("a tool whose parsing fills a fresh default each time runs with the arguments the gate decided", async () => {
+    const seen: string[] = [];
+    let n = 0;
+    const stamped = functionTool({
+      name: "stamp",
+      description: "",
+      input: z.object({ at: z.string().default(() => `t${++n}`) }),
+      readOnly: true,
+      execute: ({ at }) => {
+        seen.push(at);
+        return at;
+      },
+    });
+    const agent = new Agent({
+      name: "a",
+      model: new ScriptedModel([{ toolCalls: [{ name: "stamp", input: {} }] }, { text: "done" }]),
+      toolkit: [stamped],
+    });
+    await agent.reply(userMsg("go"));
+    expect(seen).toHaveLength(1);
+    expect(results(agent)[0]).toMatchObject({ state: "success", output: seen[0] });
+  });
 });
