@@ -113,8 +113,9 @@ function userContent(content: unknown, messageId: string): ContentBlock[] {
  * Turns AG-UI resume entries into the input event that continues paused reply `replyId`, whose
  * `waiting` calls are asking for a confirmation or submitted for external execution. Every waiting
  * call must be answered (AG-UI: no partial resumes). Confirmations: `approved`, optional
- * `editedArgs` (full replacement), `rules` to remember, `reason` for a refusal; a cancelled one is a
- * refusal. External runs: `{ output, isError? }`. When every entry is cancelled the reply ends
+ * `editedArgs` (full replacement; the agent decides the edited call again before it runs), `rules`
+ * to remember (only rules the ask offered), `reason` for a refusal; a cancelled one is a refusal.
+ * External runs: `{ output, isError? }`. When every entry is cancelled the reply ends
  * (USER_INTERRUPT).
  */
 export function resumeInput(replyId: string, waiting: ToolCallBlock[], resume: ResumeEntry[]): InputEvent {
