@@ -85,14 +85,7 @@ async function session(index: number): Promise<void> {
       metadata: {},
       createdAt: new Date().toISOString(),
     });
-    const msg = {
-      id: replyId,
-      role: "assistant",
-      name: "a",
-      content: [] as Any[],
-      metadata: {},
-      createdAt: "",
-    };
+    const msg: Any = { id: replyId, role: "assistant", name: "a", content: [], metadata: {}, createdAt: "" };
     state.context.push(msg);
     state.replyContext = { replyId, iteration: 0 };
     await checkpoint();
