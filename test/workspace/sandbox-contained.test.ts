@@ -42,6 +42,9 @@ describe("a SandboxWorkspace made with new runs nothing on the host", () => {
     writeFileSync(join(workspace.root, ".env"), "TOKEN=x");
     mkdirSync(join(workspace.root, ".kube"), { recursive: true });
     writeFileSync(join(workspace.root, ".kube", "config"), "token: x");
+    mkdirSync(join(workspace.root, "sub", ".config", "gh"), { recursive: true });
+    writeFileSync(join(workspace.root, "sub", ".config", "gh", "hosts.yml"), "oauth_token: gho_x");
+    writeFileSync(join(workspace.root, "sub", ".pgpass"), "db:5432:*:me:pw_x");
     symlinkSync(hostFile, join(workspace.root, "link.txt"));
     await expect(workspace.readFile(".env")).rejects.toThrow(/hidden/);
     await expect(workspace.readFile(".kube/config")).rejects.toThrow(/hidden/);
@@ -50,9 +53,14 @@ describe("a SandboxWorkspace made with new runs nothing on the host", () => {
     const listed = (await workspace.listFiles(".", { recursive: true })).map((entry) => entry.path);
     expect(listed).toContain("notes.txt");
     expect(listed.filter((path) => path.startsWith(".env") || path.startsWith(".kube"))).toEqual([]);
-    const { output } = await workspace.exec("cat .env .kube/config 2>&1; echo end");
+    await expect(workspace.readFile("sub/.config/gh/hosts.yml")).rejects.toThrow(/hidden/);
+    const { output } = await workspace.exec(
+      "cat .env .kube/config sub/.config/gh/hosts.yml sub/.pgpass 2>&1; echo end",
+    );
     expect(output).not.toContain("TOKEN=x");
     expect(output).not.toContain("token: x");
+    expect(output).not.toContain("gho_x");
+    expect(output).not.toContain("pw_x");
     await workspace.close();
   });
 });
