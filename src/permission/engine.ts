@@ -12,10 +12,11 @@ import type {
 } from "./types.js";
 
 /**
- * Decides one tool call. Order: the session's boundary (every mode) → deny rules → ask rules → read-only fast path → the tool's own check
- * (with the engine's path check) → allow rules → the mode's fallback. explore stops after the fast
- * path (deny); bypass never asks; dont_ask turns every ask into a deny. A safety ask is immune to
- * allow rules. Never throws for a tool's own failure: a failing check becomes an ask.
+ * Decides one tool call. Order: the session's boundary (every mode) → deny rules → ask rules →
+ * read-only fast path → the tool's own check (with the engine's path check) → allow rules → the
+ * mode's fallback. explore stops after the fast path (deny); bypass never asks; dont_ask turns
+ * every ask into a deny. A safety ask is immune to allow rules. Never throws for a tool's own
+ * failure: a failing check becomes an ask.
  */
 export async function decidePermission(
   subject: PermissionSubject,

@@ -89,6 +89,24 @@ describe("one gate across the sub-agent boundary", () => {
     expect(subResults(rest, ask.replyId)).toEqual(["denied"]);
   });
 
+  it("a parent call waiting on a sub-run is decided again when it continues: a deny since then ends it", async () => {
+    const dir = tempDir();
+    const main = parentOf("touch notes.txt", { workingDirectories: [dir] });
+    const ask = asked(await collect(main.replyStream(userMsg("go"))));
+    main.state.permission.rules.push(ruleFromInput("deny:worker"));
+    await collect(main.replyStream(answer(ask.replyId, JSON.stringify({ command: "touch notes.txt" }))));
+    expect(existsSync(join(dir, "notes.txt"))).toBe(false);
+    const final = main.state.context.at(-1) as Msg;
+    expect(blocksOf(final, "tool_result")).toEqual([
+      expect.objectContaining({
+        id: "call_worker",
+        state: "denied",
+        output: "Permission denied: denied by the rule worker",
+      }),
+    ]);
+    expect(final.finishedReason).toBe("completed");
+  });
+
   it("the parent's boundary binds the sub-run, in bypass mode too", async () => {
     const dir = tempDir();
     const elsewhere = tempDir();
