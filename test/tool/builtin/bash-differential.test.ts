@@ -31,6 +31,15 @@ function unexpected(finds: readonly Find[]): string {
     .join("\n\n");
 }
 
+/**
+ * Says how many commands were tried: as a test annotation (kept by reporters) and on stdout (the
+ * default reporter shows annotations of failed tests only; console.* is reserved by the console guard).
+ */
+async function report(annotate: (message: string) => Promise<unknown>, line: string): Promise<void> {
+  await annotate(line);
+  process.stdout.write(`differential test: ${line}\n`);
+}
+
 function summary(label: string, result: DifferentialResult): string {
   const known = result.finds.filter((find) => isKnownOpen(find, open)).length;
   return (
@@ -45,7 +54,7 @@ describe("the differential test: what the analysis allows, run for real", () => 
 
   it("every corpus command it allows only reads", { timeout: 60_000 }, async ({ annotate }) => {
     const result = await harness.run(corpusCommands());
-    await annotate(summary("corpus", result));
+    await report(annotate, summary("corpus", result));
     expect(result.ran).toBeGreaterThan(20);
     expect(unexpected(result.finds)).toBe("");
   });
@@ -54,7 +63,7 @@ describe("the differential test: what the analysis allows, run for real", () => 
     timeout: settings.testTimeoutMs,
   }, async ({ annotate }) => {
     const result = await harness.run(generateCommands(settings.seed, settings.count));
-    await annotate(summary(`generated (${settings.mode}, seed ${settings.seed})`, result));
+    await report(annotate, summary(`generated (${settings.mode}, seed ${settings.seed})`, result));
     expect(result.tried).toBe(settings.count);
     expect(result.ran).toBeGreaterThan(settings.count / 10);
     expect(unexpected(result.finds)).toBe("");

@@ -4,6 +4,7 @@
  *
  *     npx tsx test/tool/builtin/differential/record-finds.ts            # corpus + the CI seed
  *     AGENTSCOPE_DIFFERENTIAL=long AGENTSCOPE_DIFFERENTIAL_COUNT=5000 npx tsx .../record-finds.ts
+ *     npx tsx .../record-finds.ts 'sort *.txt' 'git log *.txt'    # also these, each find recorded
  *
  * A find is added (reduced to the piece of a compound command that did it alone) only when it did
  * something no recorded open find did; a recorded open find the permission check now refuses is
@@ -39,7 +40,9 @@ for (const find of recorded) {
 }
 tree.remove();
 
+const byHand = process.argv.slice(2);
 const runs: [string, string[]][] = [
+  ...(byHand.length > 0 ? [["by hand", byHand] as [string, string[]]] : []),
   ["corpus", corpusCommands()],
   [
     `generator ${settings.mode} seed ${settings.seed} count ${settings.count}`,
@@ -53,7 +56,7 @@ for (const [source, commands] of runs) {
     `${source}: judged ${result.tried}, ran ${result.ran}, ${result.timedOut} timed out, ${result.finds.length} finds`,
   );
   for (const find of result.finds) {
-    if (isKnownOpen(find, openObservations([...recorded, ...added]))) continue;
+    if (source !== "by hand" && isKnownOpen(find, openObservations([...recorded, ...added]))) continue;
     const reduced: Find | undefined = await harness.reduce(find);
     const record = recordOf(find, source, today, reduced);
     if (recorded.some((entry) => entry.command === record.command)) continue;
