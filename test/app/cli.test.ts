@@ -132,7 +132,7 @@ describe("agentscope", () => {
     expect(code).toBe(0);
     expect(stdout).toContain("thinking: I will record it.");
     expect(stdout).toContain("→ record");
-    expect(stdout).toContain("Allow record? [y]es / [n]o / [a]lways:");
+    expect(stdout).toContain("Allow record? [y]es / [n]o / [a]lways (remember record):");
     expect(stdout).toContain("recorded hello ✓");
     expect(stdout).toContain("Recorded, all done.");
     expect(readFileSync(countFile, "utf8")).toBe("hello\n");
