@@ -69,7 +69,9 @@ export async function logEndsOpen(
  * A reply paused on purpose (waiting for an answer) is left alone. Returns whether it closed one,
  * and the session's state as it is now stored (so the caller need not load it again). `known`: the
  * log's newest event, when the caller has just read it. `lease`: the caller's lease, which fences every
- * write (a FencedError rejects once another replica has the session).
+ * write (a FencedError rejects once another replica has the session); with it, the closing events and
+ * the save go as one checkpoint where the backend has one (one step: never an end in the log without
+ * the state that goes with it).
  */
 export async function closeCutOffReply(
   backend: ServiceBackend,
@@ -77,8 +79,6 @@ export async function closeCutOffReply(
   known?: KnownNewest,
   lease?: RunLease,
 ): Promise<{ closed: boolean; stored: StoredState | undefined }> {
-  const append = (events: AgentEvent[]) =>
-    lease ? backend.events.append(sessionId, events, lease) : backend.events.append(sessionId, events);
   const stored = await backend.store.load(sessionId);
   if (!stored) return { closed: false, stored };
   const state = stored.state;
@@ -89,6 +89,7 @@ export async function closeCutOffReply(
     return { closed: false, stored };
 
   const found = lastReply(await readLog(backend, sessionId));
+  const toLog: AgentEvent[] = [];
   let changed = false;
   if (found && !found.ended) {
     const storedMsg = state.context.findLast((m) => m.id === found.replyId);
@@ -97,8 +98,7 @@ export async function closeCutOffReply(
       storedMsg?.finishedReason !== undefined && cutOff !== found.replyId
         ? [replyEndOf(storedMsg)]
         : closingEvents(found.events, found.replyId);
-    await append(closing);
-    await backend.bus.publish({ sessionId, kind: "events" }).catch(() => {});
+    toLog.push(...closing);
     if (cutOff === found.replyId) {
       replaceMsg(state, foldEvents([...found.events, ...closing])!);
       delete state.replyContext;
@@ -110,28 +110,47 @@ export async function closeCutOffReply(
     state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
   if (orphan !== undefined && recoverCutOffReply(state)) {
     const msg = state.context.findLast((m) => m.id === orphan);
-    await append([msg ? replyEndOf(msg) : closingEvents([], orphan).at(-1)!]);
-    await backend.bus.publish({ sessionId, kind: "events" }).catch(() => {});
+    toLog.push(msg ? replyEndOf(msg) : closingEvents([], orphan).at(-1)!);
     changed = true;
   }
   if (!changed) return { closed: false, stored };
-  const version = await save(backend, sessionId, { state, expectedVersion: stored.version }, lease);
+  const version = await logAndSave(
+    backend,
+    sessionId,
+    toLog,
+    { state, expectedVersion: stored.version },
+    lease,
+  );
   return { closed: true, stored: { state, version } };
 }
 
-/** The state saved, fenced by `lease` where the backend can (a checkpoint without events). */
-async function save(
+/**
+ * The closing events logged, then the state saved: one fenced checkpoint where the backend has one,
+ * else in turn (the appends fenced by `lease`). Followers are told once the events are logged, even
+ * when the save then fails.
+ */
+async function logAndSave(
   backend: ServiceBackend,
   sessionId: string,
+  events: AgentEvent[],
   toSave: { state: AgentState; expectedVersion: number },
   lease: RunLease | undefined,
 ): Promise<number> {
-  if (!lease || !backend.checkpoint)
-    return (await backend.store.save(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion }))
-      .version;
-  const result = await backend.checkpoint({ sessionId, events: [], save: toSave, lease });
-  if (result.saveError) throw result.saveError;
-  return result.version!;
+  const tell = () => backend.bus.publish({ sessionId, kind: "events" }).catch(() => {});
+  if (lease && backend.checkpoint) {
+    const result = await backend.checkpoint({ sessionId, events, save: toSave, lease });
+    if (result.logged.length > 0) await tell();
+    if (result.saveError) throw result.saveError;
+    return result.version!;
+  }
+  if (events.length > 0) {
+    await (lease
+      ? backend.events.append(sessionId, events, lease)
+      : backend.events.append(sessionId, events));
+    await tell();
+  }
+  return (await backend.store.save(sessionId, toSave.state, { expectedVersion: toSave.expectedVersion }))
+    .version;
 }
 
 function replyEndOf(msg: Msg): AgentEvent {

@@ -62,7 +62,7 @@ export class Sweeper {
     return this.#sweeping;
   }
 
-  /** No more sweeps; resolves once the one in flight is done. */
+  /** No more sweeps (the one in flight ends after its current job); resolves once it has. */
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
