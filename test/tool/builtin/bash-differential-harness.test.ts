@@ -9,6 +9,7 @@ import { loadFinds } from "./differential/finds.js";
 import { generateCommands } from "./differential/generator.js";
 import { declaredPrograms, type Judge, realJudge } from "./differential/judge.js";
 import { openHarness } from "./differential/open-harness.js";
+import { CI_COUNT, CI_SEED, differentialSettings } from "./differential/settings.js";
 
 /**
  * The differential test's own honesty: a fake analysis that calls everything read-only must be
@@ -127,6 +128,29 @@ describe("the differential inputs", () => {
     expect(corpus).toContain("git grep -O'touch /tmp/m' hi");
     expect(corpus).toContain("cat link-*");
     expect(corpus).toContain("sort -o/tmp/x");
+  });
+
+  it("the run's size comes from the environment: a fixed CI run, a long one, bad values named", () => {
+    expect(differentialSettings({})).toMatchObject({ mode: "ci", seed: CI_SEED, count: CI_COUNT });
+    const today = new Date("2026-12-03T10:00:00Z");
+    expect(differentialSettings({ AGENTSCOPE_DIFFERENTIAL: "long" }, today)).toMatchObject({
+      mode: "long",
+      seed: 20261203,
+      count: 20_000,
+    });
+    expect(
+      differentialSettings({
+        AGENTSCOPE_DIFFERENTIAL: "long",
+        AGENTSCOPE_DIFFERENTIAL_COUNT: "500",
+        AGENTSCOPE_DIFFERENTIAL_SEED: "9",
+      }),
+    ).toMatchObject({ seed: 9, count: 500 });
+    expect(() => differentialSettings({ AGENTSCOPE_DIFFERENTIAL: "nightly" })).toThrow(
+      /must be "ci" or "long", got "nightly"/,
+    );
+    expect(() =>
+      differentialSettings({ AGENTSCOPE_DIFFERENTIAL: "long", AGENTSCOPE_DIFFERENTIAL_COUNT: "1e9" }),
+    ).toThrow(/AGENTSCOPE_DIFFERENTIAL_COUNT must be a whole number, got "1e9"/);
   });
 
   it("a damaged finds file is refused with the entry and field named", () => {
