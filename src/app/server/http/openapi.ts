@@ -15,7 +15,7 @@ const error = {
   description: "`{ error: { type, message } }`",
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 };
-const errors = { "400": error, "401": error, "404": error, "409": error, "413": error };
+const errors = { "400": error, "401": error, "404": error, "409": error, "413": error, "415": error };
 const sessionId = { name: "id", in: "path", required: true, schema: { type: "string" } };
 const runStarted = {
   "202": {
