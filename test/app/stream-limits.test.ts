@@ -136,6 +136,8 @@ describe("open event streams per user", () => {
   it("refuses limits that are not positive integers", () => {
     expect(() => setup({ streams: { maxStreamsPerUser: 0 } })).toThrow(/maxStreamsPerUser/);
     expect(() => setup({ streams: { writeTimeoutMs: -1 } })).toThrow(/writeTimeoutMs/);
+    // a longer timer would fire at once
+    expect(() => setup({ streams: { writeTimeoutMs: 2 ** 31 } })).toThrow(/writeTimeoutMs/);
   });
 });
 

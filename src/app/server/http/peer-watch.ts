@@ -16,7 +16,7 @@ interface Watched {
  * The write timeout where Node cannot see it: a client that stops reading first fills the kernel's
  * buffers (megabytes per connection), and until those are full every write succeeds. On Linux the
  * watch reads every watched socket's send queue from /proc/net/tcp (one read of the table for all of
- * them, every quarter of the write timeout, only while streams are open) and drops a connection whose
+ * them, every quarter of the write timeout up to 10 s, only while streams are open) and drops a connection whose
  * peer has acknowledged nothing for the write timeout while bytes waited for it. Elsewhere it does
  * nothing (StallWatch still drops a stream once Node's own buffer is full).
  */
@@ -33,7 +33,7 @@ class PeerWatch {
     if (inode === undefined) return () => {};
     const watched: Watched = { socket, inode, drop, acked: 0, stalledSince: undefined };
     this.#watched.add(watched);
-    this.#timer ??= setInterval(() => void this.#look(), Math.max(10, Math.floor(this.writeTimeoutMs / 4)));
+    this.#timer ??= setInterval(() => void this.#look(), lookEveryMs(this.writeTimeoutMs));
     this.#timer.unref?.();
     return () => {
       this.#watched.delete(watched);
@@ -82,6 +82,11 @@ class PeerWatch {
     clearInterval(this.#timer);
     this.#timer = undefined;
   }
+}
+
+/** How often the send queues are read: a quarter of the write timeout, 10 ms to 10 s. */
+function lookEveryMs(writeTimeoutMs: number): number {
+  return Math.min(10_000, Math.max(10, Math.floor(writeTimeoutMs / 4)));
 }
 
 /** One watch per runtime (its slots share one clock). */

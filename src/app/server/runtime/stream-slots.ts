@@ -35,10 +35,18 @@ export interface StreamSlot {
   release(): void;
 }
 
-function positive(name: string, value: number | undefined, fallback: number): number {
+/** The longest timer Node keeps (about 24.8 days); a longer write timeout would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function positive(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) return fallback;
-  if (!(Number.isInteger(value) && value > 0))
-    throw new RangeError(`${name} must be a positive integer (got ${value})`);
+  if (!(Number.isInteger(value) && value > 0 && value <= max))
+    throw new RangeError(`${name} must be a positive integer of at most ${max} (got ${value})`);
   return value;
 }
 
@@ -61,7 +69,12 @@ export class StreamSlots {
       limits.maxStreamsPerUser,
       DEFAULT_MAX_STREAMS_PER_USER,
     );
-    this.writeTimeoutMs = positive("writeTimeoutMs", limits.writeTimeoutMs, DEFAULT_WRITE_TIMEOUT_MS);
+    this.writeTimeoutMs = positive(
+      "writeTimeoutMs",
+      limits.writeTimeoutMs,
+      DEFAULT_WRITE_TIMEOUT_MS,
+      MAX_TIMEOUT_MS,
+    );
     this.maxUnsentBytes = positive("maxUnsentBytes", limits.maxUnsentBytes, DEFAULT_MAX_UNSENT_BYTES);
     this.stalls = new FollowClock(tickFor(this.writeTimeoutMs));
   }
