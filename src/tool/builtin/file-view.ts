@@ -3,6 +3,8 @@ import { lstat, mkdir, open } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { glob } from "tinyglobby";
 import {
+  CREDENTIAL_DIRECTORIES,
+  CREDENTIAL_FILES,
   DANGEROUS_DIRECTORIES,
   DANGEROUS_FILES,
   dangerousPathReason,
@@ -39,8 +41,11 @@ export interface FileView {
   write(absolute: string, data: string | Uint8Array): Promise<{ mtimeMs: number }>;
   /** Files under `dir` (absolute) matching `pattern`, relative to `dir`, sorted; never a hidden path. */
   list(dir: string, pattern: string, options?: FileListOptions): Promise<string[]>;
-  /** Whether a file a search came across may be read and shown. */
-  shows(absolute: string): Promise<boolean>;
+  /**
+   * Whether a file a search came across may be read and shown; `named`: the call named this file
+   * itself (the permission engine has judged that path, so the host view shows it).
+   */
+  shows(absolute: string, options?: { named?: boolean }): Promise<boolean>;
   /** Globs (ripgrep syntax, matched case-insensitively) a search must never enter or read. */
   readonly searchExclusions: readonly string[];
 }
@@ -105,10 +110,17 @@ export const hostFileView: FileView = {
     });
     return found.sort();
   },
-  async shows(absolute) {
-    if (dangerousPathReason(absolute) !== undefined) return false;
+  async shows(absolute, options = {}) {
+    if (!options.named && dangerousPathReason(absolute) !== undefined) return false;
     const info = await lstat(absolute).catch(() => undefined);
     return info !== undefined;
   },
-  searchExclusions: [".env", ".env.*", ...DANGEROUS_FILES, ...DANGEROUS_DIRECTORIES, "node_modules"],
+  searchExclusions: [
+    ...DANGEROUS_FILES,
+    ...DANGEROUS_DIRECTORIES,
+    ...[...CREDENTIAL_FILES, ...CREDENTIAL_DIRECTORIES].map((entry) =>
+      entry.includes("/") ? `**/${entry}` : entry,
+    ),
+    "node_modules",
+  ],
 };

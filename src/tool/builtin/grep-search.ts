@@ -53,7 +53,8 @@ export async function searchWithRipgrep(rg: string, query: GrepQuery): Promise<G
   if (query.mode === "count") args.push("--count", "--with-filename");
   if (query.ignoreCase) args.push("--ignore-case");
   if (query.glob) args.push("--glob", query.glob);
-  for (const excluded of query.view.searchExclusions) args.push("--iglob", `!${excluded}`);
+  // A single file was checked by the view already (searchRoot); a directory search skips the exclusions.
+  if (path === ".") for (const excluded of query.view.searchExclusions) args.push("--iglob", `!${excluded}`);
   args.push("--regexp", query.pattern, "--", path);
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(rg, args, { cwd, stdio: ["ignore", "pipe", "pipe"], signal: query.signal });
@@ -79,7 +80,7 @@ export async function searchWithRipgrep(rg: string, query: GrepQuery): Promise<G
     const name = file.replace(/^\.\//, "");
     let visible = shown.get(name);
     if (visible === undefined) {
-      visible = await query.view.shows(join(cwd, name));
+      visible = await query.view.shows(join(cwd, name), { named: path !== "." });
       shown.set(name, visible);
     }
     if (visible) lines.push(rest === undefined ? name : `${name}:${rest}`);
@@ -123,7 +124,7 @@ export async function searchWithJs(query: GrepQuery): Promise<GrepLines> {
   const lines: GrepLines = [];
   for (const file of files) {
     query.signal.throwIfAborted();
-    const text = await readText(query.view, join(cwd, file));
+    const text = await readText(query.view, join(cwd, file), path !== ".");
     if (text === undefined) continue;
     let count = 0;
     for (const [index, line] of text.split(/\r?\n/).entries()) {
@@ -144,14 +145,14 @@ async function searchRoot(query: GrepQuery): Promise<{ cwd: string; path: string
     throw new Error(`${query.target} does not exist`);
   });
   if (info.isDirectory()) return { cwd: query.target, path: "." };
-  if (!(await query.view.shows(query.target)))
+  if (!(await query.view.shows(query.target, { named: true })))
     throw new Error(`${query.target} cannot be searched: the file tools do not show it`);
   return { cwd: dirname(query.target), path: basename(query.target) };
 }
 
 /** A text file's content through the view, or undefined (refused, binary, too big, not a file). */
-async function readText(view: FileView, path: string): Promise<string | undefined> {
-  if (!(await view.shows(path))) return undefined;
+async function readText(view: FileView, path: string, named: boolean): Promise<string | undefined> {
+  if (!(await view.shows(path, { named }))) return undefined;
   const info = await stat(path).catch(() => undefined);
   if (!info?.isFile() || info.size > MAX_FILE_BYTES) return undefined;
   const read = await view.read(path).catch(() => undefined);

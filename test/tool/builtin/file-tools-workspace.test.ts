@@ -143,6 +143,16 @@ describe("without a workspace the host view does not follow links either", () =>
     );
     expect(output).toBe("no matches for outside readme");
   });
+
+  it("a file the call names (the engine asked about it) is searched; a directory search skips it", async () => {
+    for (const useRipgrep of findRipgrep() ? [true, false] : [false]) {
+      const grep = grepTool({ useRipgrep });
+      const named = String(await run(grep, { pattern: "TOKEN", path: ".env", outputMode: "count" }, ctx()));
+      expect(named, String(useRipgrep)).toBe(".env:1");
+      const all = String(await run(grep, { pattern: "TOKEN", outputMode: "files" }, ctx()));
+      expect(all, String(useRipgrep)).not.toContain(".env");
+    }
+  });
 });
 
 describe("Glob rules match the call's pattern", () => {
