@@ -15,7 +15,9 @@ const error = {
   description: "`{ error: { type, message } }`",
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 };
-const errors = { "400": error, "401": error, "404": error, "409": error, "413": error, "415": error };
+const errors = { "400": error, "401": error, "404": error, "409": error, "413": error };
+/** A route that takes a JSON body also answers 415 to a body of another Content-Type. */
+const bodyErrors = { ...errors, "415": error };
 const sessionId = { name: "id", in: "path", required: true, schema: { type: "string" } };
 const runStarted = {
   "202": {
@@ -28,7 +30,7 @@ const runStarted = {
     content: { "text/event-stream": { schema: { type: "string" } } },
   },
   "429": error,
-  ...errors,
+  ...bodyErrors,
 };
 
 function post(summary: string, body: z.ZodType, responses: object) {
@@ -85,7 +87,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
         post: {
           summary: "Create a session",
           requestBody: { required: false, content: json(CreateSessionBody) },
-          responses: { "201": { description: "The session record" }, ...errors },
+          responses: { "201": { description: "The session record" }, ...bodyErrors },
         },
         get: {
           summary: "List your sessions (paged by cursor)",
@@ -106,7 +108,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
           summary: "Rename a session (`title`: 1 to 200 characters)",
           parameters: [sessionId],
           requestBody: { required: true, content: json(RenameSessionBody) },
-          responses: { "200": { description: "The session record with its new title" }, ...errors },
+          responses: { "200": { description: "The session record with its new title" }, ...bodyErrors },
         },
         delete: {
           summary: "Delete a session (state, events, record)",
@@ -157,7 +159,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
       "/v1/sessions/{id}/interrupt": {
         post: post("Interrupt the running or paused reply", InterruptBody, {
           "202": { description: "`{ was: running | paused }`" },
-          ...errors,
+          ...bodyErrors,
         }),
       },
     },
