@@ -1,4 +1,4 @@
-import { once } from "node:events";
+import { EventEmitter, once } from "node:events";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { aguiRoutes } from "../../src/app/agui/index.js";
@@ -316,5 +316,85 @@ describe("heartbeats", () => {
     const { comments } = await readSse(response, () => false, 400);
     expect(comments[0]).toBe("connected");
     expect(comments.filter((c) => c === "keep-alive").length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+/**
+ * A stand-in for Node's ServerResponse that never hands anything to a client: what is written stays
+ * "in the process" (writableLength) until the test calls `drain()`. Full at 16 KiB, as Node's is.
+ */
+class StuckResponse extends EventEmitter {
+  readonly chunks: string[] = [];
+  writableLength = 0;
+  writableNeedDrain = false;
+  destroyed = false;
+  headersSent = false;
+  reset = false;
+  readonly socket = {
+    destroyed: false,
+    resetAndDestroy: () => {
+      this.reset = true;
+      this.destroyed = true;
+      this.emit("close");
+    },
+  };
+  writeHead() {
+    this.headersSent = true;
+    return this;
+  }
+  write(chunk: string) {
+    this.chunks.push(chunk);
+    this.writableLength += chunk.length;
+    if (this.writableLength >= 16 * 1024) this.writableNeedDrain = true;
+    return !this.writableNeedDrain;
+  }
+  cork() {}
+  uncork() {}
+  end() {}
+  destroy() {
+    this.destroyed = true;
+    this.emit("close");
+  }
+  drain() {
+    this.writableLength = 0;
+    this.writableNeedDrain = false;
+    this.emit("drain");
+  }
+  get written() {
+    return this.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  }
+}
+
+describe("bytes waiting for a client", () => {
+  it("a stream puts at most maxUnsentBytes (and one frame) into a socket that does not drain, then waits, then is reset", async () => {
+    const maxUnsentBytes = 20 * 1024;
+    const { backend, runtime, app, session } = setup({ streams: { maxUnsentBytes, writeTimeoutMs: 200 } });
+    const id = await session("t-alice");
+    await backend.events.append(
+      id,
+      Array.from({ length: 100 }, (_, i) =>
+        createEvent("TEXT_BLOCK_DELTA", { replyId: "r1", blockId: "b1", delta: `${i} ${BIG}` }),
+      ),
+    );
+    const frame = 8 * 1024 + 200;
+    const out = new StuckResponse();
+    await app.fetch(
+      new Request(`http://127.0.0.1/v1/sessions/${id}/events`, {
+        headers: { authorization: "Bearer t-alice", accept: "text/event-stream" },
+      }),
+      { outgoing: out },
+    );
+    await sleep(50);
+    expect(out.written).toBeGreaterThan(0);
+    expect(out.written).toBeLessThanOrEqual(maxUnsentBytes + frame);
+    const first = out.written;
+    out.drain(); // the client took it: the stream goes on, as bounded
+    await sleep(20);
+    expect(out.written).toBeGreaterThan(first);
+    expect(out.written - first).toBeLessThanOrEqual(maxUnsentBytes + frame);
+    // and takes nothing more: reset after the write timeout, the slot given back
+    for (let i = 0; i < 100 && !out.reset; i++) await sleep(20);
+    expect(out.reset).toBe(true);
+    expect(runtime.streams.openBy("alice")).toBe(0);
   });
 });

@@ -36,7 +36,9 @@ export class StallWatch implements ClockWaiter {
   fire(): void {
     if (!this.#armed) return;
     this.#armed = false;
-    if (this.out.writableNeedDrain) dropConnection(this.out.socket);
+    if (!this.out.writableNeedDrain) return;
+    if (this.out.socket) dropConnection(this.out.socket);
+    else this.out.destroy();
   }
 }
 
