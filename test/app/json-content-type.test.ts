@@ -109,6 +109,23 @@ describe("JSON routes refuse other content types with 415", () => {
     expect(listed.knowledgeBases.map((b: { name: string }) => b.name)).toEqual(["kb"]);
   });
 
+  it("the OpenAPI document lists 415 on every operation that takes a body", async () => {
+    const document = await json(server.app.request("http://127.0.0.1/v1/openapi.json"));
+    const withBody: string[] = [];
+    for (const [path, operations] of Object.entries(
+      document.paths as Record<
+        string,
+        Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>
+      >,
+    ))
+      for (const [method, operation] of Object.entries(operations))
+        if (operation.requestBody) {
+          withBody.push(`${method} ${path}`);
+          expect(operation.responses["415"], `${method} ${path}`).toBeDefined();
+        }
+    expect(withBody.length).toBeGreaterThanOrEqual(6);
+  });
+
   it("application/json (and +json, with parameters) is still accepted", async () => {
     for (const type of ["application/json", "application/json; charset=utf-8", "application/vnd.api+json"]) {
       const response = await server.app.request("http://127.0.0.1/v1/knowledge-bases/kb/search", {
