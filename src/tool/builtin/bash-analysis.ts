@@ -433,7 +433,7 @@ class Analyzer {
       if (!verdict.readOnly) this.notReadOnly();
       this.addPaths(verdict.paths, words);
       if (this.cwd !== undefined) this.gitDirectories.push(this.cwd);
-      if (verdict.subcommand === "grep") this.traverse(traversalOf("git grep", new Set(), []));
+      if (verdict.subcommand === "grep") this.traverse(traversalOf("git grep", new Set(), verdict.searched));
       return;
     }
     if (program === "find") {
@@ -454,7 +454,11 @@ class Analyzer {
       const reading = readOptions(args, spec);
       if (reading.unsafe) this.flag(`${program} ${reading.unsafe} runs another program or writes`);
       if (!reading.known) this.notReadOnly();
-      if (reading.writes || (program === "uniq" && reading.operands.length > 1)) this.opaque();
+      // uniq's second operand is its output: a glob may expand to two (`uniq ?.txt` writes b.txt).
+      const uniqOutput =
+        program === "uniq" &&
+        (reading.operands.length > 1 || reading.operands.some((operand) => words.globOf.has(operand)));
+      if (reading.writes || uniqOutput) this.opaque();
       this.addPaths(reading.paths, words);
       const { operands } = spec.spec;
       let named: string[] = [];
@@ -511,7 +515,7 @@ class Analyzer {
   private find(args: string[], words: WordFacts, node: Command): void {
     const reading = readFind(args);
     this.addPaths(reading.paths, words);
-    if (!reading.known) this.notReadOnly();
+    if (!reading.known) this.opaque();
     if (reading.writes) this.opaque();
     for (const { predicate, command } of reading.runs) {
       this.opaque();

@@ -2,24 +2,15 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { decidePermission, type PermissionMode, parseRule } from "../../../src/permission/index.js";
-import { bashTool } from "../../../src/tool/builtin/index.js";
+import type { PermissionMode } from "../../../src/permission/index.js";
+import { decideBash, type Expectation, expectInEveryMode as expectIn } from "./bash-modes.js";
 import { tempDir } from "./helpers.js";
 
 /**
  * The adversarial corpus: every bypass reported against the Bash permission check, and the classic
- * shell-escape catalogue, each with the decision it must get in every mode.
- *
- * Expectations:
- * - `safety`: a safety ask in default and accept_edits (no allow rule silences it), a deny in
- *   dont_ask and explore, and allowed in bypass (which runs everything no deny rule names);
- * - `ask`: a plain ask in default and accept_edits, denied in dont_ask and explore, allowed in bypass;
- * - `deny`: denied in every mode (a deny rule names the program, however it is spelled);
- * - `allow`: allowed in every mode (read-only, inside the working directory).
+ * shell-escape catalogue, each with the decision it must get in every mode (see bash-modes.ts for
+ * what each expectation means).
  */
-type Expectation = "safety" | "ask" | "deny" | "allow";
-const MODES: PermissionMode[] = ["default", "accept_edits", "dont_ask", "bypass", "explore"];
-
 const { dir, cleanup } = tempDir();
 mkdirSync(join(dir, "src"));
 mkdirSync(join(dir, ".git"));
@@ -30,36 +21,10 @@ writeFileSync(join(dir, "src", "b.ts"), "b\n");
 symlinkSync(join(dir, ".env"), join(dir, "link-to-env"));
 afterAll(cleanup);
 
-const bash = bashTool();
-
-async function decide(command: string, mode: PermissionMode, rules: string[]) {
-  const parsed = rules.map((text) => {
-    const [behavior, rule] = text.split(/:(.*)/s) as ["allow" | "deny" | "ask", string];
-    return parseRule(rule, behavior, "user");
-  });
-  return decidePermission(bash, { command }, { mode, rules: parsed, workingDirectories: [dir] });
-}
-
-async function expectInEveryMode(command: string, expectation: Expectation, rules: string[] = []) {
-  for (const mode of MODES) {
-    const decision = await decide(command, mode, rules);
-    const where = `${command} in ${mode} with [${rules.join(", ")}]: ${decision.reason}`;
-    if (expectation === "deny") {
-      expect(decision.behavior, where).toBe("deny");
-      continue;
-    }
-    if (expectation === "allow") {
-      expect(decision.behavior, where).toBe("allow");
-      continue;
-    }
-    if (mode === "bypass") expect(decision.behavior, where).toBe("allow");
-    else if (mode === "dont_ask" || mode === "explore") expect(decision.behavior, where).toBe("deny");
-    else {
-      expect(decision.behavior, where).toBe("ask");
-      expect(decision.safety === true, where).toBe(expectation === "safety");
-    }
-  }
-}
+const decide = (command: string, mode: PermissionMode, rules: string[]) =>
+  decideBash(dir, command, mode, rules);
+const expectInEveryMode = (command: string, expectation: Expectation, rules: string[] = []) =>
+  expectIn(dir, command, expectation, rules);
 
 describe("reported bypasses ask in every mode but bypass", () => {
   it.each([
@@ -273,7 +238,6 @@ describe("the shell-escape catalogue", () => {
     // reads outside the working directory or through a glob or symlink
     ["ls /*", "ask"],
     ["cd / && ls", "ask"],
-    ["cd .. && grep -r TOKEN", "ask"],
     ["cd ~/.ssh && ls", "safety"],
     ["cd && ls", "ask"],
     ["cat ../*", "ask"],
@@ -289,6 +253,14 @@ describe("the shell-escape catalogue", () => {
     ["ls --unknown-option", "ask"],
   ] as const)("%j → %s", async (command, expectation) => {
     await expectInEveryMode(command, expectation);
+  });
+
+  it("a recursive read above the working directory is never allowed without a question", async () => {
+    // It asks as outside, or as a safety ask when the walk meets a secret there: /tmp varies.
+    for (const mode of ["default", "accept_edits"] as const)
+      expect((await decide("cd .. && grep -r TOKEN", mode, [])).behavior).toBe("ask");
+    for (const mode of ["dont_ask", "explore"] as const)
+      expect((await decide("cd .. && grep -r TOKEN", mode, [])).behavior).toBe("deny");
   });
 
   it.each([

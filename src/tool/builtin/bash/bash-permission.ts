@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { globSync } from "tinyglobby";
 import {
   absolutePath,
@@ -6,6 +6,7 @@ import {
   type PermissionContext,
   type PermissionSubject,
   pathPermission,
+  realPath,
   type ToolPermissionResult,
 } from "../../../permission/index.js";
 import { analyzeBash, type BashAnalysis } from "../bash-analysis.js";
@@ -89,7 +90,7 @@ function analysisOf(value: unknown): BashAnalysis | undefined {
 }
 
 function decisionPaths(analysis: BashAnalysis, context: PermissionContext): DecisionPaths {
-  const paths = [...analysis.paths];
+  const paths = [...analysis.paths, ...analysis.paths.flatMap((path) => physicalPath(path, context))];
   const globs = expandGlobs(analysis.globs, context);
   if ("unverifiable" in globs) return { paths, unverifiable: { reason: globs.unverifiable, safety: false } };
   paths.push(...globs.paths);
@@ -101,15 +102,34 @@ function decisionPaths(analysis: BashAnalysis, context: PermissionContext): Deci
       traversal.roots.map((root) => absolutePath(root, context)),
       base,
     );
+    paths.push(...walked.paths);
     if ("unverifiable" in walked)
       return { paths, unverifiable: { reason: walked.unverifiable, safety: false } };
-    paths.push(...walked.paths);
   }
   for (const directory of new Set(analysis.gitDirectories)) {
     const concern = gitRepositoryConcern(resolve(base, directory), base);
     if (concern) return { paths, unverifiable: { reason: concern, safety: /HEAD|points git/.test(concern) } };
   }
   return { paths };
+}
+
+/**
+ * `link/../secret` is resolved by the kernel through the link (to the directory above the link's
+ * target), not by dropping `link/..` as a lexical normalisation would: such a path is also checked
+ * as the kernel reads it. Empty when the path has no `..` after another segment.
+ */
+function physicalPath(path: string, context: PermissionContext): string[] {
+  const segments = path.split("/");
+  const climbs = segments.findIndex(
+    (segment, index) => segment === ".." && index > 0 && segments[index - 1] !== "..",
+  );
+  if (climbs === -1) return [];
+  let current = absolutePath(segments.slice(0, climbs).join("/") || ".", context);
+  for (const segment of segments.slice(climbs)) {
+    if (segment === "" || segment === ".") continue;
+    current = segment === ".." ? dirname(realPath(current)) : join(current, segment);
+  }
+  return [current];
 }
 
 /**
@@ -131,6 +151,11 @@ function expandGlobs(
     } catch (error) {
       return { unverifiable: `the glob ${glob} could not be expanded (${describe(error)})` };
     }
+    const option = matches.find((match) => basename(match).startsWith("-"));
+    if (option !== undefined)
+      return {
+        unverifiable: `the glob ${glob} matches ${basename(option)}, which the program would take for an option`,
+      };
     if (matches.length > MAX_GLOB_MATCHES)
       return {
         unverifiable: `the glob ${glob} matches ${matches.length} files, more than the ${MAX_GLOB_MATCHES} that are checked`,

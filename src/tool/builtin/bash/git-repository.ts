@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readFileSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 
 /**
@@ -14,7 +14,7 @@ export function gitRepositoryConcern(directory: string, base: string): string | 
   for (let level = directory; ; level = dirname(level)) {
     const dotGit = join(level, ".git");
     const found = lstatOrUndefined(dotGit);
-    if (found?.isDirectory()) return undefined;
+    if (found?.isDirectory()) return repositoryConfigConcern(dotGit);
     if (found?.isFile()) return gitFileConcern(dotGit);
     if (found) return `${dotGit} is not a directory, so git may read a repository anywhere`;
     if (existsSync(join(level, "HEAD")))
@@ -22,6 +22,100 @@ export function gitRepositoryConcern(directory: string, base: string): string | 
     if (level === base || dirname(level) === level) break;
   }
   return `no .git directory in the working directory, so git would use a repository above it (${dirname(base)})`;
+}
+
+/**
+ * Config keys that name a program git runs (or load more config, or move the work tree): read-only
+ * commands run them (`status` runs `core.fsmonitor` and the `post-index-change` hook, `diff` runs
+ * filters, textconv and `diff.external`, `log` runs `gpg.program`). Section and key, lower-cased;
+ * `*` stands for a subsection (`pager.*`: any key of the section). `alias.x = !cmd` counts too.
+ */
+const PROGRAM_KEYS = new Set([
+  "core.fsmonitor",
+  "core.pager",
+  "core.editor",
+  "core.sshcommand",
+  "core.askpass",
+  "core.gitproxy",
+  "core.hookspath",
+  "core.worktree",
+  "core.alternaterefscommand",
+  "diff.external",
+  "diff.*.textconv",
+  "diff.*.command",
+  "filter.*.clean",
+  "filter.*.smudge",
+  "filter.*.process",
+  "gpg.program",
+  "gpg.*.program",
+  "gpg.ssh.defaultkeycommand",
+  "credential.helper",
+  "credential.*.helper",
+  "include.path",
+  "includeif.*.path",
+  "uploadpack.packobjectshook",
+  "sequence.editor",
+  "interactive.difffilter",
+  "pager.*",
+]);
+
+/**
+ * Why the repository's own config or hooks would make a read-only command run a program, or
+ * undefined. `core.fsmonitor = true` or `false` is git's own daemon or none, not a program.
+ */
+function repositoryConfigConcern(dotGit: string): string | undefined {
+  for (const name of ["config", "config.worktree"]) {
+    let text: string;
+    try {
+      text = readFileSync(join(dotGit, name), "utf8");
+    } catch {
+      continue;
+    }
+    const key = programKey(text);
+    if (key) return `${join(dotGit, name)} sets ${key}, a program read-only git commands run`;
+  }
+  let hooks: string[];
+  try {
+    hooks = readdirSync(join(dotGit, "hooks"));
+  } catch {
+    hooks = [];
+  }
+  const hook = hooks.find((file) => !file.endsWith(".sample"));
+  return hook === undefined ? undefined : `${join(dotGit, "hooks", hook)} is a hook git may run`;
+}
+
+/** The first program-naming key a git config file sets, as `section.key`. */
+function programKey(text: string): string | undefined {
+  let section = "";
+  let subsection = false;
+  for (const raw of text.split(/\r?\n/)) {
+    let line = raw.trim();
+    const header = /^\[\s*([A-Za-z0-9.-]+)\s*("(?:[^"\\]|\\.)*")?\s*\]/.exec(line);
+    if (header) {
+      // `[diff "x"]` and the old `[diff.x]` both name a subsection.
+      [section = ""] = header[1]!.toLowerCase().split(".");
+      subsection = header[2] !== undefined || header[1]!.includes(".");
+      line = line.slice(header[0].length).trim();
+    } else if (line.startsWith("[")) {
+      return `an unreadable section header ${line}`;
+    }
+    if (line === "" || /^[#;]/.test(line)) continue;
+    const found = programSetting(section, subsection, line);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function programSetting(section: string, subsection: boolean, line: string): string | undefined {
+  const match = /^([A-Za-z][A-Za-z0-9-]*)\s*(?:=\s*(.*))?$/.exec(line);
+  if (!match) return undefined;
+  const name = match[1]!.toLowerCase();
+  const value = (match[2] ?? "").trim().replace(/^"|"$/g, "").toLowerCase();
+  const key = subsection ? `${section}.*.${name}` : `${section}.${name}`;
+  if (key === "core.fsmonitor" && /^(true|false|yes|no|on|off|0|1|)$/.test(value)) return undefined;
+  if (section === "alias") return value.startsWith("!") ? `alias.${name}` : undefined;
+  if (PROGRAM_KEYS.has(key) || (!subsection && PROGRAM_KEYS.has(`${section}.*`))) return key;
+  return undefined;
 }
 
 /** A `.git` file (`gitdir: ...`, a worktree or submodule) is fine when it points into a `.git` directory. */

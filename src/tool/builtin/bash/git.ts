@@ -9,6 +9,8 @@ export interface GitVerdict {
   paths: string[];
   /** The subcommand, when one was read. */
   subcommand?: string;
+  /** For `git grep`: the operands after the pattern (trees and pathspecs; none means all). */
+  searched: string[];
 }
 
 /** Global options that make git run a program chosen on the command line (and their prefixes). */
@@ -124,17 +126,17 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
     if (!arg.startsWith("-")) break;
     const name = arg.split("=")[0]!;
     if (/^-c/.test(arg) || UNSAFE_GLOBAL.some((unsafe) => name.length > 3 && unsafe.startsWith(name)))
-      return { readOnly: false, unsafe: `git ${arg} can make git run any program`, paths };
+      return { readOnly: false, unsafe: `git ${arg} can make git run any program`, paths, searched: [] };
     if (HARMLESS_GLOBAL.has(arg)) continue;
     // `-C dir`, `--git-dir=dir`, `--work-tree dir`: the paths are checked, and it asks.
     const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : undefined;
     if (arg === "-C" || /^--(git-dir|work-tree|namespace|super-prefix|attr-source)$/.test(arg))
       paths.push(args[++index] ?? ".");
     else if (value !== undefined) paths.push(value);
-    return { readOnly: false, paths };
+    return { readOnly: false, paths, searched: [] };
   }
   if (args[index] === "--version" || args[index] === undefined)
-    return { readOnly: index < args.length, paths };
+    return { readOnly: index < args.length, paths, searched: [] };
   const sub = args[index]!;
   const rest = args.slice(index + 1);
   const reading = readOptions(rest, SUBCOMMAND);
@@ -143,10 +145,13 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
       readOnly: false,
       unsafe: `git ${sub} ${reading.unsafe} runs another program or writes a file`,
       paths,
+      searched: [],
     };
   }
   paths.push(...reading.paths, ...reading.operands.flatMap(pathsInOperand));
   const subcommand = sub;
+  const explicit = reading.seen.has("-e") || reading.seen.has("-f");
+  const searched = explicit ? reading.operands : reading.operands.slice(1);
   // Config values and remote URLs often hold tokens (`https://user:TOKEN@host`): printing them reads
   // `.git/config` as surely as `cat .git/config`, so it is checked as that dangerous path.
   if (
@@ -154,13 +159,14 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
     (sub === "remote" && rest.some((arg) => /^(-v+|--verbose|get-url|show)$/.test(arg)))
   )
     paths.push(".git/config");
-  if (!READ_ONLY.has(sub) || !reading.known) return { readOnly: false, paths, subcommand };
-  if (sub === "reflog") return { readOnly: rest.length === 0 || rest[0] === "show", paths, subcommand };
+  if (!READ_ONLY.has(sub) || !reading.known) return { readOnly: false, paths, subcommand, searched };
+  if (sub === "reflog")
+    return { readOnly: rest.length === 0 || rest[0] === "show", paths, subcommand, searched };
   if (sub === "config")
-    return { readOnly: rest.length > 0 && LISTING_OPTIONS.has(rest[0]!), paths, subcommand };
+    return { readOnly: rest.length > 0 && LISTING_OPTIONS.has(rest[0]!), paths, subcommand, searched };
   if (LISTING_ONLY.has(sub))
-    return { readOnly: rest.every((arg) => LISTING_OPTIONS.has(arg)), paths, subcommand };
-  return { readOnly: true, paths, subcommand };
+    return { readOnly: rest.every((arg) => LISTING_OPTIONS.has(arg)), paths, subcommand, searched };
+  return { readOnly: true, paths, subcommand, searched };
 }
 
 /** A git operand may be a path or `rev:path` (which reads that file from history). */

@@ -57,6 +57,8 @@ export function programScriptFinding(
 
 function programScriptReason(program: string, args: readonly string[]): string | undefined {
   if (program === "jq") {
+    const file = args.find((arg) => /^(-f|--from-file)/.test(arg) || /^-[a-zA-Z]*f$/.test(arg));
+    if (file) return `jq ${file} reads its filter from a file, which may print the environment`;
     const reaching = args.find((arg) => JQ_REACHES_OUT.test(arg));
     return reaching === undefined
       ? undefined

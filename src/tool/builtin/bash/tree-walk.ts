@@ -12,8 +12,11 @@ const IGNORE_FILES = new Set([".gitignore", ".ignore", ".rgignore"]);
 export type WalkResult =
   /** Paths the engine must check too: dangerous entries and the symlinks the reader follows. */
   | { paths: string[] }
-  /** The tree could not be shown to be confined: too big, unreadable, or whitelisting hidden names. */
-  | { unverifiable: string };
+  /**
+   * The tree could not be shown to be confined: too big, unreadable, or whitelisting hidden names
+   * (`paths`: the dangerous entries met before it stopped, checked all the same).
+   */
+  | { unverifiable: string; paths: string[] };
 
 /**
  * Walks the trees a recursive reader reads (absolute roots), the way it reads them: hidden names
@@ -21,20 +24,27 @@ export type WalkResult =
  * Every dangerous entry met is returned so the engine asks about it by name.
  */
 export function walkTraversal(traversal: Traversal, roots: readonly string[], base: string): WalkResult {
-  if (traversal.skipsHidden) {
-    const whitelist = roots
-      .flatMap((root) => ancestorsBelow(root, base))
-      .map(hasWhitelist)
-      .find((path) => path !== undefined);
-    if (whitelist) return { unverifiable: whitelistReason(whitelist, traversal) };
+  const ignores = traversal.skipsHidden ? new IgnoredNames(base) : undefined;
+  const pending: { path: string; ignored: ReadonlySet<string> }[] = [];
+  for (const root of roots) {
+    let ignored: ReadonlySet<string> = new Set();
+    if (ignores) {
+      const ancestors = ancestorsBelow(root, base).reverse();
+      for (const ancestor of ancestors) {
+        const read = ignores.read(ancestor, ignored);
+        if ("whitelist" in read)
+          return { unverifiable: whitelistReason(read.whitelist, traversal), paths: [] };
+        ignored = read.inherited;
+      }
+    }
+    pending.push({ path: root, ignored });
   }
   const found: string[] = [];
   const visited = new Set<string>();
   // Only roots and followed symlinks are pending as links: both are read through.
-  const pending = [...roots];
   let walked = 0;
   while (pending.length > 0) {
-    const directory = pending.pop()!;
+    const { path: directory, ignored: inherited } = pending.pop()!;
     let real: string;
     try {
       real = realpathSync.native(directory);
@@ -48,17 +58,28 @@ export function walkTraversal(traversal: Traversal, roots: readonly string[], ba
     try {
       entries = readdirSync(real, { withFileTypes: true });
     } catch {
-      return { unverifiable: `${traversal.program} would read ${directory}, which cannot be listed` };
+      return {
+        unverifiable: `${traversal.program} would read ${directory}, which cannot be listed`,
+        paths: found,
+      };
+    }
+    let ignored = inherited;
+    let here: ReadonlySet<string> = new Set();
+    if (ignores) {
+      const read = ignores.read(real, inherited);
+      if ("whitelist" in read)
+        return { unverifiable: whitelistReason(read.whitelist, traversal), paths: found };
+      ignored = read.inherited;
+      here = read.here;
     }
     for (const entry of entries) {
       if (++walked > MAX_WALKED_ENTRIES) {
         return {
           unverifiable: `${traversal.program} reads every file under ${roots.join(", ")}: more than ${MAX_WALKED_ENTRIES} entries, too many to show none is a secret`,
+          paths: found,
         };
       }
       const path = join(real, entry.name);
-      if (traversal.skipsHidden && IGNORE_FILES.has(entry.name) && whitelists(path))
-        return { unverifiable: whitelistReason(path, traversal) };
       if (traversal.skipsGitDirectory && entry.name === ".git") continue;
       if (traversal.skipsHidden && entry.name.startsWith(".")) continue;
       if (dangerousPathReason(path) !== undefined) {
@@ -68,13 +89,67 @@ export function walkTraversal(traversal: Traversal, roots: readonly string[], ba
       if (entry.isSymbolicLink()) {
         if (!traversal.followsLinks) continue;
         found.push(path);
-        pending.push(path);
+        pending.push({ path, ignored });
       } else if (entry.isDirectory()) {
-        pending.push(path);
+        // A directory an ignore file names plainly (`node_modules`, `/dist`) is never entered.
+        if (ignored.has(entry.name) || here.has(entry.name)) continue;
+        pending.push({ path, ignored });
       }
     }
   }
   return { paths: found };
+}
+
+/**
+ * The directory names ripgrep's ignore files exclude, as far as they are plain names: `name`,
+ * `name/` (at any depth below) and `/name` (only in that directory). A `!` line anywhere is a
+ * whitelist, which may re-include hidden names: the walk then cannot be shown to be confined.
+ * `.gitignore` counts only inside a git repository, as ripgrep reads it.
+ */
+class IgnoredNames {
+  private readonly files: string[];
+
+  constructor(base: string) {
+    this.files = insideRepository(base) ? [...IGNORE_FILES] : [".ignore", ".rgignore"];
+  }
+
+  read(
+    directory: string,
+    inherited: ReadonlySet<string>,
+  ): { inherited: ReadonlySet<string>; here: ReadonlySet<string> } | { whitelist: string } {
+    let below: Set<string> | undefined;
+    const here = new Set<string>();
+    for (const name of IGNORE_FILES) {
+      const path = join(directory, name);
+      if (!existsSync(path)) continue;
+      let text: string;
+      try {
+        text = readFileSync(path, "utf8");
+      } catch {
+        return { whitelist: path };
+      }
+      if (/^\s*!/m.test(text)) return { whitelist: path };
+      if (!this.files.includes(name)) continue;
+      for (const line of text.split(/\r?\n/)) {
+        const plain = /^(\/)?([\w.-]+)\/?\s*$/.exec(line);
+        if (!plain) continue;
+        if (plain[1]) {
+          here.add(plain[2]!);
+          continue;
+        }
+        below ??= new Set(inherited);
+        below.add(plain[2]!);
+      }
+    }
+    return { inherited: below ?? inherited, here };
+  }
+}
+
+function insideRepository(directory: string): boolean {
+  for (let level = directory; ; level = dirname(level)) {
+    if (existsSync(join(level, ".git"))) return true;
+    if (dirname(level) === level) return false;
+  }
 }
 
 function whitelistReason(path: string, traversal: Traversal): string {
@@ -91,22 +166,4 @@ function ancestorsBelow(root: string, base: string): string[] {
     if (directory === base || dirname(directory) === directory) break;
   }
   return out;
-}
-
-/** Whether a directory holds an ignore file with a whitelist. */
-function hasWhitelist(directory: string): string | undefined {
-  for (const name of IGNORE_FILES) {
-    const path = join(directory, name);
-    if (existsSync(path) && whitelists(path)) return path;
-  }
-  return undefined;
-}
-
-/** Whether an ignore file has a `!` line (a whitelist), or cannot be read. */
-function whitelists(path: string): boolean {
-  try {
-    return /^\s*!/m.test(readFileSync(path, "utf8"));
-  } catch {
-    return true;
-  }
 }
