@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { Readable } from "node:stream";
 import { Hono } from "hono";
-import { listWorkspaceFiles, resolveInRoot, WorkspacePathError } from "../../../workspace/index.js";
+import { listWorkspaceFiles, WorkspaceFileView, WorkspacePathError } from "../../../workspace/index.js";
 import { HttpError } from "../http-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
 import type { WorkspaceManager } from "../workspace-manager.js";
@@ -34,6 +34,7 @@ export function workspaceRoutes(
     const entries = await listWorkspaceFiles(root, path, {
       recursive: recursive === "1",
       limit: MAX_LISTED + 1,
+      hidden: manager.hidden,
     }).catch(pathError);
     const truncated = entries.length > MAX_LISTED;
     return c.json({ path, entries: entries.slice(0, MAX_LISTED), truncated });
@@ -44,11 +45,19 @@ export function workspaceRoutes(
     const path = c.req.query("path");
     if (!path)
       throw new HttpError(400, "invalid_request", "path: the file to download, relative to the workspace");
-    const absolute = await resolveInRoot(root, path).catch(pathError);
+    // The file tools' view: no hidden (credential) path, no link out, no hard-linked file.
+    const view = new WorkspaceFileView(root, manager.hidden);
+    const absolute = await view.resolve(path, root).catch(pathError);
     const info = await stat(absolute).catch(() => {
       throw new HttpError(404, "not_found", `${path} does not exist in the workspace`);
     });
     if (!info.isFile()) throw new HttpError(400, "invalid_request", `${path} is not a file`);
+    if (!(await view.shows(absolute)))
+      throw new HttpError(
+        400,
+        "invalid_request",
+        `path: ${path} has more than one hard link; it is not served`,
+      );
     const body = Readable.toWeb(createReadStream(absolute)) as ReadableStream<Uint8Array>;
     return new Response(body, {
       headers: {
