@@ -18,7 +18,8 @@ const delta = (text: string): AgentEvent =>
 const replyEnd = (): AgentEvent => createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const TTL = 200;
+// long enough for a loaded machine to make its first writes inside it
+const TTL = 600;
 const kinds = [
   { name: "SQLite", url: () => `sqlite:${join(dir, `${runName("db")}.db`)}` },
   { name: "Redis", url: () => "redis://127.0.0.1:6379", port: 6379 },
