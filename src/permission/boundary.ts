@@ -1,5 +1,5 @@
-import { isAbsolute } from "node:path";
-import { absolutePath, isInside, realPath } from "./paths.js";
+import { isAbsolute, resolve } from "node:path";
+import { baseDirectory, expandHome, isInside, realPath } from "./paths.js";
 import type { PermissionContext, PermissionDecision, PermissionSubject } from "./types.js";
 
 /**
@@ -25,7 +25,8 @@ export function boundaryDenial(
   }
   if (paths.length === 0) return undefined;
   const root = realPath(boundary.directory);
-  const outside = paths.find((path) => !isInside(realPath(absolutePath(path, context)), root));
+  const base = baseDirectory(context);
+  const outside = paths.find((path) => !isInside(realPath(resolve(base, expandHome(path))), root));
   return outside === undefined ? undefined : deny(`${outside} is outside this session's workspace`);
 }
 
