@@ -101,6 +101,14 @@ function entryMatcher(entry: string): (segments: readonly string[]) => boolean {
   return match;
 }
 
+/** The first of `entries` that the path's trailing segments match, or undefined (no ancestor is tried). */
+export function matchingCredentialEntry(
+  segments: readonly string[],
+  entries: readonly string[],
+): string | undefined {
+  return entries.find((entry) => entryMatcher(entry)(segments));
+}
+
 /** The segments of a path (`/` or `\` separated), without empty ones and `.`. */
 export function pathSegments(path: string): string[] {
   return path.split(/[/\\]/).filter((segment) => segment !== "" && segment !== ".");
@@ -118,11 +126,11 @@ export function credentialPathMatch(
   for (let end = 1; end <= segments.length; end++) {
     const prefix = segments.slice(0, end);
     const inside = end < segments.length;
-    const directory = lists.directories.find((entry) => entryMatcher(entry)(prefix));
+    const directory = matchingCredentialEntry(prefix, lists.directories);
     if (directory !== undefined) return { entry: directory, kind: "directory", inside };
   }
   if (segments.length === 0) return undefined;
-  const file = lists.files.find((entry) => entryMatcher(entry)(segments));
+  const file = matchingCredentialEntry(segments, lists.files);
   return file === undefined ? undefined : { entry: file, kind: "file", inside: false };
 }
 

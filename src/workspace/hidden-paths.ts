@@ -1,7 +1,7 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
-import { type CredentialLists, credentialPathMatch } from "../permission/index.js";
+import { type CredentialLists, credentialPathMatch, matchingCredentialEntry } from "../permission/index.js";
 
 /** Secret-looking files and directories found under a workspace root, as absolute paths. */
 export interface HiddenPaths {
@@ -37,8 +37,6 @@ export async function findHiddenPaths(
 ): Promise<HiddenPaths> {
   const found: HiddenPaths = { files: [], directories: [] };
   if (filePatterns.length === 0 && directoryNames.length === 0) return found;
-  const files = { files: filePatterns, directories: [] };
-  const directories = { files: [], directories: directoryNames };
   let seen = 0;
   const pending: { dir: string; segments: string[] }[] = [{ dir: root, segments: [] }];
   while (pending.length > 0) {
@@ -59,9 +57,10 @@ export async function findHiddenPaths(
       const path = join(dir, entry.name);
       const entrySegments = [...segments, entry.name];
       if (entry.isDirectory()) {
-        if (credentialPathMatch(entrySegments, directories)) found.directories.push(path);
+        // Ancestors were matched on the way down (a hidden directory is not entered): the tail is enough.
+        if (matchingCredentialEntry(entrySegments, directoryNames)) found.directories.push(path);
         else if (!SKIPPED.has(entry.name)) pending.push({ dir: path, segments: entrySegments });
-      } else if (entry.isFile() && credentialPathMatch(entrySegments, files)) {
+      } else if (entry.isFile() && matchingCredentialEntry(entrySegments, filePatterns)) {
         found.files.push(path);
       }
     }
