@@ -2,6 +2,17 @@
 import fc from "fast-check";
 import { readOnlyProgram } from "../../../../src/tool/builtin/bash/read-only-programs.js";
 import { allowList } from "./judge.js";
+import {
+  CONSTRUCT_SAMPLES,
+  EXTRA_OPTIONS,
+  GIT_SUBCOMMANDS,
+  HOT_PATHS,
+  PATHS,
+  PATTERNS,
+  REDIRECTS,
+  SUBSCRIPT_PAYLOADS,
+  TEXT,
+} from "./vocabulary.js";
 
 /**
  * A grammar of shell commands built from the read-only allow-list: each program with the options
@@ -16,169 +27,6 @@ import { allowList } from "./judge.js";
 export function allowListedPrograms(): string[] {
   return allowList().filter((name) => name !== "git" && name !== "find");
 }
-
-const PATHS = [
-  "a.txt",
-  "b.txt",
-  "list.txt",
-  "numbers.txt",
-  "data.json",
-  "src",
-  "src/main.ts",
-  "docs",
-  ".",
-  "..",
-  "-",
-  "*",
-  "*.txt",
-  "src/*.ts",
-  "?.txt",
-  "[ab].txt",
-  "{a,b}.txt",
-  "src/{main,util}.ts",
-  "'dir with space/f.txt'",
-  "dir\\ with\\ space",
-  "keys-link",
-  "keys-link/",
-  "keys-link/../secret.txt",
-  "keys-link/../keys/id_rsa",
-  "keys-link/id_rsa",
-  "notes-link",
-  "env-link",
-  "src/../a.txt",
-  "./a.txt",
-  ".env",
-  ".git",
-  ".git/config",
-  "/dev/null",
-  "/dev/stdin",
-  "/dev/fd/0",
-  "/dev/fd/3",
-  "/proc/self/fd/3",
-  "/proc/self/cwd/a.txt",
-  "/proc/self/cwd/.env",
-  "/proc/self/root/etc/hostname",
-  "/etc/hostname",
-  "~",
-  "~/.netrc",
-  "$HOME",
-  "$PWD/a.txt",
-  '"$PWD"',
-];
-const TEXT = [
-  "hi",
-  "'hello world'",
-  '"%s\\n"',
-  "'%s %s'",
-  "-n",
-  "-e",
-  "-v",
-  "x",
-  "1",
-  "-1",
-  "0",
-  "10",
-  "$HOME",
-  '"$PWD"',
-  "'a[$(touch pwned)]'",
-  "'x[`touch pwned`]'",
-  '"a[\\$(touch pwned)]"',
-  "'$(touch pwned)'",
-  "a\\;touch\\ pwned",
-  "'*'",
-  "\\*",
-  "%",
-  "'%(%s)T'",
-];
-const PATTERNS = ["alpha", "'a.*'", "-e alpha", "API", "'^'", ".", "'x|y'", '"$HOME"', "--", "'.'"];
-/** Real options of allow-listed programs that their tables leave out on purpose (they run or write). */
-const EXTRA_OPTIONS: Record<string, string[]> = {
-  sort: [
-    "--files0-from=names0",
-    "--files0-from names0",
-    "--compress-program=touch",
-    "--output=out",
-    "-o out",
-    "--temporary-directory=.",
-    "-T .",
-  ],
-  tail: ["--pid=1", "-f", "--follow=name"],
-  grep: ["-f names.txt", "--devices=read", "-r", "-R", "--include=.env", "--exclude-from=.env"],
-  rg: ["--pre=touch", "--hidden", "-uuu", "--no-ignore", "-L", "--hostname-bin=touch", "-z"],
-  jq: [
-    "-f filter.jq",
-    "--from-file filter.jq",
-    "-n -f filter.jq",
-    "-n 'import \"~/.docker/config\" as $c; $c'",
-    "-n '$__loc__'",
-    "-n env",
-    "-n '$ENV'",
-    "-n 'input_filename'",
-    "--rawfile x .env",
-    "--slurpfile x .env",
-    "-L .",
-    "--args",
-    "-n '$__loc__'",
-  ],
-  date: ["-f a.txt", "--file=a.txt", "-r .env", "--reference=.env"],
-  file: [
-    "-f names.txt",
-    "-z",
-    "-z packed.xz",
-    "-z packed.bz2",
-    "-Z packed.zst",
-    "-z *",
-    "-C",
-    "-m .env",
-    "--files-from=list.txt",
-    "-f list.txt",
-  ],
-  tree: ["-o out", "--fromfile", "-R", "-a"],
-  du: ["--files0-from=names0", "--files0-from=list.txt", "-a"],
-  wc: ["--files0-from=names0", "--files0-from=list.txt", "--files0-from=-"],
-  diff: ["--to-file=.env", "--from-file=keys-link", "-r", "--line-format=%L"],
-  ls: ["--hyperlink", "-R", "-a", "--dired"],
-  cat: ["-A"],
-  stat: ["--printf='%n\\n'", "-c %N"],
-  md5sum: ["-c list.txt", "--check"],
-  uniq: [],
-  head: ["-c 3"],
-  find: [],
-  sed: [
-    "-n p",
-    "-n '/alpha/p'",
-    "'s/a/b/w out'",
-    "-n '1e touch pwned'",
-    "'s/a/touch pwned/e'",
-    "'e touch pwned'",
-    "'w out'",
-    "-n 'W out'",
-    "'r .env'",
-    "'R notes-link'",
-    "'1r keys-link/../secret.txt'",
-    "-i",
-    "--in-place=.bak",
-    "-s",
-    "-z",
-    "-E",
-    "-f list.txt",
-    "--expression=p",
-    "-e 'F'",
-    "--sandbox",
-    "--debug",
-    "-ni",
-    "-Ei",
-    "--in-pl",
-    "-i.bak",
-    "-s -i",
-    "'p;w out'",
-    "-e p -e 'w out'",
-    "$'p\\nw out'",
-    "'s/a/b/gw out'",
-    "'1{e touch pwned\n}'",
-    "'y/a/b/;w out'",
-  ],
-};
 
 const quote = (word: string) =>
   fc
@@ -198,18 +46,6 @@ function sometimes<T>(arbitrary: fc.Arbitrary<T>, oneIn: number): fc.Arbitrary<T
   return fc.oneof({ arbitrary: fc.constant(undefined), weight: oneIn - 1 }, { arbitrary, weight: 1 });
 }
 
-/** Paths that reach a secret or stand for many files come up more often than the rest. */
-const HOT_PATHS = [
-  ".",
-  "*",
-  "a.txt",
-  "src",
-  "keys-link/../secret.txt",
-  "notes-link",
-  "env-link",
-  "keys-link/",
-  ".git/config",
-];
 const pathWord = fc.oneof(
   { arbitrary: fc.constantFrom(...HOT_PATHS), weight: 1 },
   { arbitrary: fc.constantFrom(...PATHS), weight: 2 },
@@ -293,38 +129,6 @@ function operandsOf(name: string): fc.Arbitrary<string[]> {
   return words(fc.oneof(textWord, pathWord), 3);
 }
 
-const REDIRECTS = [
-  "< a.txt",
-  "< /dev/null",
-  "> /dev/null",
-  "2>/dev/null",
-  "2>&1",
-  ">&2",
-  "1>&2",
-  "3<a.txt",
-  "3<.env",
-  "3<a.txt >/dev/fd/3",
-  "3<a.txt 1>/proc/self/fd/3",
-  "3<a.txt 2>/dev/fd/3",
-  "0<a.txt >/dev/stdin",
-  "<a.txt >/proc/self/fd/0",
-  "3<>a.txt",
-  "<> a.txt",
-  ">&3",
-  "<&3 3<a.txt",
-  "3<&0",
-  "<<< hi",
-  "<<< 'a[$(touch pwned)]'",
-  '<<< "$HOME"',
-  "< /dev/fd/0",
-  "> /dev/stdout",
-  "> /dev/stderr",
-  "> /dev/tty",
-  "< keys-link/../secret.txt",
-  "< notes-link",
-  "2> /dev/fd/2",
-];
-
 /** One program with options, operands and maybe a redirection. */
 function simpleCommand(programs: readonly string[]): fc.Arbitrary<string> {
   const generic = fc
@@ -350,13 +154,6 @@ function simpleCommand(programs: readonly string[]): fc.Arbitrary<string> {
   );
 }
 
-/** Words bash evaluates as an array subscript or arithmetic inside `test`, `[` and `[[`. */
-const SUBSCRIPT_PAYLOADS = [
-  "'a[$(touch pwned)]'",
-  "'x[`touch pwned`]'",
-  "'HOME[$(touch pwned)]'",
-  "a[\\$(touch\\ pwned)]",
-];
 const testCommand = fc
   .tuple(
     fc.constantFrom("test", "[", "[["),
@@ -380,51 +177,6 @@ const testCommand = fc
     program === "[" ? `[ ${body} ]` : program === "[[" ? `[[ ${body} ]]` : `test ${body}`,
   );
 
-const GIT_SUBCOMMANDS = [
-  "status",
-  "status --porcelain",
-  "status --short --branch",
-  "diff",
-  "diff --cached",
-  "diff HEAD",
-  "diff --no-ext-diff",
-  "diff --textconv",
-  "log",
-  "log -p",
-  "log --oneline -1",
-  "log --show-signature",
-  "log --format=%H",
-  "show",
-  "show HEAD:a.txt",
-  "show --no-textconv",
-  "blame a.txt",
-  "ls-files",
-  "ls-files -o",
-  "ls-tree HEAD",
-  "rev-parse HEAD",
-  "rev-list --all",
-  "describe --always",
-  "shortlog -s HEAD",
-  "cat-file -p HEAD",
-  "cat-file --textconv HEAD:a.txt",
-  "grep -n alpha",
-  "grep --textconv alpha",
-  "reflog",
-  "branch -a",
-  "tag -l",
-  "remote -v",
-  "config --list",
-  "config --get remote.origin.url",
-  "config --get-regexp '.*'",
-  "config -l",
-  "merge-base HEAD HEAD",
-  "name-rev HEAD",
-  "show-ref",
-  "for-each-ref",
-  "count-objects -v",
-  "whatchanged -1",
-  "version",
-];
 const gitCommand = fc
   .tuple(
     fc.constantFrom("", "--no-pager ", "-P ", "--no-optional-locks ", "-C src "),
@@ -464,45 +216,6 @@ const findCommand = fc
     ),
   )
   .map(([start, tests]) => [start, ...tests].join(" "));
-
-/** Constructs the analysis must see through (most of these it should refuse). */
-const CONSTRUCT_SAMPLES = [
-  "echo $((1+2))",
-  "echo $[1+2]",
-  "a=(1 2); echo ${a[0]}",
-  "echo ${HOME}",
-  'echo "${HOME}"',
-  "echo ${#HOME}",
-  "echo {1..3}",
-  "echo a{b,c}d",
-  "cat <(echo hi)",
-  "echo $(echo hi)",
-  "echo `echo hi`",
-  "(cat a.txt)",
-  "{ cat a.txt; }",
-  "cat <<EOF\nhi\nEOF",
-  "cat <<'EOF'\n$(touch pwned)\nEOF",
-  "cat <<EOF\n$(touch pwned)\nEOF",
-  "cat <<EOF\n${HOME[$(touch pwned)]}\nEOF",
-  "echo hi | cat",
-  "echo x > >(cat)",
-  "[[ -v 'a[$(touch pwned)]' ]]",
-  "[[ 'a[$(touch pwned)]' -eq 0 ]]",
-  "[[ x == x ]]",
-  "cd src && cat main.ts",
-  "cd keys-link && cat ../secret.txt",
-  "cd keys-link/.. && cat secret.txt",
-  "cd - && ls",
-  "ls ~+",
-  "ls ~-",
-  "cat ~+/a.txt",
-  "echo !!",
-  "type -a ls",
-  "printf '%s\\n' {a,b}",
-  "echo hi # && touch pwned",
-  "echo hi; # touch pwned",
-  "echo hi \\\n&& cat a.txt",
-];
 
 const SEPARATORS = [" && ", " || ", "; ", " | ", "\n", " & "];
 const WRAPPERS = [
