@@ -453,7 +453,8 @@ class Analyzer {
     if (spec) {
       const reading = readOptions(args, spec);
       if (reading.unsafe) this.flag(`${program} ${reading.unsafe} runs another program or writes`);
-      if (!reading.known) this.notReadOnly();
+      // An option it does not know makes it neither read-only nor a plain file edit.
+      if (!reading.known) this.opaque();
       // uniq's second operand is its output: a glob may expand to two (`uniq ?.txt` writes b.txt).
       const uniqOutput =
         program === "uniq" &&

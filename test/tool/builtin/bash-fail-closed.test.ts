@@ -138,6 +138,39 @@ describe("git options that pick another repository or config ask", () => {
     await expectInEveryMode(worktree, "git status", "safety");
   });
 
+  it.each([
+    "[core]\n\tfsmonitor = touch /tmp/pwned\n",
+    '[diff "x"]\n\ttextconv = id\n',
+    '[filter "lfs"]\n\tclean = id\n',
+    "[gpg]\n\tprogram = id\n",
+    "[core]\n\thooksPath = hooks\n",
+    "[include]\n\tpath = other.cfg\n",
+    "[pager]\n\tlog = id\n",
+    "[alias]\n\tst = !id\n",
+    "[core] pager = id\n",
+  ])("a repository whose .git/config names a program (%j) is a safety ask", async (config) => {
+    const repository = join(root, `configured-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(join(repository, ".git"), { recursive: true });
+    writeFileSync(join(repository, ".git", "config"), config);
+    for (const command of ["git status", "git log --oneline -5", "git diff"])
+      await expectInEveryMode(repository, command, "safety");
+  });
+
+  it("a repository with a hook, or a plain config, is judged accordingly", async () => {
+    const hooked = join(root, "hooked");
+    mkdirSync(join(hooked, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(hooked, ".git", "hooks", "post-index-change"), "#!/bin/sh\nid\n");
+    await expectInEveryMode(hooked, "git status", "safety");
+    const clean = join(root, "clean-repository");
+    mkdirSync(join(clean, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(clean, ".git", "hooks", "pre-commit.sample"), "#!/bin/sh\n");
+    writeFileSync(
+      join(clean, ".git", "config"),
+      '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = false\n[remote "origin"]\n\turl = x\n[alias]\n\tst = status\n',
+    );
+    await expectInEveryMode(clean, "git status", "allow");
+  });
+
   it("printing config or remote URLs reads .git/config (tokens in URLs)", async () => {
     await expectInEveryMode(dir, "git config --list", "safety");
     await expectInEveryMode(dir, "git remote -v", "safety");
@@ -265,6 +298,43 @@ describe("programs that print the environment or run programs through their scri
     await expectInEveryMode(dir, "sed 'e rm a.txt' a.txt", "deny", ["deny:Bash(rm:*)"]);
     await expectInEveryMode(dir, "tar --to-command='rm a.txt' -xf a.tar", "deny", ["deny:Bash(rm:*)"]);
     await expectInEveryMode(dir, "awk '{system(\"rm a.txt\")}' a.txt", "deny", ["deny:Bash(rm:*)"]);
+  });
+});
+
+describe("names and links that change what a command reads or writes", () => {
+  const odd = join(root, "odd");
+  mkdirSync(odd);
+  writeFileSync(join(odd, "a.txt"), "a\n");
+  writeFileSync(join(odd, "b.txt"), "b\n");
+  writeFileSync(join(odd, "-opwned.txt"), "");
+  const secrets = join(root, "outside");
+  mkdirSync(join(secrets, "keys"), { recursive: true });
+  writeFileSync(join(secrets, "secret.txt"), "secret\n");
+  symlinkSync(join(secrets, "keys"), join(odd, "keys-link"));
+  writeFileSync(join(dir, "names0"), `${join(dir, ".env")}\0`);
+
+  it.each([
+    // A glob that matches a name starting with - hands the program an option (sort -opwned.txt).
+    ["sort *.txt", "ask"],
+    ["cat *.txt", "ask"],
+    // `keys-link/..` is the directory above the link's target, outside the working directory.
+    ["cat keys-link/../secret.txt", "ask"],
+    ["grep x keys-link/../secret.txt", "ask"],
+  ] as const)("%j → %s", async (command, expectation) => {
+    await expectInEveryMode(odd, command, expectation);
+  });
+
+  it.each([
+    // uniq's second operand is its output, and ?.txt expands to two.
+    ["uniq -d ?.txt", "ask"],
+    // Files named inside a file are read without being named on the command line.
+    ["sort --files0-from=names0", "ask"],
+    ["wc --files0-from=names0", "ask"],
+    ["file -f names0", "ask"],
+    ["jq -n -f filter.jq", "safety"],
+    ["time jq -n -f filter.jq", "safety"],
+  ] as const)("%j → %s", async (command, expectation) => {
+    await expectInEveryMode(dir, command, expectation);
   });
 });
 

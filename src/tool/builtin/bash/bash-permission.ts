@@ -108,7 +108,12 @@ function decisionPaths(analysis: BashAnalysis, context: PermissionContext): Deci
   }
   for (const directory of new Set(analysis.gitDirectories)) {
     const concern = gitRepositoryConcern(resolve(base, directory), base);
-    if (concern) return { paths, unverifiable: { reason: concern, safety: /HEAD|points git/.test(concern) } };
+    // Programs a repository's own files name are safety asks; a repository elsewhere is a plain ask.
+    if (concern)
+      return {
+        paths,
+        unverifiable: { reason: concern, safety: !/^(no \.git|git would run in)/.test(concern) },
+      };
   }
   return { paths };
 }
