@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { aguiRoutes } from "../../src/app/agui/index.js";
 import { createApp } from "../../src/app/server/app.js";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
+import { addQueued } from "../../src/app/server/http/send-queues.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
 import type { StreamLimits } from "../../src/app/server/runtime/stream-slots.js";
 import { createEvent } from "../../src/event/index.js";
@@ -396,5 +397,29 @@ describe("bytes waiting for a client", () => {
     for (let i = 0; i < 100 && !out.reset; i++) await sleep(20);
     expect(out.reset).toBe(true);
     expect(runtime.streams.openBy("alice")).toBe(0);
+  });
+});
+
+describe("send queues from /proc/net/tcp", () => {
+  it("reads the queued bytes by inode, of IPv4 and IPv6 tables, skipping empty queues", () => {
+    const tcp = [
+      "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+      "   0: 0100007F:075B 00000000:0000 0A 00000000:00000000 00:00000000 00000000   105        0 7221 1 0000000 100 0 0 10 0",
+      "  12: 0100007F:1F90 0100007F:C350 01 0000AB00:00000000 01:00000014 00000000  1000        0 98765 1 0000000 20 4 30 10 -1",
+    ].join("\n");
+    const tcp6 = [
+      "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+      "10000: 0000000000000000FFFF00000100007F:1F90 0000000000000000FFFF00000100007F:D431 01 00000010:00000000 00:00000000 00000000  1000        0 4242 1 0000000 20 4 30 10 -1",
+    ].join("\n");
+    const queues = new Map<number, number>();
+    addQueued(tcp, queues);
+    addQueued(tcp6, queues);
+    expect([...queues]).toEqual([
+      [98765, 0xab00],
+      [4242, 16],
+    ]);
+    addQueued("", queues);
+    addQueued("header only", queues);
+    expect(queues.size).toBe(2);
   });
 });
