@@ -2,6 +2,7 @@ import mysql from "mysql2/promise";
 import { describe, expect, it } from "vitest";
 import { MySqlStateStore } from "../../src/state/index.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
+import { describeDeltaSaves } from "./delta-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("MariaDB/MySQL", 3306);
@@ -23,10 +24,51 @@ if (missing) {
   describeStoreContract("MySqlStateStore", {
     open: async () => new MySqlStateStore({ url, table }),
     writeRaw: async (sessionId, stateJson) => {
-      await sql(`INSERT INTO ${table} VALUES (?, 1, ?, ?)`, [sessionId, stateJson, Date.now()]);
+      await sql(`INSERT INTO ${table} (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)`, [
+        sessionId,
+        stateJson,
+        Date.now(),
+      ]);
     },
     shared: { url, options: { table } },
-    cleanup: () => sql(`DROP TABLE IF EXISTS ${table}`).then(() => {}),
+    cleanup: () => sql(`DROP TABLE IF EXISTS ${table}_patches, ${table}`).then(() => {}),
+  });
+
+  const deltaTable = runName("my_delta");
+  const pool = mysql.createPool({ uri: url, connectionLimit: 4 });
+  describeDeltaSaves("MySqlStateStore", {
+    longReplies: 200, // each commit waits for the disk: 1,000 of them take a good 15 s here
+    open: async (compaction) => new MySqlStateStore({ url, table: deltaTable, compaction }),
+    written: async (sessionId, version) => {
+      const [patches] = await pool.query<mysql.RowDataPacket[]>(
+        `SELECT OCTET_LENGTH(patch) AS bytes FROM ${deltaTable}_patches WHERE session_id = ? AND version = ?`,
+        [sessionId, version],
+      );
+      if (patches[0]) return { kind: "patch", bytes: Number(patches[0].bytes) };
+      const [snapshots] = await pool.query<mysql.RowDataPacket[]>(
+        `SELECT OCTET_LENGTH(state) AS bytes FROM ${deltaTable} WHERE session_id = ? AND base = ?`,
+        [sessionId, version],
+      );
+      if (!snapshots[0]) throw new Error(`no save of version ${version} of ${sessionId}`);
+      return { kind: "snapshot", bytes: Number(snapshots[0].bytes) };
+    },
+    writeOld: async (sessionId, state) => {
+      await pool.query(
+        `INSERT INTO ${deltaTable} (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)`,
+        [sessionId, JSON.stringify(state), Date.now()],
+      );
+    },
+    damagePatch: async (sessionId, version, patch) => {
+      await pool.query(`UPDATE ${deltaTable}_patches SET patch = ? WHERE session_id = ? AND version = ?`, [
+        patch,
+        sessionId,
+        version,
+      ]);
+    },
+    cleanup: async () => {
+      await pool.query(`DROP TABLE IF EXISTS ${deltaTable}_patches, ${deltaTable}`);
+      await pool.end();
+    },
   });
 
   describe("MySqlStateStore ids and clients", () => {
@@ -43,7 +85,7 @@ if (missing) {
         expect(await pool.query("SELECT 1 AS one")).toBeDefined();
       } finally {
         await pool.end();
-        await sql(`DROP TABLE IF EXISTS ${name}`);
+        await sql(`DROP TABLE IF EXISTS ${name}_patches, ${name}`);
       }
     });
   });
