@@ -6,8 +6,10 @@ export { EventRenderer, type RenderOptions } from "./cli/render-events.js";
 export { demoAgentConfig, demoModel, demoTools, prepareDemoWorkspace } from "./demo/demo-agent.js";
 export { type CreateAppOptions, createApp } from "./server/app.js";
 export { createBackend } from "./server/backend/create-backend.js";
+export { FencedError } from "./server/backend/fenced-error.js";
 export { memoryBackend } from "./server/backend/memory-backend.js";
 export type {
+  AbandonedLease,
   BackendOptions,
   BusMessage,
   EventLog,
@@ -45,6 +47,7 @@ export {
   type StopSignal,
 } from "./server/runtime/follower.js";
 export type { RunHandle } from "./server/runtime/run-execution.js";
+export type { ServiceLog, ServiceLogEntry } from "./server/runtime/service-log.js";
 export {
   type ConfirmAnswer,
   type CreateSessionOptions,
@@ -54,4 +57,5 @@ export {
   type ServiceRuntimeOptions,
 } from "./server/runtime/service-runtime.js";
 export type { SessionStatus } from "./server/runtime/session-status.js";
+export { Sweeper, type SweepJob } from "./server/runtime/sweeper.js";
 export { type RunningServer, type StartServerOptions, startServer } from "./server/start-server.js";

@@ -33,7 +33,10 @@ export class HeldLeases {
   /** The lease's owner and marker; a lease another backend handed out is refused. */
   of(lease: RunLease): HeldLease {
     const held = this.#held.get(lease);
-    if (!held) throw new TypeError(`endRun: the lease of session "${lease.sessionId}" is not this backend's`);
+    if (!held)
+      throw new TypeError(
+        `the lease of session "${lease.sessionId}" is not this backend's (a lease from another backend object cannot fence its writes)`,
+      );
     return held;
   }
 
