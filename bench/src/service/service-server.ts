@@ -177,6 +177,8 @@ const runtime = new ServiceRuntime({
   // Every load stream is the same (anonymous) user: without this the per-user default (a quarter of
   // maxConcurrentRuns) answers 429 above maxRuns / 4 streams.
   limits: { maxRunsPerUser: maxRuns },
+  // and the per-user stream limit (64 by default) the same way
+  streams: { maxStreamsPerUser: maxRuns },
 });
 const server = serve({ fetch: app.createApp(runtime).fetch, port: 0, hostname: "127.0.0.1" }, (info) =>
   process.stdout.write(`listening ${info.port}\n`),
