@@ -60,7 +60,8 @@ export class WorkspaceFileView implements FileView {
 
   async read(absolute: string): Promise<FileRead> {
     const real = await this.#checkedReal(absolute, await realpath(absolute));
-    const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO planted in the workspace must not hang the open (it is refused below).
+    const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       await this.#checkOpened(handle, absolute, real);
       return await readHandle(handle, absolute);
@@ -74,7 +75,8 @@ export class WorkspaceFileView implements FileView {
     await mkdir(dirname(absolute), { recursive: true });
     const parent = await this.#checkedReal(dirname(absolute), await realpath(dirname(absolute)));
     const target = await this.#checkedReal(absolute, join(parent, basename(absolute)));
-    const handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, 0o666);
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+    const handle = await open(target, flags, 0o666);
     try {
       await this.#checkOpened(handle, absolute, target);
       await handle.truncate(0);
@@ -139,6 +141,11 @@ export class WorkspaceFileView implements FileView {
   /** The descriptor is the regular file checked (same path, one link), not something swapped in. */
   async #checkOpened(handle: FileHandle, absolute: string, real: string): Promise<void> {
     const info: Stats = await handle.stat();
+    if (!info.isFile() && !info.isDirectory())
+      throw new WorkspacePathError(
+        absolute,
+        `${absolute} is not a regular file; the file tools only read and write files`,
+      );
     if (info.isFile() && info.nlink > 1)
       throw new WorkspacePathError(
         absolute,

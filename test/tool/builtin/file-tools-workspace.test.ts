@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -56,6 +57,12 @@ describe("the file tools through a workspace's file view", () => {
     for (const [path, why] of refused) {
       await expect(run(read, { path }, ctx()), path).rejects.toThrow(why);
     }
+  });
+
+  it("Read refuses a FIFO instead of hanging on it", async () => {
+    execFileSync("mkfifo", [join(root, "pipe")]);
+    await expect(run(readTool(files), { path: "pipe" }, ctx())).rejects.toThrow(/not a regular file/);
+    await expect(run(writeTool(files), { path: "pipe", content: "x" }, ctx())).rejects.toThrow();
   });
 
   it("Read still reads ordinary files and links that stay inside", async () => {
