@@ -69,6 +69,7 @@ export function fileViewOf(
 export async function readHandle(handle: Awaited<ReturnType<typeof open>>, path: string): Promise<FileRead> {
   const info = await handle.stat();
   if (info.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
+  if (!info.isFile()) throw new Error(`${path} is not a regular file; the file tools only read files`);
   return { data: await handle.readFile(), mtimeMs: info.mtimeMs };
 }
 
@@ -84,7 +85,8 @@ export const hostFileView: FileView = {
     return isAbsolute(expanded) ? resolve(expanded) : resolve(base, expanded);
   },
   async read(absolute) {
-    const handle = await open(absolute, constants.O_RDONLY);
+    // O_NONBLOCK: opening a FIFO must not hang the tool (readHandle refuses it).
+    const handle = await open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       return await readHandle(handle, absolute);
     } finally {

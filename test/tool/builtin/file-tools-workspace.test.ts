@@ -33,6 +33,7 @@ symlinkSync(join(home, ".ssh", "id_ed25519"), join(root, "notes.txt")); // a fil
 symlinkSync(join(home, "docs"), join(root, "docs")); // `docs/../secret.txt` climbs from the target
 symlinkSync(join(root, "src", "a.ts"), join(root, "alias.ts")); // a link that stays inside
 linkSync(join(home, "secret.txt"), join(root, "copy.txt")); // a hard link to a secret
+execFileSync("mkfifo", [join(root, "pipe")]); // a FIFO: opening it for reading would block
 
 const view = new WorkspaceFileView(root, DEFAULT_CREDENTIAL_LISTS);
 const files = { files: view };
@@ -60,7 +61,6 @@ describe("the file tools through a workspace's file view", () => {
   });
 
   it("Read refuses a FIFO instead of hanging on it", async () => {
-    execFileSync("mkfifo", [join(root, "pipe")]);
     await expect(run(readTool(files), { path: "pipe" }, ctx())).rejects.toThrow(/not a regular file/);
     await expect(run(writeTool(files), { path: "pipe", content: "x" }, ctx())).rejects.toThrow();
   });
@@ -149,6 +149,10 @@ describe("without a workspace the host view does not follow links either", () =>
       await run(grepTool({ useRipgrep: false }), { pattern: "outside readme", outputMode: "files" }, ctx()),
     );
     expect(output).toBe("no matches for outside readme");
+  });
+
+  it("Read refuses a FIFO instead of hanging on it", async () => {
+    await expect(run(readTool(), { path: "pipe" }, ctx())).rejects.toThrow(/not a regular file/);
   });
 
   it("a file the call names (the engine asked about it) is searched; a directory search skips it", async () => {
