@@ -1,6 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { writeShims } from "./shims.js";
@@ -142,6 +151,7 @@ function secretContents(marker: Marker): Map<string, string> {
   add("home/.docker/config.json", (m) => `{"auths":{"example.com":{"auth":"${m}"}}}\n`);
   add("outside/keys/id_rsa", (m) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${m}\n`);
   add("outside/secret.txt", (m) => `${m}\n`);
+  add("outside/linked-secret.txt", (m) => `${m}\n`);
   // Read by .git/config below, not written as a file of its own.
   files.set("git-remote-token", marker("work/.git/config"));
   return files;
@@ -185,6 +195,8 @@ function buildFiles(
   symlinkSync(join(tree.outside, "keys"), join(tree.work, "keys-link"));
   symlinkSync(join(tree.outside, "secret.txt"), join(tree.work, "notes-link"));
   symlinkSync(join(tree.work, ".env"), join(tree.work, "env-link"));
+  // A hard link: the same file as the secret outside, under a name inside the workspace.
+  linkSync(join(tree.outside, "linked-secret.txt"), join(tree.work, "docs", "hard-link.md"));
   // And deeper down, where only a recursive reader or a glob finds them.
   symlinkSync(join(tree.outside, "secret.txt"), join(tree.work, "src", "deep-link.ts"));
   symlinkSync(join(tree.outside, "keys"), join(tree.work, "docs", "keys"));

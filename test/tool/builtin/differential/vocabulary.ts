@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell text, not templates
+import { userInfo } from "node:os";
 /**
  * The words the differential generator builds commands from: paths into the canary tree, text,
  * patterns, options the analysis's tables leave out, redirections, git subcommands and shell
@@ -49,6 +50,13 @@ export const PATHS = [
   "/etc/hostname",
   "~",
   "~/.netrc",
+  // `~name` is that user's home (bash expands it; a path check may take it as a relative name).
+  `~${userInfo().username}/.config`,
+  `~${userInfo().username}/.bash_history`,
+  `~${userInfo().username}`,
+  "~root/.config",
+  "~+/a.txt",
+  "~-/a.txt",
   "$HOME",
   "$PWD/a.txt",
   '"$PWD"',
@@ -135,6 +143,23 @@ export const EXTRA_OPTIONS: Record<string, string[]> = {
   uniq: [],
   head: ["-c 3"],
   find: [],
+  awk: [
+    "'BEGIN{system(\"touch pwned\")}'",
+    "'{print > \"out\"}'",
+    "'BEGIN{while((getline l < \".env\")>0) print l}'",
+    "'BEGIN{for(k in ENVIRON) print ENVIRON[k]}'",
+    "'{print | \"cat\"}'",
+    "'BEGIN{\"id\" | getline x; print x}'",
+    "-f filter.jq",
+    "'BEGIN { ARGV[1] = \".env\"; ARGC = 2 } { print }'",
+    "'{print}'",
+    "-v x=1 '{print x}'",
+    "'@include \"filter.jq\"'",
+    "-l filefuncs",
+    "--load=rwarray",
+    "-E filter.jq",
+    "'BEGIN{PROCINFO[\"sorted_in\"]; print}'",
+  ],
   sed: [
     "-n p",
     "-n '/alpha/p'",
