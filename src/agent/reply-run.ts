@@ -32,6 +32,9 @@ import { countForTrigger } from "./token-count.js";
 import { valueToParts } from "./tool-output.js";
 import type { ReplyInput } from "./types.js";
 
+/** An external result that is not taken: the result written instead. */
+type Refusal = { state: "denied" | "error"; text: string };
+
 /** On how many of the last iterations structured output is forced. */
 const FORCE_STRUCTURED_AT = 1;
 
@@ -303,7 +306,7 @@ export class ReplyRun extends StreamingRun {
     // Answers are checked and decided before anything changes: a bad rule is an error, not half an answer.
     let permission = this.state.permission;
     let approvals: Map<string, Approval> | undefined;
-    let refusedResults: Map<string, string> | undefined;
+    let refusedResults: Map<string, Refusal> | undefined;
     if (input.type === "USER_CONFIRM_RESULT") {
       approvals = await this.approvalsOf(input);
       permission = addRules(
@@ -339,8 +342,8 @@ export class ReplyRun extends StreamingRun {
       this.emit("TOOL_RESULT_START", { toolCallId: result.id, toolCallName: result.name });
       const refusal = refusedResults?.get(result.id);
       if (refusal !== undefined) {
-        this.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId: result.id, delta: refusal });
-        this.emit("TOOL_RESULT_END", { toolCallId: result.id, state: "denied" });
+        this.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId: result.id, delta: refusal.text });
+        this.emit("TOOL_RESULT_END", { toolCallId: result.id, state: refusal.state });
         continue;
       }
       this.emitOutput(result.id, valueToParts(result.output));
@@ -377,22 +380,29 @@ export class ReplyRun extends StreamingRun {
   }
 
   /**
-   * External results whose call a deny now refuses (a rule added since it was submitted): the result
-   * is not taken, and the model reads why. By call id.
+   * External results whose call a deny now refuses (a rule added since it was submitted), or whose
+   * permission check fails: the result is not taken, and the model reads why. By call id.
    */
-  private async refusedResults(input: ExternalExecutionResultEvent): Promise<Map<string, string>> {
-    const refused = new Map<string, string>();
+  private async refusedResults(input: ExternalExecutionResultEvent): Promise<Map<string, Refusal>> {
+    const refused = new Map<string, Refusal>();
     for (const result of input.toolResults) {
       const call = this.findCall(result.id)!;
       const tool = this.lookup(call.name);
       const parsed = tool ? this.quietlyParsed(call, tool) : undefined;
       if (!tool || !parsed) continue;
-      const verdict = await this.decide(call, tool, parsed.value, { edited: false }).catch(() => undefined);
-      if (verdict?.behavior === "deny") {
-        refused.set(
-          result.id,
-          `Permission denied: ${verdict.decision.reason}; the external result was not taken`,
-        );
+      const verdict = await this.decide(call, tool, parsed.value, { edited: false }).catch(
+        (error: unknown) => ({ behavior: "failed" as const, reason: toErrorInfo(error).message }),
+      );
+      if (verdict.behavior === "deny") {
+        refused.set(result.id, {
+          state: "denied",
+          text: `Permission denied: ${verdict.decision.reason}; the external result was not taken`,
+        });
+      } else if (verdict.behavior === "failed") {
+        refused.set(result.id, {
+          state: "error",
+          text: `Error: the permission check failed (${verdict.reason}); the external result was not taken`,
+        });
       }
     }
     return refused;

@@ -247,6 +247,39 @@ describe("one gate: external results and middleware", () => {
     expect(String(result!.output)).not.toContain("deployed");
   });
 
+  it("an external result whose permission check now fails is not taken", async () => {
+    let failing = false;
+    const agent = new Agent({
+      name: "a",
+      model: new ScriptedModel([
+        { toolCalls: [{ name: "deploy", input: { target: "prod" } }] },
+        { text: "ok" },
+      ]),
+      toolkit: [external],
+      decidePermission: async () => {
+        if (failing) throw new Error("policy service down");
+        return { behavior: "allow", reason: "ok" };
+      },
+    });
+    const submitted = submittedOf(await collect(agent.replyStream(userMsg("go"))));
+    failing = true;
+    const call = submitted.toolCalls[0]!;
+    await collect(
+      agent.replyStream(
+        externalExecutionResult({
+          replyId: submitted.replyId,
+          toolResults: [
+            { type: "tool_result", id: call.id, name: "deploy", output: "deployed", state: "success" },
+          ],
+        }),
+      ),
+    );
+    expect(results(agent)[0]).toMatchObject({
+      state: "error",
+      output: expect.stringContaining("policy service down"),
+    });
+  });
+
   it("an external result that names another tool than its call is refused", async () => {
     const agent = new Agent({
       name: "a",
