@@ -33,6 +33,8 @@ describe("the service decides an edited approval again, inside the session's wor
     { text: "wrote" },
     { toolCalls: [write("call_agui", "mine.txt")] },
     { text: "wrote" },
+    { toolCalls: [write("call_rules", "mine.txt")] },
+    { text: "wrote" },
   ]);
 
   const as = (token: string, init: RequestInit = {}): RequestInit => ({
@@ -173,5 +175,24 @@ describe("the service decides an edited approval again, inside the session's wor
       toolCallId: "call_agui",
       content: expect.stringContaining("outside this session's workspace"),
     });
+  });
+
+  it("REST answers[].rules: a rule the ask did not offer is a 409 naming it, and nothing runs", async () => {
+    await post("/v1/sessions/bob-1/replies", "tok-bob", { text: "write" });
+    const res = await fetch(`${server.url}/v1/sessions/bob-1/confirm`, {
+      ...as("tok-bob", {
+        method: "POST",
+        body: JSON.stringify({ answers: [{ toolCallId: "call_rules", confirmed: true, rules: ["Write"] }] }),
+      }),
+    });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(
+      /"Write", which the confirmation did not offer/,
+    );
+    const status = (await (await fetch(`${server.url}/v1/sessions/bob-1/status`, as("tok-bob"))).json()) as {
+      waitingFor?: string;
+    };
+    expect(status.waitingFor).toBe("user_confirm");
+    expect(existsSync(join(sessions, "s-bob-1", "mine.txt"))).toBe(false);
   });
 });
