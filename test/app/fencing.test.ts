@@ -162,3 +162,58 @@ describe("fenced writes on memory: a lease released (or lost) writes nothing onc
     await backend.close();
   });
 });
+
+describe("fenced writes on PostgreSQL, against a takeover in flight", async () => {
+  const missing = await missingService("PostgreSQL", 5432);
+  if (missing) {
+    reportMissingService(missing);
+    return;
+  }
+  const url = "postgres://postgres@127.0.0.1:5432/test";
+  const prefix = `${runName("fence_race")}_`;
+  const { default: pg } = await import("pg");
+  const raw = new pg.Client({ connectionString: url });
+  let backend: ServiceBackend;
+  afterAll(async () => {
+    await backend?.close();
+    await raw.end();
+    await dropBackend(url, prefix);
+  });
+
+  /** A transaction of another replica that has locked the lease row to take it over (as `acquire` does). */
+  async function takeoverInFlight(sessionId: string) {
+    await raw.query("BEGIN");
+    await raw.query(`SELECT 1 FROM ${prefix}leases WHERE session_id = $1 FOR UPDATE`, [sessionId]);
+  }
+
+  it("a write waits for the takeover; once it commits the write sees the new generation and is refused", async () => {
+    await raw.connect();
+    backend = await createBackend(url, { prefix, lockTtlMs: 60_000 });
+    const lease = (await backend.locks.acquire("race"))!;
+    await takeoverInFlight("race");
+    let settled = false;
+    const write = backend.events.append("race", [delta("late")], lease).finally(() => {
+      settled = true;
+    });
+    write.catch(() => {});
+    await sleep(300);
+    expect(settled).toBe(false); // held FOR KEY SHARE behind the takeover's FOR UPDATE
+    await raw.query(
+      `UPDATE ${prefix}leases SET owner = 'other', generation = generation + 1000 WHERE session_id = $1`,
+      ["race"],
+    );
+    await raw.query("COMMIT");
+    await expect(write).rejects.toBeInstanceOf(FencedError);
+    expect(await backend.events.lastSeq("race")).toBe(0);
+  });
+
+  it("a takeover that gives up (rolls back) lets the waiting write through", async () => {
+    const lease = (await backend.locks.acquire("kept"))!;
+    await takeoverInFlight("kept");
+    const write = backend.events.append("kept", [delta("on time")], lease);
+    await sleep(100);
+    await raw.query("ROLLBACK");
+    expect((await write).map((e) => e.seq)).toEqual([1]);
+    await lease.release();
+  });
+});
