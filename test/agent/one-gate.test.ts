@@ -16,6 +16,7 @@ import { blocksOf, type ToolCallBlock, userMsg } from "../../src/message/index.j
 import { ruleFromInput } from "../../src/permission/index.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 import { bashTool } from "../../src/tool/builtin/bash.js";
+import { writeTool } from "../../src/tool/builtin/write.js";
 import { functionTool } from "../../src/tool/index.js";
 import { collect } from "./helpers.js";
 
@@ -161,6 +162,28 @@ describe("one gate: an edited approval is decided again for what will run", () =
     expect(again.toolCalls[0]!.suggestedRules).toBeUndefined();
     expect(existsSync(join(dir, "notes.txt"))).toBe(false);
   });
+});
+
+it("a Write approval edited onto a dangerous path (.env) asks again with the safety reason", async () => {
+  const dir = tempDir();
+  const agent = new Agent({
+    name: "a",
+    model: new ScriptedModel([
+      { toolCalls: [{ name: "Write", input: { path: "notes.txt", content: "hi" } }] },
+      { text: "done" },
+    ]),
+    toolkit: [writeTool()],
+    permission: { workingDirectories: [dir] },
+  });
+  const ask = asked(await collect(agent.replyStream(userMsg("go"))));
+  const again = asked(
+    await collect(
+      agent.replyStream(approve(ask.replyId, ask.toolCalls[0]!, { path: ".env", content: "SECRET=1" })),
+    ),
+  );
+  expect(again.toolCalls[0]).toMatchObject({ reason: expect.stringContaining("sensitive path") });
+  expect(again.toolCalls[0]!.suggestedRules).toBeUndefined();
+  expect(existsSync(join(dir, ".env"))).toBe(false);
 });
 
 describe("one gate: 'always allow' remembers only the rule the ask offered", () => {
