@@ -92,6 +92,25 @@ const CODE_PATHS = {
 const DANGEROUS_FILE_SET = new Set(DANGEROUS_FILES);
 const DANGEROUS_DIRECTORY_SET = new Set(DANGEROUS_DIRECTORIES);
 
+/**
+ * A path segment that some segment of some tail entry (the code paths above, the credential lists)
+ * matches, `*` being any run of characters: a path none of whose segments matches can match no
+ * entry. Built from the lists, so it never falls behind them.
+ */
+const ENTRY_SEGMENT = new RegExp(
+  `^(?:${[...CODE_PATHS.files, ...CODE_PATHS.directories, ...CREDENTIAL_FILES, ...CREDENTIAL_DIRECTORIES]
+    .flatMap((entry) => entry.split("/"))
+    .filter((part) => part !== "")
+    .map((part) =>
+      part
+        .split("*")
+        .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[^/]*"),
+    )
+    .join("|")})$`,
+  "i",
+);
+
 /** Why an absolute path is dangerous to read or write, or undefined when it is not. */
 export function dangerousPathReason(absolutePath: string): string | undefined {
   if (/^\/proc\/[^/]+\/(task\/[^/]+\/)?environ$/.test(absolutePath)) {
@@ -108,6 +127,8 @@ export function dangerousPathReason(absolutePath: string): string | undefined {
     if (name === ".env" || name.startsWith(".env.")) return "an environment file that may hold secrets";
     if (DANGEROUS_FILE_SET.has(name)) return `${segment} runs code or holds credentials`;
   }
+  // Most paths have no segment any entry could match: skip the entry-by-entry matching for them.
+  if (!segments.some((segment) => ENTRY_SEGMENT.test(segment))) return undefined;
   const code = credentialPathMatch(segments, CODE_PATHS);
   if (code) return `${code.entry} runs code when a tool starts`;
   return credentialPathReason(segments);

@@ -1,5 +1,5 @@
 import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { dangerousPathReason } from "../../../permission/index.js";
 import type { Traversal } from "./traversals.js";
 
@@ -66,7 +66,7 @@ export function walkTraversal(traversal: Traversal, roots: readonly string[], ba
     let ignored = inherited;
     let here: ReadonlySet<string> = new Set();
     if (ignores) {
-      const read = ignores.read(real, inherited);
+      const read = ignores.read(real, inherited, new Set(entries.map((entry) => entry.name)));
       if ("whitelist" in read)
         return { unverifiable: whitelistReason(read.whitelist, traversal), paths: found };
       ignored = read.inherited;
@@ -82,7 +82,7 @@ export function walkTraversal(traversal: Traversal, roots: readonly string[], ba
       const path = join(real, entry.name);
       if (traversal.skipsGitDirectory && entry.name === ".git") continue;
       if (traversal.skipsHidden && entry.name.startsWith(".")) continue;
-      if (dangerousPathReason(path) !== undefined) {
+      if (isDangerous(path)) {
         found.push(path);
         continue;
       }
@@ -113,15 +113,17 @@ class IgnoredNames {
     this.files = insideRepository(base) ? [...IGNORE_FILES] : [".ignore", ".rgignore"];
   }
 
+  /** `listed`: the directory's entries, when already read (saves a look-up per ignore file). */
   read(
     directory: string,
     inherited: ReadonlySet<string>,
+    listed?: ReadonlySet<string>,
   ): { inherited: ReadonlySet<string>; here: ReadonlySet<string> } | { whitelist: string } {
     let below: Set<string> | undefined;
     const here = new Set<string>();
     for (const name of IGNORE_FILES) {
       const path = join(directory, name);
-      if (!existsSync(path)) continue;
+      if (listed ? !listed.has(name) : !existsSync(path)) continue;
       let text: string;
       try {
         text = readFileSync(path, "utf8");
@@ -150,6 +152,16 @@ function insideRepository(directory: string): boolean {
     if (existsSync(join(level, ".git"))) return true;
     if (dirname(level) === level) return false;
   }
+}
+
+/**
+ * Whether an entry met in a walk is dangerous. Its ancestors were checked already (the roots as
+ * paths, the directories as entries, none of them descended into when dangerous), so the last few
+ * segments decide: no dangerous entry is a tail longer than three segments (`.config/git/hooks`).
+ */
+function isDangerous(path: string): boolean {
+  const segments = path.split(sep);
+  return dangerousPathReason(segments.length > 5 ? `/${segments.slice(-4).join(sep)}` : path) !== undefined;
 }
 
 function whitelistReason(path: string, traversal: Traversal): string {
