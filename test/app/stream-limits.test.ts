@@ -325,7 +325,11 @@ describe("heartbeats", () => {
  * "in the process" (writableLength) until the test calls `drain()`. Full at 16 KiB, as Node's is.
  */
 class StuckResponse extends EventEmitter {
+  constructor(private readonly highWaterMark = 16 * 1024) {
+    super();
+  }
   readonly chunks: string[] = [];
+  finished = false;
   writableLength = 0;
   writableNeedDrain = false;
   destroyed = false;
@@ -346,12 +350,16 @@ class StuckResponse extends EventEmitter {
   write(chunk: string) {
     this.chunks.push(chunk);
     this.writableLength += chunk.length;
-    if (this.writableLength >= 16 * 1024) this.writableNeedDrain = true;
+    if (this.writableLength >= this.highWaterMark) this.writableNeedDrain = true;
     return !this.writableNeedDrain;
   }
   cork() {}
   uncork() {}
-  end() {}
+  /** As Node's: an ended response no longer says it needs a drain, whatever still waits. */
+  end() {
+    this.finished = true;
+    this.writableNeedDrain = false;
+  }
   destroy() {
     this.destroyed = true;
     this.emit("close");
@@ -394,6 +402,33 @@ describe("bytes waiting for a client", () => {
     expect(out.written).toBeGreaterThan(first);
     expect(out.written - first).toBeLessThanOrEqual(maxUnsentBytes + frame);
     // and takes nothing more: reset after the write timeout, the slot given back
+    for (let i = 0; i < 100 && !out.reset; i++) await sleep(20);
+    expect(out.reset).toBe(true);
+    expect(runtime.streams.openBy("alice")).toBe(0);
+  });
+});
+
+describe("a reply stream that ends while its client takes nothing", () => {
+  it("is reset after the write timeout all the same (its bytes still wait), and its slot given back", async () => {
+    const { runtime, app, session } = setup({ streams: { writeTimeoutMs: 200 } });
+    const id = await session("t-alice");
+    const out = new StuckResponse(Number.POSITIVE_INFINITY); // takes every write, hands nothing on
+    await app.fetch(
+      new Request(`http://127.0.0.1/v1/sessions/${id}/replies`, {
+        method: "POST",
+        headers: {
+          authorization: "Bearer t-alice",
+          accept: "text/event-stream",
+          "content-type": "application/json",
+        },
+        body: '{"text":"hi"}',
+      }),
+      { outgoing: out },
+    );
+    for (let i = 0; i < 100 && !out.finished; i++) await sleep(20);
+    expect(out.finished).toBe(true); // the reply paused on its confirmation: the stream ended
+    expect(out.writableLength).toBeGreaterThan(0);
+    expect(runtime.streams.openBy("alice")).toBe(1);
     for (let i = 0; i < 100 && !out.reset; i++) await sleep(20);
     expect(out.reset).toBe(true);
     expect(runtime.streams.openBy("alice")).toBe(0);

@@ -207,6 +207,8 @@ class SocketSink implements FollowSink {
     // the follower ended by itself, or failed (e.g. the log went away): end the stream; the client reconnects
     this.stream.finished();
     this.out.end();
+    // what is left must reach the client within the write timeout too
+    if (this.out.writableLength > 0) this.stall?.arm();
   }
 }
 
@@ -254,6 +256,7 @@ async function writeFrames(
   }
   stream.finished();
   out.end();
+  if (out.writableLength > 0) stall?.arm();
 }
 
 /**

@@ -36,7 +36,9 @@ export class StallWatch implements ClockWaiter {
   fire(): void {
     if (!this.#armed) return;
     this.#armed = false;
-    if (!this.out.writableNeedDrain) return;
+    // No drain since it was armed, and bytes still wait (also after the response ended, when Node no
+    // longer says it needs a drain).
+    if (!this.out.writableNeedDrain && this.out.writableLength === 0) return;
     if (this.out.socket) dropConnection(this.out.socket);
     else this.out.destroy();
   }
