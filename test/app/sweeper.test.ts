@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { createBackend } from "../../src/app/server/backend/create-backend.js";
 import type { ServiceBackend } from "../../src/app/server/backend/types.js";
+import { parseServiceConfig } from "../../src/app/server/config/service-config.js";
 import type { ServiceLogEntry } from "../../src/app/server/runtime/service-log.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
 import { Sweeper } from "../../src/app/server/runtime/sweeper.js";
@@ -60,9 +61,16 @@ describe("Sweeper", () => {
     expect(runs).toEqual(["slow", "broken", "slow"]);
   });
 
-  it("refuses a period that is not a positive number", () => {
+  it("refuses a period that is not a positive number, in code and in the config file", () => {
     expect(() => new Sweeper(0, () => {})).toThrow(/everyMs must be a positive finite number \(got 0\)/);
     expect(() => new Sweeper(Number.NaN, () => {})).toThrow(/got NaN/);
+    const config = (sweepEveryMs: unknown) => ({
+      agents: [{ name: "main", model: "openai:gpt-4o-mini" }],
+      server: { sweepEveryMs },
+    });
+    expect(() => parseServiceConfig(config(10))).toThrow(/server\.sweepEveryMs/);
+    expect(() => parseServiceConfig(config("5s"))).toThrow(/server\.sweepEveryMs/);
+    expect(parseServiceConfig(config(2000)).server?.sweepEveryMs).toBe(2000);
   });
 
   it("a runtime on a backend without abandoned leases (memory) has nothing to sweep", async () => {
