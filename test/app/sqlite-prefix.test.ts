@@ -92,14 +92,18 @@ describe("storePrefix on SQLite", () => {
 
   it("a deployment with its own prefix from before (its states in the shared table) keeps them", async () => {
     const file = join(dir, "legacy.db");
-    // As earlier versions left it: x_events, x_sessions, x_leases, and the states in agentscope_state.
+    // As earlier versions left it: x_events, x_sessions, x_leases, and the states in agentscope_state
+    // (as those versions made it: four columns, no patches).
     const legacy = await sqliteBackend(file, { prefix: "x_" });
     await legacy.sessions.create(record("alice"));
     await legacy.close();
     const raw = new Database(file);
-    raw.exec("ALTER TABLE x_state RENAME TO agentscope_state");
+    raw.exec(`DROP TABLE x_state; DROP TABLE IF EXISTS x_state_patches;
+      CREATE TABLE agentscope_state (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, state TEXT NOT NULL, updated_at INTEGER NOT NULL)`);
     const state = JSON.stringify(emptyAgentState("s1"));
-    raw.prepare("INSERT INTO agentscope_state VALUES ('s1', 3, ?, 0)").run(state);
+    raw
+      .prepare("INSERT INTO agentscope_state (session_id, version, state, updated_at) VALUES ('s1', 3, ?, 0)")
+      .run(state);
     raw.close();
     expect(tables(file)).not.toContain("x_state");
 

@@ -1,8 +1,15 @@
 import type BetterSqlite3 from "better-sqlite3";
 import { DEFAULT_STATE_TABLE } from "../../../state/index.js";
+import { patchTable } from "../../../state/sqlite-state-schema.js";
 
 const tableExists = (db: BetterSqlite3.Database, name: string): boolean =>
   db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+
+const columnsOf = (db: BetterSqlite3.Database, table: string): string[] =>
+  db
+    .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+    .all()
+    .map((column) => column.name);
 
 /**
  * Whether a deployment with prefix `p` kept its states in the shared, unprefixed state table
@@ -20,13 +27,26 @@ export function keptStatesUnprefixed(db: BetterSqlite3.Database, p: string): boo
 }
 
 /**
- * Copies the shared state table's rows into `<p>state` (once, when that table is new), so the
- * sessions of a deployment made before keep their state. The shared table is left as it was (the
- * default prefix's deployment, or another one's, may still read it); states of other deployments
- * that shared it come along and are never read.
+ * Copies the shared state table's rows (and their patches, if it has any) into `<p>state` (once,
+ * when that table is new), so the sessions of a deployment made before keep their state. The shared
+ * table is left as it was (the default prefix's deployment, or another one's, may still read it);
+ * states of other deployments that shared it come along and are never read.
  */
 export function adoptUnprefixedStates(db: BetterSqlite3.Database, p: string): void {
-  db.exec(
-    `INSERT OR IGNORE INTO ${p}state (session_id, version, state, updated_at) SELECT session_id, version, state, updated_at FROM ${DEFAULT_STATE_TABLE}`,
-  );
+  const target = `${p}state`;
+  const shared = columnsOf(db, DEFAULT_STATE_TABLE);
+  const columns = columnsOf(db, target)
+    .filter((column) => shared.includes(column))
+    .join(", ");
+  db.transaction(() => {
+    db.exec(`INSERT OR IGNORE INTO ${target} (${columns}) SELECT ${columns} FROM ${DEFAULT_STATE_TABLE}`);
+    const patches = patchTable(DEFAULT_STATE_TABLE);
+    if (!tableExists(db, patches)) return;
+    const patchColumns = columnsOf(db, patchTable(target))
+      .filter((column) => columnsOf(db, patches).includes(column))
+      .join(", ");
+    db.exec(
+      `INSERT OR IGNORE INTO ${patchTable(target)} (${patchColumns}) SELECT ${patchColumns} FROM ${patches}`,
+    );
+  }).immediate();
 }
