@@ -229,6 +229,9 @@ class Analyzer {
       case "ArithmeticFor":
         this.arithmetic("x");
         break;
+      case "ParameterExpansion":
+        this.parameterExpansion(node);
+        break;
       case "Command":
         this.command(node);
         break;
@@ -250,6 +253,19 @@ class Analyzer {
   private arithmetic(text: string): void {
     if (!isPlainArithmetic(text))
       this.hidden([text], "arithmetic evaluates variables, whose values can hide a command");
+  }
+
+  /**
+   * `${!x}` (indirection), `${a[x]}` (a subscript) and `${a:x}` (a slice) evaluate a variable's value
+   * as a name or arithmetic, which may be `b[$(cmd)]`: hidden unless plain.
+   */
+  private parameterExpansion(node: SyntaxNode & { type: "ParameterExpansion" }): void {
+    const plain = (word: Word | undefined) => word === undefined || /^(-?\d+|@|\*)?$/.test(word.value.trim());
+    const indirect = node.prefix === "!" && !/^\$\{![A-Za-z_]\w*[*@]\}$/.test(node.text);
+    const slice =
+      node.operation?.type === "Slice" && !(plain(node.operation.offset) && plain(node.operation.length));
+    if (indirect || !plain(node.index) || slice)
+      this.hidden([node.text], `${node.text} evaluates a variable's value, which can hide a command`);
   }
 
   /** `[[ ... ]]`, judged like `test`: operators and operands in order. */

@@ -74,13 +74,26 @@ describe("operands bash evaluates run the code hidden in them", () => {
     "echo $(( a['$(id)'] ))",
     "a['$(id)']=1",
     "x='a[$(id)]'; echo $((x))",
+    "x='b[$(id)]'; echo ${!x}",
+    "x='b[$(id)]'; echo ${a[x]}",
+    "x='b[$(id)]'; echo ${a[$x]}",
+    "x='b[$(id)]'; y=(1 2); echo ${y[@]:x}",
+    "x='b[$(id)]'; echo $[x]",
+    "x='b[$(id)]'; declare -n r=$x; echo $r",
   ])("%j is a safety ask, and Bash(id:*) denies it", async (command) => {
     await expectInEveryMode(dir, command, "safety");
     await expectInEveryMode(dir, command, "deny", ["deny:Bash(id:*)"]);
   });
 
   it("plain tests stay read-only", async () => {
-    for (const command of ["test -f a.txt", "[ -d src ]", "[[ -f a.txt ]]", "test 1 -eq 1", "test -v HOME"])
+    for (const command of [
+      "test -f a.txt",
+      "[ -d src ]",
+      "[[ -f a.txt ]]",
+      "test 1 -eq 1",
+      "test -v HOME",
+      "echo ${HOME}",
+    ])
       await expectInEveryMode(dir, command, "allow");
   });
 });

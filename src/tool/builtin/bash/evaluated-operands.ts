@@ -21,6 +21,8 @@ const EVALUATES_NAMES = new Set([
   "getopts",
   "wait",
 ]);
+/** Builtins whose `-n` makes a name reference: every later use evaluates its value as a name. */
+const NAMEREFS = new Set(["declare", "typeset", "local"]);
 /** Test operators whose operand is a variable name (`-v`, `-R`). */
 const NAME_OPERATORS = new Set(["-v", "-R"]);
 /** Test operators that evaluate both sides as arithmetic. */
@@ -37,6 +39,8 @@ const EXPANDS = /[$`]/;
 export function evaluatedOperandReason(program: string, args: readonly string[]): string | undefined {
   if (program === "test" || program === "[" || program === "[[") return testExpressionReason(args);
   if (!EVALUATES_NAMES.has(program)) return undefined;
+  if (NAMEREFS.has(program) && args.some((arg) => /^-\w*n/.test(arg)))
+    return `${program} -n makes a name reference, whose value is evaluated as a name (a[$(cmd)] runs cmd)`;
   const operands = program === "printf" ? printfVariable(args) : args;
   const hiding = operands.find(
     (arg) => (arg.includes("[") && EXPANDS.test(arg)) || (program === "let" && EXPANDS.test(arg)),
