@@ -92,7 +92,7 @@ describe("operands bash evaluates run the code hidden in them", () => {
       "[[ -f a.txt ]]",
       "test 1 -eq 1",
       "test -v HOME",
-      "echo ${HOME}",
+      "echo $HOME",
     ])
       await expectInEveryMode(dir, command, "allow");
   });
