@@ -74,8 +74,13 @@ export function bashPermission(): Pick<
       return { behavior: "passthrough" };
     },
     matchRule: (content, value, match) => {
-      const analysis = analysisOf(value);
-      return analysis ? matchCommandRule(content, analysis, match) : false;
+      try {
+        const analysis = analysisOf(value);
+        return analysis ? matchCommandRule(content, analysis, match) : false;
+      } catch {
+        // A failure never fails open: a deny or ask rule counts it as a match, an allow rule does not.
+        return match !== undefined && match.behavior !== "allow";
+      }
     },
     suggestRules: (value) => {
       const analysis = analysisOf(value);
