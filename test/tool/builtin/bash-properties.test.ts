@@ -25,6 +25,10 @@ const READ_ONLY = [
   "pwd",
   "sort a.txt",
   "diff a.txt a.txt",
+  "sed -n 1p a.txt",
+  "test -f a.txt",
+  "awk '{print $1}' a.txt",
+  "jq . a.txt",
 ];
 const UNSAFE = [
   "rm a.txt",
@@ -57,6 +61,22 @@ const UNSAFE = [
   "cat <(ls)",
   "cat < /dev/tcp/h/80",
   "\\rm a.txt",
+  // What the analysis cannot model, one of each class (issue #35 item 3).
+  "test -v 'a[$(id)]'",
+  "[[ 1 -eq 'a[$(id)]' ]]",
+  "echo x >&3",
+  "echo x > /dev/fd/3",
+  "git --git-dir=x status",
+  "git -C . status",
+  "jq -n env",
+  "sed 'e id' a.txt",
+  "sed -n '1w /tmp/x' a.txt",
+  "sort --compress-p=sh a.txt",
+  "awk '{system(\"id\")}' a.txt",
+  "grep -r x .",
+  "find -L /etc -name x",
+  "strace ls",
+  'ls "unterminated',
 ];
 const SEPARATORS = [" && ", " || ", "; ", " | ", "\n"];
 
