@@ -10,7 +10,7 @@ import { assertSessionId } from "./state-codec.js";
 import { type CompactionPolicy, type PlannedSave, SaveTracker } from "./state-delta.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
-import { decodeStoredState } from "./stored-patches.js";
+import { ValidatedLoads } from "./validated-loads.js";
 
 /**
  * A query as pg takes it: `name` makes it a named prepared statement, parsed and planned once per
@@ -171,6 +171,7 @@ export class PostgresStateStore implements AgentStateStore {
   #pool: Pool | undefined;
   readonly #statements: ReturnType<typeof saveStatements>;
   readonly #tracker: SaveTracker;
+  readonly #loads = new ValidatedLoads();
 
   constructor(options: PostgresStateStoreOptions | string) {
     this.#options = typeof options === "string" ? { url: options } : options;
@@ -224,7 +225,7 @@ export class PostgresStateStore implements AgentStateStore {
     const version = Number(row.version);
     const patches = row.versions.map((v, i) => ({ version: Number(v), patch: row.patches[i] }));
     const base = row.base === null ? version : Number(row.base);
-    const state = decodeStoredState(sessionId, row.state, base, patches);
+    const state = this.#loads.decode(sessionId, row.state, base, patches);
     if ((patches.at(-1)?.version ?? base) !== version) {
       throw new ValidationError(
         `stored AgentState of session ${JSON.stringify(sessionId)}`,

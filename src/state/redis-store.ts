@@ -17,7 +17,8 @@ import type {
   StoredState,
 } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
-import { decodeStoredState, type StoredPatch } from "./stored-patches.js";
+import type { StoredPatch } from "./stored-patches.js";
+import { ValidatedLoads } from "./validated-loads.js";
 
 export interface RedisStateStoreOptions {
   /** `redis://` or `rediss://` URL; default `redis://127.0.0.1:6379`. */
@@ -44,7 +45,7 @@ export function redisSavePayload(save: PlannedSave): string {
 const PATCH_FIELD = /^p:([1-9][0-9]{0,15})$/;
 
 /** The state a session's hash holds (see REDIS_SAVE_STATE_LUA), with what its next save patches. */
-function readHash(sessionId: string, hash: Record<string, string>) {
+function readHash(sessionId: string, hash: Record<string, string>, loads: ValidatedLoads) {
   const what = `stored AgentState of session ${JSON.stringify(sessionId)}`;
   const version = Number(hash.version);
   if (!Number.isSafeInteger(version) || version < 1) {
@@ -66,7 +67,7 @@ function readHash(sessionId: string, hash: Record<string, string>) {
   }
   const snapshot = hash.state ?? "";
   return {
-    state: decodeStoredState(sessionId, snapshot, base, patches),
+    state: loads.decode(sessionId, snapshot, base, patches),
     chain: {
       version,
       head: hash.head ?? null,
@@ -115,6 +116,7 @@ export class RedisStateStore implements AgentStateStore {
   readonly prefix: string;
   readonly #options: RedisStateStoreOptions;
   readonly #tracker: SaveTracker;
+  readonly #loads = new ValidatedLoads();
   #client: Promise<Redis> | undefined;
 
   constructor(options: RedisStateStoreOptions | string = {}) {
@@ -175,7 +177,7 @@ export class RedisStateStore implements AgentStateStore {
     assertSessionId(sessionId);
     const hash = await (await this.#redis()).hgetall(this.stateKey(sessionId));
     if (hash.version === undefined) return undefined;
-    const { state, chain } = readHash(sessionId, hash);
+    const { state, chain } = readHash(sessionId, hash, this.#loads);
     this.#tracker.loaded(sessionId, state, chain);
     return { state, version: chain.version };
   }

@@ -12,7 +12,7 @@ import { assertSessionId } from "./state-codec.js";
 import { type CompactionPolicy, type PlannedSave, SaveTracker } from "./state-delta.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
-import { decodeStoredState } from "./stored-patches.js";
+import { ValidatedLoads } from "./validated-loads.js";
 
 /** Where the embedded default keeps its database, relative to the working directory. */
 export const DEFAULT_SQLITE_PATH = ".agentscope/state.db";
@@ -74,6 +74,7 @@ export class SqliteStateStore implements AgentStateStore {
   readonly #options: SqliteStateStoreOptions;
   readonly #table: string;
   readonly #saves: SaveTracker;
+  readonly #loads = new ValidatedLoads();
   #ready: Promise<Statements> | undefined;
 
   constructor(options: SqliteStateStoreOptions | string = {}) {
@@ -165,7 +166,7 @@ export class SqliteStateStore implements AgentStateStore {
     assertSessionId(sessionId);
     const { snapshot, patches } = (await this.#statements()).read(sessionId);
     if (!snapshot) return undefined;
-    const state = decodeStoredState(sessionId, snapshot.state, snapshot.version, patches);
+    const state = this.#loads.decode(sessionId, snapshot.state, snapshot.version, patches);
     const version = patches.at(-1)?.version ?? snapshot.version;
     this.#saves.loaded(sessionId, state, {
       version,

@@ -27,6 +27,20 @@ export function decodeStoredState(
   patches: readonly StoredPatch[],
 ): AgentState {
   if (patches.length === 0) return decodeState(sessionId, snapshot);
+  return decodeState(sessionId, applyStoredPatches(sessionId, snapshot, snapshotVersion, patches));
+}
+
+/**
+ * The snapshot with the patches applied, checked only for their shape (a missing patch, a bad
+ * `from`, ...): the result is not validated. `each` sees every patch as applied, with its place.
+ */
+export function applyStoredPatches(
+  sessionId: string,
+  snapshot: unknown,
+  snapshotVersion: number,
+  patches: readonly StoredPatch[],
+  each?: (index: number, version: number, patch: Fields) => void,
+): Fields {
   const what = `stored AgentState of session ${JSON.stringify(sessionId)}`;
   const state = parsed(snapshot, what, "snapshot");
   if (!isRecord(state) || !Array.isArray(state.context)) {
@@ -45,14 +59,11 @@ export function decodeStoredState(
         `comes after version ${expected - 1}: the patch of version ${expected} is missing`,
       );
     }
-    apply(
-      state as Fields & { context: unknown[] },
-      parsed(patch, what, `patch ${version}`),
-      what,
-      `patch ${version}`,
-    );
+    const body = parsed(patch, what, `patch ${version}`);
+    apply(state as Fields & { context: unknown[] }, body, what, `patch ${version}`);
+    each?.(i, version, body as Fields);
   });
-  return decodeState(sessionId, state);
+  return state;
 }
 
 function parsed(value: unknown, what: string, path: string): unknown {

@@ -165,6 +165,7 @@ export function describeDeltaSaves(name: string, harness: DeltaHarness): void {
       state.context.push(userMsg("patched"));
       await store.save(sessionId, state, { expectedVersion: 1 });
       expect((await harness.written(sessionId, 2)).kind).toBe("patch");
+      await store.load(sessionId); // validated once: what changes behind the store's back is checked again
       await harness.damagePatch(sessionId, 2, '{"from":99,"messages":[]}');
       const load = store.load(sessionId);
       await expect(load).rejects.toThrow(ValidationError);
@@ -172,6 +173,8 @@ export function describeDeltaSaves(name: string, harness: DeltaHarness): void {
       await expect(load).rejects.toMatchObject({ path: "patch 2.from" });
       await harness.damagePatch(sessionId, 2, "{not json");
       await expect(store.load(sessionId)).rejects.toMatchObject({ path: "patch 2" });
+      await harness.damagePatch(sessionId, 2, JSON.stringify({ from: 2, messages: [{ role: "robot" }] }));
+      await expect(store.load(sessionId)).rejects.toThrow(/context\[2\]\.id|patch 2\.messages\[0\]\.id/);
     });
   });
 }
