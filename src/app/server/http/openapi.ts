@@ -15,7 +15,8 @@ const error = {
   description: "`{ error: { type, message } }`",
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
 };
-const errors = { "400": error, "401": error, "404": error, "409": error, "413": error };
+/** Every route may answer 503 `unavailable` (with Retry-After) while the store cannot be reached. */
+const errors = { "400": error, "401": error, "404": error, "409": error, "413": error, "503": error };
 /** A route that takes a JSON body also answers 415 to a body of another Content-Type. */
 const bodyErrors = { ...errors, "415": error };
 const sessionId = { name: "id", in: "path", required: true, schema: { type: "string" } };
@@ -143,6 +144,7 @@ export function openApiDocument(version: string): Record<string, unknown> {
               description: "SSE frames; `: keep-alive` comments; `event: gap` if older events were trimmed",
               content: { "text/event-stream": { schema: { type: "string" } } },
             },
+            "429": { ...error, description: "the user's open-stream limit (Retry-After)" },
             ...errors,
           },
         },
