@@ -1,4 +1,4 @@
-import type { AgentEvent, InputEvent } from "../event/index.js";
+import type { AgentEvent, InputEvent, RequireUserConfirmEvent } from "../event/index.js";
 import { type ToolCallBlock, toErrorInfo } from "../message/index.js";
 import {
   type Approval,
@@ -76,12 +76,11 @@ export abstract class ActingRun extends ReplyCore {
         if (asks.length > 0) {
           this.emit("REQUIRE_USER_CONFIRM", {
             toolCalls: askedOnce(asks).map(({ call, decision }) => {
-              const entry: ToolCallBlock & { reason?: string; suggestedRules?: string[] } = snapshotCall(
-                call,
-                "asking",
-              );
+              const entry: RequireUserConfirmEvent["toolCalls"][number] = snapshotCall(call, "asking");
               if (decision.reason) entry.reason = decision.reason;
               if (decision.suggestedRules?.length) entry.suggestedRules = decision.suggestedRules;
+              const preview = this.previewOf(call);
+              if (preview) entry.preview = preview;
               return entry;
             }),
           });
@@ -186,6 +185,28 @@ export abstract class ActingRun extends ReplyCore {
   protected quietlyParsed(call: ToolCallBlock, tool: Tool): { value: unknown } | undefined {
     try {
       return { value: tool.parse(call.input.trim() === "" ? {} : JSON.parse(call.input)) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The file change an asking call would make, from its tool's `preview` (asks only, never the run
+   * path); undefined when the tool declares none, the arguments do not parse, or the preview throws
+   * or is malformed.
+   */
+  protected previewOf(call: ToolCallBlock): RequireUserConfirmEvent["toolCalls"][number]["preview"] {
+    const tool = this.lookup(call.name);
+    if (!tool?.preview) return undefined;
+    const parsed = this.quietlyParsed(call, tool);
+    if (!parsed) return undefined;
+    try {
+      const preview = tool.preview(parsed.value);
+      if (typeof preview?.path !== "string" || typeof preview.after !== "string") return undefined;
+      if (preview.before !== undefined && typeof preview.before !== "string") return undefined;
+      return preview.before === undefined
+        ? { path: preview.path, after: preview.after }
+        : { path: preview.path, before: preview.before, after: preview.after };
     } catch {
       return undefined;
     }

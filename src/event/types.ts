@@ -175,7 +175,14 @@ export interface ExceedMaxItersEvent extends EventBase {
 }
 export interface RequireUserConfirmEvent extends EventBase {
   type: "REQUIRE_USER_CONFIRM";
-  toolCalls: Array<ToolCallBlock & { reason?: string; suggestedRules?: string[] }>;
+  /** `preview`: the file change the call would make, when its tool declares one (Tool.preview). */
+  toolCalls: Array<
+    ToolCallBlock & {
+      reason?: string;
+      suggestedRules?: string[];
+      preview?: { path: string; before?: string; after: string };
+    }
+  >;
 }
 export interface RequireExternalExecutionEvent extends EventBase {
   type: "REQUIRE_EXTERNAL_EXECUTION";

@@ -2,7 +2,13 @@ import { z } from "zod";
 import { formatPath } from "../message/index.js";
 import type { JsonSchema } from "../model/index.js";
 import type { PermissionSubject } from "../permission/index.js";
-import { type Tool, type ToolCallReturn, type ToolContext, ToolInputError } from "./types.js";
+import {
+  type Tool,
+  type ToolCallReturn,
+  type ToolChangePreview,
+  type ToolContext,
+  ToolInputError,
+} from "./types.js";
 
 export interface FunctionToolConfig<S extends z.ZodType> extends Partial<Omit<PermissionSubject, "name">> {
   name: string;
@@ -13,6 +19,8 @@ export interface FunctionToolConfig<S extends z.ZodType> extends Partial<Omit<Pe
   /** Safe to run alongside other safe calls (default: same as readOnly). */
   concurrencySafe?: boolean;
   external?: boolean;
+  /** The file change a call would make, for the approval's diff (see `Tool.preview`). */
+  preview?(input: z.infer<S>): ToolChangePreview | undefined;
   execute(input: z.infer<S>, ctx: ToolContext): ToolCallReturn;
 }
 

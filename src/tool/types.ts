@@ -49,6 +49,18 @@ export class ToolInputError extends Error {
 }
 
 /**
+ * What a call would change in a file, for the diff a person sees before approving it
+ * (`Tool.preview`). `after` is the new text: with `before`, the replacement of that text (an edit);
+ * without, the whole new content of the file (a write, diffed against the file as it is now).
+ */
+export interface ToolChangePreview {
+  /** The file, relative to the session's workspace root (or absolute). */
+  path: string;
+  before?: string;
+  after: string;
+}
+
+/**
  * A tool. `parse` validates the model's arguments (throwing ToolInputError); `call` runs it and
  * returns a value, blocks, or an async iterable of chunks that stream as TOOL_RESULT deltas.
  * An `external` tool is never run in-process: the reply pauses with REQUIRE_EXTERNAL_EXECUTION.
@@ -64,6 +76,12 @@ export interface Tool<I = any> extends PermissionSubject {
   external?: boolean;
   parse(input: unknown): I;
   call(input: I, ctx: ToolContext): ToolCallReturn;
+  /**
+   * The file change a call would make, sent with its approval ask (REQUIRE_USER_CONFIRM's
+   * `preview`) so a client can show a diff. Called only when a call asks for approval, never on the
+   * run path; keep it quick and pure (a throw or a malformed answer leaves the ask without a preview).
+   */
+  preview?(input: I): ToolChangePreview | undefined;
 }
 
 export function toolSchemaOf(tool: Pick<Tool, "name" | "description" | "inputSchema">): ToolSchema {

@@ -1,5 +1,12 @@
 import type { PendingApproval } from "../../../client/index.js";
-import { diffLines, fileChangeOf } from "./diff.js";
+import {
+  changeAgainst,
+  diffLines,
+  type FileChange,
+  type ProposedChange,
+  proposedChangeOf,
+  withContext,
+} from "./diff.js";
 import { h, prettyJson } from "./dom.js";
 
 /** What the user decided for one waiting call. */
@@ -19,33 +26,59 @@ function parseArgs(text: string): { value?: unknown; error?: string } {
   }
 }
 
-function diffPreview(input: unknown): HTMLElement | undefined {
-  const change = fileChangeOf(input);
-  if (!change) return undefined;
+/**
+ * Reads a file of the session's workspace for a diff: its text, undefined when it does not exist,
+ * null when it cannot be read (no workspace, a path outside it, a binary file, an error).
+ */
+export type ReadWorkspaceFile = (path: string) => Promise<string | null | undefined>;
+
+const BASIS_NOTES: Record<NonNullable<FileChange["basis"]>, string> = {
+  file: "against the file as it is now",
+  "new file": "new file",
+  snippet: "the call's text only (the file could not be read)",
+};
+
+function diffPreview(change: FileChange): HTMLElement {
   const lines = diffLines(change.before, change.after);
   const added = lines.filter((l) => l.kind === "added").length;
   const removed = lines.filter((l) => l.kind === "removed").length;
+  const note = change.basis ? ` (${BASIS_NOTES[change.basis]})` : "";
+  const sign = { added: "+", removed: "-", same: " ", skipped: "…" } as const;
   return h(
     "figure",
-    { class: "diff" },
-    h("figcaption", {}, `${change.path}: +${added} −${removed}`),
+    { class: "diff", "data-basis": change.basis },
+    h("figcaption", {}, `${change.path}: +${added} −${removed}${note}`),
     h(
       "pre",
       { class: "diff-body", "aria-label": `Changes to ${change.path}` },
-      ...lines.map((line) =>
-        h(
-          "span",
-          { class: `diff-${line.kind}` },
-          `${line.kind === "added" ? "+" : line.kind === "removed" ? "-" : " "} ${line.text}\n`,
-        ),
+      ...withContext(lines).map((line) =>
+        h("span", { class: `diff-${line.kind}` }, `${sign[line.kind]} ${line.text}\n`),
       ),
     ),
   );
 }
 
+/** The change a waiting call proposes: the tool's own preview when the ask carries one, else its arguments. */
+function proposedChange(call: PendingApproval, input: unknown, edited: boolean): ProposedChange | undefined {
+  const declared = edited ? undefined : call.preview;
+  if (declared && typeof declared.path === "string" && typeof declared.after === "string") {
+    if (typeof declared.before === "string")
+      return {
+        kind: "edit",
+        path: declared.path,
+        oldText: declared.before,
+        newText: declared.after,
+        replaceAll: false,
+      };
+    return { kind: "write", path: declared.path, content: declared.after };
+  }
+  return proposedChangeOf(input);
+}
+
 /**
  * A card per waiting call: the reason, the arguments in an editable field (checked as JSON), a
- * diff preview for file writes and edits, and Approve / Deny / Always allow. "Always allow" is
+ * diff preview for file writes and edits (against the file as `readFile` reads it now: a write of
+ * a missing file says "new file"), and Approve / Deny / Always allow. "Always allow" is
  * offered only when the ask suggested rules (never on a safety ask) and sends exactly the rules it
  * shows; the agent refuses any other rule. An edited call is decided again by the agent before it
  * runs (it may be refused or asked again). Keyboard: Ctrl+Enter
@@ -55,6 +88,7 @@ function diffPreview(input: unknown): HTMLElement | undefined {
 export function approvalCard(
   call: PendingApproval,
   decide: (decision: ApprovalDecision) => void,
+  readFile?: ReadWorkspaceFile,
 ): HTMLElement {
   const original = prettyJson(call.input);
   const titleId = `approval-title-${call.id}`;
@@ -67,13 +101,32 @@ export function approvalCard(
   editor.value = original;
   const problem = h("div", { class: "approval-problem", role: "status" });
   const preview = h("div", { class: "approval-preview" });
+  const files = new Map<string, Promise<string | null | undefined>>();
+  const fileText = (path: string) => {
+    let read = files.get(path);
+    if (!read) {
+      read = readFile ? readFile(path).catch(() => null) : Promise.resolve(null);
+      files.set(path, read);
+    }
+    return read;
+  };
+  let shown = 0;
   const refresh = () => {
     const parsed = parseArgs(editor.value);
     problem.textContent = parsed.error ?? "";
     approve.disabled = parsed.error !== undefined;
     if (always) always.disabled = parsed.error !== undefined;
-    const diff = parsed.error ? undefined : diffPreview(parsed.value);
-    preview.replaceChildren(...(diff ? [diff] : []));
+    const change = parsed.error ? undefined : proposedChange(call, parsed.value, edited() !== undefined);
+    const ticket = ++shown;
+    if (!change) {
+      preview.replaceChildren();
+      return;
+    }
+    // The call's own text at once; the diff against the file when it has been read.
+    preview.replaceChildren(diffPreview({ ...changeAgainst(change, null), basis: undefined }));
+    void fileText(change.path).then((current) => {
+      if (ticket === shown) preview.replaceChildren(diffPreview(changeAgainst(change, current)));
+    });
   };
   const edited = () => {
     const parsed = parseArgs(editor.value);

@@ -12,7 +12,7 @@ import {
 } from "../../../client/index.js";
 import type { AgentEvent } from "../../../event/types.js";
 import type { ContentBlock, DataBlock, Msg } from "../../../message/index.js";
-import { type ApprovalDecision, approvalCard } from "./approvals.js";
+import { type ApprovalDecision, approvalCard, type ReadWorkspaceFile } from "./approvals.js";
 import { byId, h } from "./dom.js";
 import { FilesPanel } from "./files-panel.js";
 import { renderMemories } from "./memories.js";
@@ -98,20 +98,64 @@ function renderMessages(view: SessionView): void {
   if (nearBottom) ui.messages.scrollTop = ui.messages.scrollHeight;
 }
 
-function renderApprovals(view: SessionView): void {
-  if (renderedApprovals === view.pendingApprovals) return;
+/** Renders the approval cards when the calls waiting changed; says whether it did. */
+function renderApprovals(view: SessionView): boolean {
+  if (renderedApprovals === view.pendingApprovals) return false;
   renderedApprovals = view.pendingApprovals;
-  const cards = view.pendingApprovals.map((call) => approvalCard(call, decide));
+  const sessionId = state.current?.sessionId;
+  const read = sessionId ? workspaceFileReader(sessionId) : undefined;
+  const cards = view.pendingApprovals.map((call) => approvalCard(call, decide, read));
   ui.approvals.replaceChildren(...cards);
   ui.approvals.hidden = cards.length === 0;
-  cards[0]?.focus();
+  cards[0]?.focus({ preventScroll: true });
+  return true;
+}
+
+/**
+ * Scrolls the transcript so the call the first approval card is about shows above the card: its
+ * bottom in view, or its head when it is taller than the transcript's visible part.
+ */
+function revealPendingCall(): void {
+  const call = state.view.pendingApprovals[0];
+  if (!call) return;
+  const node = ui.messages.querySelector(`.tool[data-call="${CSS.escape(call.id)}"]`);
+  if (!node) return;
+  const box = ui.messages.getBoundingClientRect();
+  const target = node.getBoundingClientRect();
+  const room = box.height - 16;
+  if (target.height > room || target.top < box.top + 8) ui.messages.scrollTop += target.top - box.top - 8;
+  else if (target.bottom > box.bottom - 8) ui.messages.scrollTop += target.bottom - box.bottom + 8;
+}
+// The card grows when its diff arrives (and the transcript shrinks with it): keep the call in view.
+new ResizeObserver(revealPendingCall).observe(ui.approvals);
+
+/** Files larger than this are not diffed (the preview shows the call's own text). */
+const MAX_DIFFED_FILE_BYTES = 512 * 1024;
+
+/**
+ * Reads a file of the session's workspace for an approval's diff: undefined when it does not exist
+ * (404), null when it cannot be diffed (no workspace, outside it, too large, binary).
+ */
+function workspaceFileReader(sessionId: string): ReadWorkspaceFile {
+  return async (path) => {
+    try {
+      const blob = await client.downloadWorkspaceFile(sessionId, path);
+      if (blob.size > MAX_DIFFED_FILE_BYTES) return null;
+      const text = await blob.text();
+      return text.includes("\u0000") ? null : text;
+    } catch (error) {
+      const { status, message } = error as { status?: number; message?: string };
+      // A missing file and a service without workspaces both answer 404: only the first is a new file.
+      return status === 404 && /does not exist/.test(message ?? "") ? undefined : null;
+    }
+  };
 }
 
 function render(): void {
   frame = 0;
   const { view, current } = state;
   renderMessages(view);
-  renderApprovals(view);
+  if (renderApprovals(view)) revealPendingCall();
   ui.empty.hidden = view.messages.length > 0 || !!current?.sessionId;
   ui.title.textContent = current ? titleOf(current) : "New chat";
   ui.meta.textContent = current ? current.agent : "";
