@@ -71,12 +71,15 @@ describe("the differential test: what the analysis allows, run for real", () => 
 });
 
 describe("recorded finds stay fixed: none is allowed without asking any more", () => {
-  const tree = createCanaryTree();
-  afterAll(() => tree.remove());
+  const trees = { hostile: createCanaryTree("hostile"), benign: createCanaryTree("benign") };
+  afterAll(() => {
+    trees.hostile.remove();
+    trees.benign.remove();
+  });
   for (const find of recorded) {
     const test = find.open ? it.fails : it;
     test(`${find.open ? "(open) " : ""}${JSON.stringify(find.command)}: ${find.happened[0]}`, async () => {
-      const judgement = await realJudge(find.command, tree.work);
+      const judgement = await realJudge(find.command, trees[find.repository ?? "hostile"].work);
       expect(judgement.allowed, `${find.command} is still allowed: ${judgement.analysis.reason}`).toBe(false);
     });
   }

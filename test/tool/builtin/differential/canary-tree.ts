@@ -29,6 +29,8 @@ import { writeShims } from "./shims.js";
  *     root/canary-bin  the programs .git/config names (read-only in the sandbox)
  */
 export interface CanaryTree {
+  /** Whether .git/config names canary programs (hostile) or is a plain clone's config (benign). */
+  repository: Repository;
   root: string;
   work: string;
   home: string;
@@ -84,8 +86,14 @@ const GIT_HOOKS = [
 ];
 const OLD = new Date("2020-01-01T00:00:00Z");
 
+/**
+ * A hostile repository's config names a canary for every program git can run; a benign one is what
+ * a plain clone has, so git's reading commands are judged on what they read, not refused for the config.
+ */
+export type Repository = "hostile" | "benign";
+
 /** Builds a fresh canary tree under /var/tmp (never under /tmp: the sandbox binds its own /tmp). */
-export function createCanaryTree(): CanaryTree {
+export function createCanaryTree(repository: Repository = "hostile"): CanaryTree {
   const base = existsSync("/var/tmp") ? "/var/tmp" : tmpdir();
   const root = mkdtempSync(join(base, "agentscope-differential-"));
   const id = randomBytes(4).toString("hex");
@@ -114,11 +122,12 @@ export function createCanaryTree(): CanaryTree {
       rmSync(dir, { recursive: true, force: true });
     for (const dir of [tree.work, tree.home, tree.outside, tree.tmp, tree.log]) mkdirSync(dir);
     buildFiles(tree, secretFiles);
-    buildRepository(tree, secretFiles);
+    buildRepository(tree, secretFiles, repository);
   };
   build();
   return {
     ...tree,
+    repository,
     markers,
     environmentSecret,
     restore: build,
@@ -152,6 +161,8 @@ function secretContents(marker: Marker): Map<string, string> {
   add("outside/keys/id_rsa", (m) => `-----BEGIN OPENSSH PRIVATE KEY-----\n${m}\n`);
   add("outside/secret.txt", (m) => `${m}\n`);
   add("outside/linked-secret.txt", (m) => `${m}\n`);
+  // Committed once and deleted since: only git's history still has it.
+  add("work/.env.production", (m) => `TOKEN=${m}\n`);
   // Read by .git/config below, not written as a file of its own.
   files.set("git-remote-token", marker("work/.git/config"));
   return files;
@@ -184,7 +195,7 @@ const PLAIN_FILES: Record<string, string> = {
 };
 
 function buildFiles(
-  tree: Omit<CanaryTree, "markers" | "environmentSecret" | "restore" | "remove">,
+  tree: Omit<CanaryTree, "repository" | "markers" | "environmentSecret" | "restore" | "remove">,
   secrets: Map<string, string>,
 ): void {
   // Byte for byte (latin1): the compressed-looking files carry bytes above 0x7f.
@@ -218,6 +229,7 @@ function writeFile(path: string, text: string | Buffer): void {
 function buildRepository(
   tree: { root: string; work: string; home: string; canaryBin: string },
   secrets: Map<string, string>,
+  repository: Repository,
 ): void {
   const git = (...args: string[]) =>
     execFileSync("git", args, {
@@ -250,9 +262,13 @@ function buildRepository(
     ":!.ssh",
     ":!.git-credentials",
     ":!.envrc",
+    ":!docs/hard-link.md",
   );
+  git("add", "-f", ".env.production");
   git("commit", "-q", "--no-verify", "-m", "first");
-  const treeId = git("rev-parse", "HEAD^{tree}");
+  git("rm", "-q", "--cached", ".env.production");
+  rmSync(join(tree.work, ".env.production"));
+  const treeId = git("write-tree");
   const parent = git("rev-parse", "HEAD");
   const signed = [
     `tree ${treeId}`,
@@ -281,7 +297,17 @@ function buildRepository(
   // the rewrite falls in another second than the index was written in).
   writeFile(join(tree.work, "a.txt"), "alpha\nbeta\ngamma\ndelta\n");
   const bin = (name: string) => join(tree.canaryBin, name);
-  const config = [
+  const benign = [
+    "[core]",
+    "\trepositoryformatversion = 0",
+    "\tfilemode = true",
+    "\tbare = false",
+    '[remote "origin"]',
+    "\turl = https://example.com/repo.git",
+    "\tfetch = +refs/heads/*:refs/remotes/origin/*",
+    "",
+  ].join("\n");
+  const hostile = [
     "[core]",
     "\trepositoryformatversion = 0",
     "\tfilemode = true",
@@ -314,7 +340,7 @@ function buildRepository(
     "\tfetch = +refs/heads/*:refs/remotes/origin/*",
     "",
   ].join("\n");
-  writeFile(join(tree.work, ".git", "config"), config);
+  writeFile(join(tree.work, ".git", "config"), repository === "benign" ? benign : hostile);
 }
 
 /** One script for every canary program; it names itself from $0. */

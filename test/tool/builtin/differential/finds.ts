@@ -7,6 +7,8 @@ export interface RecordedFind {
   command: string;
   /** The whole command it was found as, when that was longer. */
   foundAs?: string;
+  /** Found in a tree with a benign repository (absent: the hostile one). */
+  repository?: "benign";
   /** What the detectors saw, as the harness reported it. */
   happened: string[];
   /** The day it was found (YYYY-MM-DD). */
@@ -54,10 +56,13 @@ function checkFind(entry: unknown, where: string): RecordedFind {
   )
     throw new Error(`${where}.happened must be a non-empty array of strings`);
   if (typeof record.open !== "boolean") throw new Error(`${where}.open must be true or false`);
-  const known = new Set(["command", "foundAs", "happened", "date", "source", "open", "note"]);
+  const known = new Set(["command", "foundAs", "repository", "happened", "date", "source", "open", "note"]);
   const unknown = Object.keys(record).find((key) => !known.has(key));
   if (unknown) throw new Error(`${where} has an unknown field "${unknown}"`);
   const out: RecordedFind = { command, happened, date, source: text("source")!, open: record.open };
+  if (record.repository !== undefined && record.repository !== "benign")
+    throw new Error(`${where}.repository must be "benign" when given`);
+  if (record.repository === "benign") out.repository = "benign";
   const foundAs = text("foundAs", true);
   if (foundAs !== undefined) out.foundAs = foundAs;
   const note = text("note", true);
@@ -93,5 +98,6 @@ export function recordOf(find: Find, source: string, date: string, reduced?: Fin
     open: true,
   };
   if (shown.command !== find.command) record.foundAs = find.command;
+  if (find.repository === "benign") record.repository = "benign";
   return record;
 }

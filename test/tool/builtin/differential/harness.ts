@@ -1,4 +1,4 @@
-import { type CanaryTree, createCanaryTree } from "./canary-tree.js";
+import { type CanaryTree, createCanaryTree, type Repository } from "./canary-tree.js";
 import { type Detector, type Observation, observe, treeSnapshot } from "./detectors.js";
 import { type Judge, type Judgement, realJudge } from "./judge.js";
 import { runInSandbox } from "./sandbox.js";
@@ -7,6 +7,8 @@ import type { Snapshot } from "./snapshot.js";
 /** A command the permission check lets run without asking that did something a reader must not. */
 export interface Find {
   command: string;
+  /** The repository of the tree it ran in. */
+  repository: Repository;
   analysis: Judgement["analysis"];
   detectors: Detector[];
   happened: string[];
@@ -53,7 +55,8 @@ export class DifferentialHarness {
       );
     const workers: Worker[] = [];
     for (let index = 0; index < concurrency; index++) {
-      const tree = createCanaryTree();
+      // Every other worker has a benign repository: git is judged there on what it reads.
+      const tree = createCanaryTree(index % 2 === 0 ? "hostile" : "benign");
       workers.push({ tree, baseline: treeSnapshot(tree) });
     }
     return new DifferentialHarness(workers);
@@ -65,13 +68,28 @@ export class DifferentialHarness {
   }
 
   async run(commands: readonly string[], options: DifferentialOptions = {}): Promise<DifferentialResult> {
+    const count = Math.max(1, options.concurrency ?? this.workers.length);
+    return this.runOn(this.workers.slice(0, count), commands, options);
+  }
+
+  /** The first tree with this repository (every harness of two or more workers has both). */
+  treeWith(repository: Repository): CanaryTree | undefined {
+    return this.workers.find((worker) => worker.tree.repository === repository)?.tree;
+  }
+
+  private async runOn(
+    workers: Worker[],
+    commands: readonly string[],
+    options: DifferentialOptions,
+  ): Promise<DifferentialResult> {
     const judge = options.judge ?? realJudge;
     const timeoutMs = options.timeoutMs ?? 2_000;
     const result: DifferentialResult = { tried: 0, ran: 0, timedOut: 0, finds: [] };
-    let next = 0;
-    const work = async (worker: Worker): Promise<void> => {
-      while (next < commands.length) {
-        const command = commands[next++]!;
+    // Command i runs on worker i mod n: which tree (hostile or benign repository) judges and runs a
+    // command does not depend on timing, so a seed's results repeat.
+    const work = async (worker: Worker, offset: number): Promise<void> => {
+      for (let index = offset; index < commands.length; index += workers.length) {
+        const command = commands[index]!;
         result.tried++;
         const judgement = await judge(command, worker.tree.work);
         if (!judgement.allowed) continue;
@@ -80,14 +98,12 @@ export class DifferentialHarness {
         if (run.timedOut) result.timedOut++;
         const observed = observe(worker.tree, worker.baseline, run);
         if (observed.length === 0) continue;
-        result.finds.push(findOf(command, judgement, observed, run));
+        result.finds.push(findOf(command, worker.tree.repository, judgement, observed, run));
         worker.tree.restore();
         worker.baseline = treeSnapshot(worker.tree);
       }
     };
-    await Promise.all(
-      this.workers.slice(0, Math.max(1, options.concurrency ?? this.workers.length)).map(work),
-    );
+    await Promise.all(workers.map((worker, offset) => work(worker, offset)));
     return result;
   }
 
@@ -100,8 +116,9 @@ export class DifferentialHarness {
       .split(/\s+(?:&&|\|\||\||&)\s+|\s*;\s*|\s*\n\s*/)
       .filter((piece) => piece.trim() !== "");
     if (pieces.length < 2) return undefined;
+    const worker = this.workers.find((candidate) => candidate.tree.repository === find.repository);
     for (const piece of pieces) {
-      const result = await this.run([piece], { ...options, concurrency: 1 });
+      const result = await this.runOn(worker ? [worker] : this.workers.slice(0, 1), [piece], options);
       if (result.finds.length > 0) return result.finds[0];
     }
     return undefined;
@@ -114,12 +131,14 @@ export class DifferentialHarness {
 
 function findOf(
   command: string,
+  repository: Repository,
   judgement: Judgement,
   observed: Observation[],
   run: { output: string; exitCode: number | null; timedOut: boolean },
 ): Find {
   return {
     command,
+    repository,
     analysis: judgement.analysis,
     detectors: [...new Set(observed.map((entry) => entry.detector))],
     happened: observed.map((entry) => `${entry.detector}: ${entry.detail}`),
@@ -132,7 +151,7 @@ function findOf(
 /** A find as text a person can act on: the command, what the analysis said, what happened. */
 export function describeFind(find: Find): string {
   return [
-    `command: ${JSON.stringify(find.command)}`,
+    `command: ${JSON.stringify(find.command)} (${find.repository} repository)`,
     `  analysis: readOnly=${find.analysis.readOnly} paths=${JSON.stringify(find.analysis.paths)} decision: ${find.analysis.reason}`,
     ...find.happened.map((line) => `  ${line}`),
     `  exit ${find.exitCode}${find.timedOut ? " (timed out)" : ""}; output: ${JSON.stringify(find.output.slice(0, 200))}`,

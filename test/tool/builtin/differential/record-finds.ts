@@ -31,18 +31,27 @@ const today = new Date().toISOString().slice(0, 10);
 const recorded = loadFinds(FILE);
 
 // Recorded open finds the check now refuses are fixed.
-const tree = createCanaryTree();
+const trees = { hostile: createCanaryTree("hostile"), benign: createCanaryTree("benign") };
 for (const find of recorded) {
-  const allowed = (await realJudge(find.command, tree.work)).allowed;
+  const allowed = (await realJudge(find.command, trees[find.repository ?? "hostile"].work)).allowed;
   if (find.open && !allowed) say(`fixed now: ${find.command}`);
   if (!find.open && allowed) say(`FIXED BEFORE, ALLOWED AGAIN: ${find.command}`);
   find.open = allowed;
 }
-tree.remove();
+trees.hostile.remove();
+trees.benign.remove();
 
 const byHand = process.argv.slice(2);
 const runs: [string, string[]][] = [
-  ...(byHand.length > 0 ? [["by hand", byHand] as [string, string[]]] : []),
+  // Each command by hand runs once on every worker, so in both kinds of repository.
+  ...(byHand.length > 0
+    ? [
+        ["by hand", byHand.flatMap((command) => Array<string>(settings.concurrency).fill(command))] as [
+          string,
+          string[],
+        ],
+      ]
+    : []),
   ["corpus", corpusCommands()],
   [
     `generator ${settings.mode} seed ${settings.seed} count ${settings.count}`,
@@ -59,7 +68,7 @@ for (const [source, commands] of runs) {
     if (source !== "by hand" && isKnownOpen(find, openObservations([...recorded, ...added]))) continue;
     const reduced: Find | undefined = await harness.reduce(find);
     const record = recordOf(find, source, today, reduced);
-    if (recorded.some((entry) => entry.command === record.command)) continue;
+    if ([...recorded, ...added].some((entry) => entry.command === record.command)) continue;
     added.push(record);
     say(`\nnew find:\n${describeFind(reduced ?? find)}`);
   }
