@@ -566,7 +566,8 @@ class Analyzer {
   }
 
   private addPath(path: string, glob?: string): void {
-    if (this.cwd === undefined) {
+    // `~root/x`, `~+/x`, `~-/x`: another user's home, $PWD, $OLDPWD, none of them known here.
+    if (this.cwd === undefined || /^~[^/]/.test(path)) {
       this.opaque();
       return;
     }

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell text, not templates
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { analyzeBash } from "../../../src/tool/builtin/index.js";
@@ -337,6 +337,29 @@ describe("names and links that change what a command reads or writes", () => {
     await expectInEveryMode(odd, command, expectation);
   });
 
+  it("a hard link may be a file outside under another name: reading it asks", async () => {
+    const linkedDir = join(root, "linked");
+    mkdirSync(linkedDir);
+    writeFileSync(join(secrets, "linked-secret.txt"), "secret\n");
+    linkSync(join(secrets, "linked-secret.txt"), join(linkedDir, "notes.md"));
+    writeFileSync(join(linkedDir, "plain.md"), "plain\n");
+    await expectInEveryMode(linkedDir, "cat notes.md", "ask");
+    await expectInEveryMode(linkedDir, "grep -r secret .", "ask");
+    await expectInEveryMode(linkedDir, "cat plain.md", "allow");
+  });
+
+  it.each([
+    // Another user's home, $PWD and $OLDPWD through tilde expansion are not known paths.
+    ["grep -r . ~root/.config", "ask"],
+    ["cat ~root/.bashrc", "ask"],
+    ["cat ~+/a.txt", "ask"],
+    // git grep over a revision searches a tree from history, which no walk of the disk sees.
+    ["git grep TOKEN HEAD~1", "ask"],
+    ["git grep -e TOKEN HEAD", "ask"],
+  ] as const)("%j → %s", async (command, expectation) => {
+    await expectInEveryMode(dir, command, expectation);
+  });
+
   it.each([
     // uniq's second operand is its output, and ?.txt expands to two.
     ["uniq -d ?.txt", "ask"],
@@ -518,6 +541,8 @@ describe("the controls stay allowed", () => {
     "echo hello",
     "cd src && ls",
     "cd src && git status",
+    "git grep -n foo src",
+    "git grep foo -- src",
     "cat a.txt | wc -l",
     "awk '{print $1}' a.txt",
   ])("%j", async (command) => {

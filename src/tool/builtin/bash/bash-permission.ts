@@ -13,7 +13,7 @@ import { analyzeBash, type BashAnalysis } from "../bash-analysis.js";
 import { stringField } from "../tool-paths.js";
 import { matchCommandRule, suggestCommandRules } from "./command-rule.js";
 import { gitRepositoryConcern } from "./git-repository.js";
-import { walkTraversal } from "./tree-walk.js";
+import { hasOtherLinks, walkTraversal } from "./tree-walk.js";
 
 /** Matches of one glob checked at most; a glob matching more asks (it is not checked in part). */
 export const MAX_GLOB_MATCHES = 1_000;
@@ -99,6 +99,12 @@ function decisionPaths(analysis: BashAnalysis, context: PermissionContext): Deci
   const globs = expandGlobs(analysis.globs, context);
   if ("unverifiable" in globs) return { paths, unverifiable: { reason: globs.unverifiable, safety: false } };
   paths.push(...globs.paths);
+  const linked = paths.find((path) => hasOtherLinks(absolutePath(path, context)));
+  if (linked !== undefined)
+    return {
+      paths,
+      unverifiable: { reason: `${linked} has other hard links, which may be outside`, safety: false },
+    };
   if (analysis.traversals.length === 0 && analysis.gitDirectories.length === 0) return { paths };
   const base = baseDirectory(context);
   for (const traversal of analysis.traversals) {

@@ -9,7 +9,7 @@ export interface GitVerdict {
   paths: string[];
   /** The subcommand, when one was read. */
   subcommand?: string;
-  /** For `git grep`: the operands after the pattern (trees and pathspecs; none means all). */
+  /** For `git grep`: the trees or paths it searches (none: the whole directory it runs in). */
   searched: string[];
 }
 
@@ -150,8 +150,16 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
   }
   paths.push(...reading.paths, ...reading.operands.flatMap(pathsInOperand));
   const subcommand = sub;
+  // What git grep searches: the trees or paths after the pattern and before `--`, and the pathspecs.
   const explicit = reading.seen.has("-e") || reading.seen.has("-f");
-  const searched = explicit ? reading.operands : reading.operands.slice(1);
+  const dashes = rest.indexOf("--");
+  const beforeDashes = dashes === -1 ? rest : rest.slice(0, dashes);
+  const operands = reading.operands.filter((operand) => beforeDashes.includes(operand));
+  const trees = explicit ? operands : operands.slice(1);
+  // Plain pathspecs after `--` are where it searches; a glob or magic one (`*.ts`, `:!x`) may be anywhere.
+  const pathspecs = dashes === -1 ? [] : rest.slice(dashes + 1);
+  const plain = pathspecs.every((spec) => !/^:|[*?[]/.test(spec));
+  const searched = [...trees, ...(pathspecs.length === 0 ? [] : plain ? pathspecs : ["."])];
   // Config values and remote URLs often hold tokens (`https://user:TOKEN@host`): printing them reads
   // `.git/config` as surely as `cat .git/config`, so it is checked as that dangerous path.
   if (

@@ -1,4 +1,12 @@
-import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import {
+  type Dirent,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { dangerousPathReason } from "../../../permission/index.js";
 import type { Traversal } from "./traversals.js";
@@ -50,6 +58,12 @@ export function walkTraversal(traversal: Traversal, roots: readonly string[], ba
       real = realpathSync.native(directory);
       if (!lstatSync(real).isDirectory()) continue;
     } catch {
+      // `git grep x HEAD~1` searches a tree from history, which no walk of the disk sees.
+      if (traversal.skipsGitDirectory && roots.includes(directory))
+        return {
+          unverifiable: `git grep searches ${directory}, which is not on disk (a revision?)`,
+          paths: found,
+        };
       continue;
     }
     if (visited.has(real)) continue;
@@ -86,6 +100,8 @@ export function walkTraversal(traversal: Traversal, roots: readonly string[], ba
         found.push(path);
         continue;
       }
+      if (entry.isFile() && hasOtherLinks(path))
+        return { unverifiable: `${path} has other hard links, which may be outside`, paths: found };
       if (entry.isSymbolicLink()) {
         if (!traversal.followsLinks) continue;
         found.push(path);
@@ -162,6 +178,16 @@ function insideRepository(directory: string): boolean {
 function isDangerous(path: string): boolean {
   const segments = path.split(sep);
   return dangerousPathReason(segments.length > 5 ? `/${segments.slice(-4).join(sep)}` : path) !== undefined;
+}
+
+/** A regular file with more than one hard link may be a file outside under another name. */
+export function hasOtherLinks(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFile() && stats.nlink > 1;
+  } catch {
+    return false;
+  }
 }
 
 function whitelistReason(path: string, traversal: Traversal): string {
