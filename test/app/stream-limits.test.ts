@@ -4,9 +4,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { aguiRoutes } from "../../src/app/agui/index.js";
 import { createApp } from "../../src/app/server/app.js";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
+import { parseServiceConfig } from "../../src/app/server/config/service-config.js";
 import { addQueued } from "../../src/app/server/http/send-queues.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
 import type { StreamLimits } from "../../src/app/server/runtime/stream-slots.js";
+import { startServer } from "../../src/app/server/start-server.js";
 import { createEvent } from "../../src/event/index.js";
 import { conversationModel } from "./fixtures/agents.js";
 import { type Frame, json, parseFrames, readSse, sleep } from "./helpers.js";
@@ -432,6 +434,31 @@ describe("a reply stream that ends while its client takes nothing", () => {
     for (let i = 0; i < 100 && !out.reset; i++) await sleep(20);
     expect(out.reset).toBe(true);
     expect(runtime.streams.openBy("alice")).toBe(0);
+  });
+});
+
+describe("the config file's stream settings", () => {
+  it("reach the runtime, and a bad one is refused naming the field", async () => {
+    const config = parseServiceConfig({
+      agents: [{ name: "a", model: "scripted:x" }],
+      server: { maxStreamsPerUser: 3, writeTimeoutMs: 4000, maxUnsentBytes: 65536 },
+    });
+    const server = await startServer({
+      config: { ...config, agents: [{ name: "a", model: conversationModel() }] },
+      store: "memory:",
+      port: 0,
+      tokensEnv: "",
+      withoutOptionalRoutes: true,
+      workspaces: false,
+    });
+    cleanups.push(() => server.close());
+    const { streams } = server.runtime;
+    expect([streams.maxStreamsPerUser, streams.writeTimeoutMs, streams.maxUnsentBytes]).toEqual([
+      3, 4000, 65536,
+    ]);
+    expect(() =>
+      parseServiceConfig({ agents: [{ name: "a", model: "scripted:x" }], server: { maxStreamsPerUser: 0 } }),
+    ).toThrow(/server\.maxStreamsPerUser/);
   });
 });
 
