@@ -4,6 +4,7 @@ import { AgentScopeError, assertRoleBlocks, type Msg, newId } from "../message/i
 import { decidePermission, type PermissionContext, permissionContextFrom } from "../permission/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
 import { skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
+import { chatModelOf, checkAgentOptions } from "./agent-options.js";
 import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
 import { composeHooks } from "./middleware-runner.js";
@@ -28,7 +29,12 @@ export class Agent {
   private readonly running = new WeakSet<AgentState>();
   private readonly replyHooks: boolean;
 
+  /**
+   * Checks `options` once, here (unknown keys with a "did you mean", wrong types, a bad model spec):
+   * a ValidationError names the option, so a JavaScript caller learns at construction, not mid-reply.
+   */
   constructor(options: AgentOptions) {
+    checkAgentOptions(options);
     this.name = options.name;
     this.toolkit = options.toolkit instanceof Toolkit ? options.toolkit : new Toolkit(options.toolkit ?? []);
     this.state = options.state ?? this.newState(options.sessionId ?? newId("session"), options);
@@ -39,14 +45,14 @@ export class Agent {
       systemPrompt: [options.systemPrompt ?? "", skills.length > 0 ? skillsPrompt(skills) : ""]
         .filter(Boolean)
         .join("\n\n"),
-      model: options.model,
+      model: chatModelOf(options.model),
       toolkit: this.toolkit,
       maxIters: options.maxIters ?? 50,
       decide: options.decidePermission ?? decidePermission,
       middlewares: options.middlewares ?? [],
       context: options.context ?? {},
     };
-    if (options.fallbackModel) config.fallbackModel = options.fallbackModel;
+    if (options.fallbackModel) config.fallbackModel = chatModelOf(options.fallbackModel);
     if (options.checkpoint) config.checkpoint = options.checkpoint;
     this.config = config;
     this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);

@@ -52,9 +52,14 @@ export type PermissionDecider = (
 export interface AgentOptions {
   name: string;
   systemPrompt?: string;
-  model: ChatModel;
-  /** Used when the model fails after its own retries. */
-  fallbackModel?: ChatModel;
+  /**
+   * The model: a ChatModel, or a spec string such as `"openai:gpt-4o-mini"` (checked when the Agent
+   * is built, built through `modelFromSpec` on the first reply; see SpecChatModel).
+   */
+  model: ChatModel | string;
+  /** Used when the model fails after its own retries (a ChatModel or a spec string). */
+  fallbackModel?: ChatModel | string;
+  /** The tools the model may call (the service config calls this `tools`; the Agent does not take `tools`). */
   toolkit?: Toolkit | Tool[];
   /** Reasoning-acting iterations per reply (default 50). */
   maxIters?: number;

@@ -11,4 +11,5 @@ export * from "./model-info.js";
 export * from "./normalize.js";
 export * from "./ollama/index.js";
 export * from "./openai/index.js";
+export * from "./spec-chat-model.js";
 export * from "./transport/index.js";

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { formatPath } from "../message/index.js";
+import type { CoversKeys } from "../message/option-check.js";
 import type { JsonSchema } from "../model/index.js";
 import type { PermissionSubject } from "../permission/index.js";
+import { checkFunctionToolConfig, type FUNCTION_TOOL_RULES } from "./tool-config-check.js";
 import {
   type Tool,
   type ToolCallReturn,
@@ -41,8 +43,16 @@ export function zodToJsonSchema(schema: z.ZodType): JsonSchema {
   return rest;
 }
 
-/** A tool from a function and a zod schema; the JSON Schema the model sees is derived from zod. */
+// Every config key has a rule in FUNCTION_TOOL_RULES (a key added to the config without one fails here).
+export type FunctionToolRulesCovered = CoversKeys<FunctionToolConfig<z.ZodType>, typeof FUNCTION_TOOL_RULES>;
+
+/**
+ * A tool from a function and a zod schema; the JSON Schema the model sees is derived from zod. The
+ * config is checked here (unknown keys with a "did you mean", wrong types): a ValidationError names
+ * the key.
+ */
 export function functionTool<S extends z.ZodType>(config: FunctionToolConfig<S>): Tool<z.infer<S>> {
+  checkFunctionToolConfig(config);
   const { input, execute, readOnly = false, concurrencySafe, ...rest } = config;
   return {
     ...rest,

@@ -1,6 +1,8 @@
 import type { ValidateFunction } from "ajv";
+import type { CoversKeys } from "../message/option-check.js";
 import type { JsonSchema } from "../model/index.js";
 import type { PermissionSubject } from "../permission/index.js";
+import { checkJsonSchemaToolConfig, type JSON_SCHEMA_TOOL_RULES } from "./tool-config-check.js";
 import { type Tool, type ToolCallReturn, type ToolContext, ToolInputError } from "./types.js";
 
 export interface JsonSchemaToolConfig extends Partial<Omit<PermissionSubject, "name">> {
@@ -28,11 +30,16 @@ export async function prepareJsonSchemaValidation(): Promise<void> {
   await loadAjv();
 }
 
+// Every config key has a rule in JSON_SCHEMA_TOOL_RULES (a key added to the config without one fails here).
+export type JsonSchemaToolRulesCovered = CoversKeys<JsonSchemaToolConfig, typeof JSON_SCHEMA_TOOL_RULES>;
+
 /**
  * A tool defined by a raw JSON Schema, validated with Ajv. Use `await jsonSchemaTool(...)`: the
- * validator is compiled once here, not per call.
+ * validator is compiled once here, not per call. The config is checked first (unknown keys with a
+ * "did you mean", wrong types): the promise rejects with a ValidationError naming the key.
  */
 export async function jsonSchemaTool(config: JsonSchemaToolConfig): Promise<Tool<Record<string, unknown>>> {
+  checkJsonSchemaToolConfig(config);
   const { inputSchema, execute, readOnly = false, concurrencySafe, ...rest } = config;
   const { $schema: _ignored, ...schema } = inputSchema;
   const validate = (await loadAjv()).compile(schema);
