@@ -8,5 +8,6 @@ export * from "./redis-store.js";
 export { DEFAULT_STATE_TABLE } from "./sql-names.js";
 export * from "./sqlite-store.js";
 export { decodeState, encodeState, MAX_SESSION_ID_LENGTH, replaceUnstorableChars } from "./state-codec.js";
+export { type CompactionPolicy, DEFAULT_COMPACTION } from "./state-delta.js";
 export * from "./store.js";
 export * from "./store-errors.js";

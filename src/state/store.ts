@@ -44,6 +44,13 @@ export interface SessionPage {
  * - `delete` removes the session (true if it existed); a later save starts again at expectedVersion 0.
  * - `list` pages through all sessions in a stable order (by session id); each appears exactly once.
  * - `close` releases what the store opened itself; a client passed in by the caller is left open.
+ *
+ * The SQLite, Redis, PostgreSQL and MySQL stores write what changed since they last saved or loaded
+ * the same state object (a patch: the messages from the first that changed, and the other fields that
+ * changed), and the whole state now and then (`CompactionPolicy`); see `SaveTracker`. So a caller
+ * that keeps its state object between saves must change only its last Msg in place below the Msg's
+ * content array (replace an older Msg or its content array instead, or add or remove its blocks):
+ * the agent does. A state object the store has not seen is saved whole.
  */
 export interface AgentStateStore {
   load(sessionId: string): Promise<StoredState | undefined>;
