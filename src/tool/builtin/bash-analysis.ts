@@ -56,6 +56,11 @@ export interface BashAnalysis {
    * repository must be a `.git` directory inside the working directory.
    */
   gitDirectories: string[];
+  /**
+   * Where each git command that prints tracked files' contents runs (`git diff`, `git show`): at
+   * decision time every dangerous path the repository tracks is checked as a path it reads.
+   */
+  gitContentDirectories: string[];
 }
 
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
@@ -134,6 +139,7 @@ class Analyzer {
   private readonly globs: string[] = [];
   private readonly traversals: Traversal[] = [];
   private readonly gitDirectories: string[] = [];
+  private readonly gitContentDirectories: string[] = [];
   private readOnly = true;
   private fileEdits = true;
   /** Where relative paths resolve, as the script `cd`s around; undefined once unknown. */
@@ -154,6 +160,7 @@ class Analyzer {
       fileEditsOnly: this.fileEdits && safety.length === 0 && some,
       traversals: this.traversals,
       gitDirectories: this.gitDirectories,
+      gitContentDirectories: this.gitContentDirectories,
     };
   }
 
@@ -449,6 +456,7 @@ class Analyzer {
       if (!verdict.readOnly) this.notReadOnly();
       this.addPaths(verdict.paths, words);
       if (this.cwd !== undefined) this.gitDirectories.push(this.cwd);
+      if (this.cwd !== undefined && verdict.printsContent) this.gitContentDirectories.push(this.cwd);
       if (verdict.subcommand === "grep") this.traverse(traversalOf("git grep", new Set(), verdict.searched));
       return;
     }
@@ -613,6 +621,7 @@ function failedAnalysis(command: string, reason: string): BashAnalysis {
     fileEditsOnly: false,
     traversals: [],
     gitDirectories: [],
+    gitContentDirectories: [],
   };
 }
 

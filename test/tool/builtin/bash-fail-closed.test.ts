@@ -1,4 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell text, not templates
+import { execFileSync } from "node:child_process";
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -182,6 +183,34 @@ describe("git options that pick another repository or config ask", () => {
       '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = false\n[remote "origin"]\n\turl = x\n[alias]\n\tst = status\n',
     );
     await expectInEveryMode(clean, "git status", "allow");
+  });
+
+  it("a repository that tracks a secret: commands that print tracked contents ask", async () => {
+    const tracked = join(root, "tracks-secret");
+    mkdirSync(tracked);
+    writeFileSync(join(tracked, "a.txt"), "a\n");
+    writeFileSync(join(tracked, ".env.production"), "TOKEN=secret\n");
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+        cwd: tracked,
+        stdio: "ignore",
+      });
+    git("init", "-q");
+    git("add", "a.txt", ".env.production");
+    git("commit", "-qm", "x");
+    for (const command of [
+      "git diff HEAD",
+      "git show HEAD",
+      "git log -p",
+      "git grep TOKEN",
+      "git blame a.txt",
+    ])
+      await expectInEveryMode(tracked, command, "safety");
+    for (const command of ["git status", "git log --oneline -5", "git ls-files", "git branch -a"])
+      await expectInEveryMode(tracked, command, "allow");
+    // Untracked, it is not in the index: plain git diff stays allowed.
+    git("rm", "-q", "--cached", ".env.production");
+    await expectInEveryMode(tracked, "git diff", "allow");
   });
 
   it("printing config or remote URLs reads .git/config (tokens in URLs)", async () => {

@@ -12,7 +12,8 @@ import {
 import { analyzeBash, type BashAnalysis } from "../bash-analysis.js";
 import { stringField } from "../tool-paths.js";
 import { matchCommandRule, suggestCommandRules } from "./command-rule.js";
-import { gitRepositoryConcern } from "./git-repository.js";
+import { trackedDangerousPath } from "./git-index.js";
+import { dotGitDirectory, gitRepositoryConcern } from "./git-repository.js";
 import { hasOtherLinks, walkTraversal } from "./tree-walk.js";
 
 /** Matches of one glob checked at most; a glob matching more asks (it is not checked in part). */
@@ -116,6 +117,13 @@ function decisionPaths(analysis: BashAnalysis, context: PermissionContext): Deci
     paths.push(...walked.paths);
     if ("unverifiable" in walked)
       return { paths, unverifiable: { reason: walked.unverifiable, safety: false } };
+  }
+  for (const directory of new Set(analysis.gitContentDirectories)) {
+    const dotGit = dotGitDirectory(resolve(base, directory), base);
+    const tracked = dotGit === undefined ? undefined : trackedDangerousPath(dotGit);
+    if (tracked && "reason" in tracked)
+      return { paths, unverifiable: { reason: tracked.reason, safety: false } };
+    if (tracked && dotGit) paths.push(join(dirname(dotGit), tracked.path));
   }
   for (const directory of new Set(analysis.gitDirectories)) {
     const concern = gitRepositoryConcern(resolve(base, directory), base);

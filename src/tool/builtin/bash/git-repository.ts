@@ -118,6 +118,16 @@ function programSetting(section: string, subsection: boolean, line: string): str
   return undefined;
 }
 
+/** The `.git` directory git run in `directory` uses, when it is one inside `base`. */
+export function dotGitDirectory(directory: string, base: string): string | undefined {
+  if (!isWithin(directory, base)) return undefined;
+  for (let level = directory; ; level = dirname(level)) {
+    const dotGit = join(level, ".git");
+    if (lstatOrUndefined(dotGit)?.isDirectory()) return dotGit;
+    if (level === base || dirname(level) === level) return undefined;
+  }
+}
+
 /** A `.git` file (`gitdir: ...`, a worktree or submodule) is fine when it points into a `.git` directory. */
 function gitFileConcern(dotGit: string): string | undefined {
   let target: string | undefined;

@@ -11,7 +11,14 @@ export interface GitVerdict {
   subcommand?: string;
   /** For `git grep`: the trees or paths it searches (none: the whole directory it runs in). */
   searched: string[];
+  /** It prints tracked files' contents (`diff`, `show`, `grep`, `blame`, `log -p`). */
+  printsContent?: boolean;
 }
+
+/** Subcommands that print the contents of tracked files, and log's options that make it do so. */
+const PRINTS_CONTENT = new Set(["diff", "show", "grep", "blame", "cat-file", "whatchanged"]);
+const LOG_PATCH =
+  /^(-p|--patch|-U\d*|--unified(=.*)?|-L.*|--word-diff(=.*)?|--full-diff|-c|--cc|-m|--diff-merges=.*)$/;
 
 /** Global options that make git run a program chosen on the command line (and their prefixes). */
 const UNSAFE_GLOBAL = ["--config-env", "--exec-path", "--upload-pack", "--receive-pack"];
@@ -150,6 +157,7 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
   }
   paths.push(...reading.paths, ...reading.operands.flatMap(pathsInOperand));
   const subcommand = sub;
+  const printsContent = PRINTS_CONTENT.has(sub) || (sub === "log" && rest.some((arg) => LOG_PATCH.test(arg)));
   // What git grep searches: the trees or paths after the pattern and before `--`, and the pathspecs.
   const explicit = reading.seen.has("-e") || reading.seen.has("-f");
   const dashes = rest.indexOf("--");
@@ -167,14 +175,27 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
     (sub === "remote" && rest.some((arg) => /^(-v+|--verbose|get-url|show)$/.test(arg)))
   )
     paths.push(".git/config");
-  if (!READ_ONLY.has(sub) || !reading.known) return { readOnly: false, paths, subcommand, searched };
+  if (!READ_ONLY.has(sub) || !reading.known)
+    return { readOnly: false, paths, subcommand, searched, printsContent };
   if (sub === "reflog")
-    return { readOnly: rest.length === 0 || rest[0] === "show", paths, subcommand, searched };
+    return { readOnly: rest.length === 0 || rest[0] === "show", paths, subcommand, searched, printsContent };
   if (sub === "config")
-    return { readOnly: rest.length > 0 && LISTING_OPTIONS.has(rest[0]!), paths, subcommand, searched };
+    return {
+      readOnly: rest.length > 0 && LISTING_OPTIONS.has(rest[0]!),
+      paths,
+      subcommand,
+      searched,
+      printsContent,
+    };
   if (LISTING_ONLY.has(sub))
-    return { readOnly: rest.every((arg) => LISTING_OPTIONS.has(arg)), paths, subcommand, searched };
-  return { readOnly: true, paths, subcommand, searched };
+    return {
+      readOnly: rest.every((arg) => LISTING_OPTIONS.has(arg)),
+      paths,
+      subcommand,
+      searched,
+      printsContent,
+    };
+  return { readOnly: true, paths, subcommand, searched, printsContent };
 }
 
 /** A git operand may be a path or `rev:path` (which reads that file from history). */
