@@ -14,11 +14,32 @@ export interface ChatClient {
   confirm(answers: ConfirmAnswer[]): AsyncGenerator<AgentEvent>;
   /** Interrupts the reply in flight. */
   interrupt(): Promise<void>;
+  /**
+   * A file of the session's workspace, for the diff of a call that asks: its text, undefined when
+   * it does not exist, null when it cannot be read (no workspace, outside it, binary, too large).
+   */
+  readFile?(path: string): Promise<string | null | undefined>;
   close(): Promise<void>;
 }
 
+/** Files larger than this are not diffed (the prompt shows the call's own text). */
+export const MAX_DIFFED_FILE_BYTES = 512 * 1024;
+
+/** The text of a file read for a diff, or null when it is too large or binary. */
+export function diffableText(bytes: Uint8Array): string | null {
+  if (bytes.byteLength > MAX_DIFFED_FILE_BYTES || bytes.includes(0)) return null;
+  return new TextDecoder().decode(bytes);
+}
+
+/** Reads a file of a session's workspace in this process (see `ChatClient.readFile`). */
+export type SessionFileReader = (sessionId: string, path: string) => Promise<string | null | undefined>;
+
 /** A chat in this process, on a ServiceRuntime (the same code path as the server). */
-export async function runtimeChatClient(runtime: ServiceRuntime, agent?: string): Promise<ChatClient> {
+export async function runtimeChatClient(
+  runtime: ServiceRuntime,
+  agent?: string,
+  readFile?: SessionFileReader,
+): Promise<ChatClient> {
   const session = await runtime.createSession(LOCAL_USER, agent ? { agent } : {});
   const sessionId = session.sessionId;
   async function* follow(start: Promise<RunHandle>): AsyncGenerator<AgentEvent> {
@@ -36,6 +57,7 @@ export async function runtimeChatClient(runtime: ServiceRuntime, agent?: string)
     send: (text) => follow(runtime.startReply(LOCAL_USER, sessionId, [userMsg(text)])),
     confirm: (answers) => follow(runtime.confirm(LOCAL_USER, sessionId, answers)),
     interrupt: async () => void (await runtime.interrupt(LOCAL_USER, sessionId).catch(() => undefined)),
+    ...(readFile ? { readFile: (path: string) => readFile(sessionId, path) } : {}),
     close: () => runtime.close(),
   };
 }
@@ -116,6 +138,25 @@ export async function httpChatClient(options: HttpChatOptions): Promise<ChatClie
     send: (text) => run("replies", { text }),
     confirm: (answers) => run("confirm", { answers }),
     interrupt: async () => void (await call("POST", `${path}/interrupt`, {}).catch(() => undefined)),
+    async readFile(file) {
+      const response = await fetch(`${base}${path}/workspace/file?path=${encodeURIComponent(file)}`, {
+        headers: { ...headers, accept: "application/octet-stream" },
+      }).catch(() => undefined);
+      if (!response?.ok) {
+        // 404 is also what a server without workspaces answers: only "does not exist" is a new file.
+        const body = (await response?.json().catch(() => undefined)) as
+          | { error?: { message?: string } }
+          | undefined;
+        return response?.status === 404 && /does not exist/.test(body?.error?.message ?? "")
+          ? undefined
+          : null;
+      }
+      if (Number(response.headers.get("content-length") ?? 0) > MAX_DIFFED_FILE_BYTES) {
+        await response.body?.cancel();
+        return null;
+      }
+      return diffableText(new Uint8Array(await response.arrayBuffer()));
+    },
     close: async () => {},
   };
 }

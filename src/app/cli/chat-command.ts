@@ -1,4 +1,5 @@
 import type { AgentEvent, RequireUserConfirmEvent } from "../../event/index.js";
+import { changeAgainst, type ProposedChange, proposedChangeOf } from "../console/ui/diff.js";
 import type { ConfirmAnswer } from "../server/runtime/service-runtime.js";
 import type { ChatClient } from "./chat-client.js";
 import type { LineReader } from "./line-reader.js";
@@ -10,17 +11,52 @@ export interface ChatIo {
   color: boolean;
 }
 
+/** The change an asking call proposes: its tool's declared preview, else its arguments (Write/Edit style). */
+function proposedChange(call: RequireUserConfirmEvent["toolCalls"][number]): ProposedChange | undefined {
+  const preview = call.preview;
+  if (preview && typeof preview.path === "string" && typeof preview.after === "string")
+    return typeof preview.before === "string"
+      ? {
+          kind: "edit",
+          path: preview.path,
+          oldText: preview.before,
+          newText: preview.after,
+          replaceAll: false,
+        }
+      : { kind: "write", path: preview.path, content: preview.after };
+  try {
+    return proposedChangeOf(JSON.parse(call.input));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The diff of a file-changing call against the file as the client reads it now ("" for other calls). */
+async function diffText(
+  call: RequireUserConfirmEvent["toolCalls"][number],
+  client: Pick<ChatClient, "readFile">,
+  renderer: EventRenderer,
+): Promise<string> {
+  const change = proposedChange(call);
+  if (!change) return "";
+  const current = client.readFile ? await client.readFile(change.path).catch(() => null) : null;
+  return renderer.diff(changeAgainst(change, current));
+}
+
 /**
- * y / n for each call that asks, and a(lways) when the ask suggested rules (never on a safety ask):
+ * y / n for each call that asks (after the diff of a file write or edit), and a(lways) when the ask suggested rules (never on a safety ask):
  * "always" sends exactly the rules the prompt shows. An "a" where it is not offered is a no.
  */
 async function askEach(
   event: RequireUserConfirmEvent,
   io: ChatIo,
   asking: { now: boolean },
+  client: Pick<ChatClient, "readFile">,
 ): Promise<ConfirmAnswer[] | undefined> {
   const answers: ConfirmAnswer[] = [];
+  const renderer = new EventRenderer({ color: io.color });
   for (const call of event.toolCalls) {
+    io.out.write(await diffText(call, client, renderer));
     asking.now = true;
     const offered = call.suggestedRules?.length ? [...call.suggestedRules] : undefined;
     const options = offered ? `[y]es / [n]o / [a]lways (remember ${offered.join(", ")})` : "[y]es / [n]o";
@@ -77,7 +113,7 @@ export async function chatLoop(client: ChatClient, io: ChatIo): Promise<void> {
           replying = false;
         }
         io.out.write("\n");
-        const answers = ask ? await askEach(ask, io, asking) : undefined;
+        const answers = ask ? await askEach(ask, io, asking, client) : undefined;
         stream = answers ? client.confirm(answers) : undefined;
       }
     }

@@ -49,10 +49,12 @@ async function chat(args: string[]): Promise<void> {
     const local = await chatRuntime(await findConfig(values.config), values.store);
     for (const warning of local.warnings) out.write(`warning: ${warning}\n`);
     out.write(`${local.containment}\n`);
-    const inProcess = await runtimeChatClient(local.runtime, values.agent).catch(async (error) => {
-      await local.close();
-      throw error;
-    });
+    const inProcess = await runtimeChatClient(local.runtime, values.agent, local.readWorkspaceFile).catch(
+      async (error) => {
+        await local.close();
+        throw error;
+      },
+    );
     client = { ...inProcess, close: local.close };
   }
   out.write(`session ${client.sessionId} (Ctrl-C interrupts a reply; /exit quits)\n`);

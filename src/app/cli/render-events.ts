@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../../event/index.js";
+import { diffLines, type FileChange, withContext } from "../console/ui/diff.js";
 
 const ansi = (code: string) => (text: string) => `\u001b[${code}m${text}\u001b[0m`;
 const plain = (text: string) => text;
@@ -18,6 +19,8 @@ export class EventRenderer {
   private readonly red: (t: string) => string;
   private readonly green: (t: string) => string;
   private atLineStart = true;
+  /** Calls whose arguments this stream already printed (an ask then names them without repeating them). */
+  private readonly printedCalls = new Set<string>();
 
   constructor(options: RenderOptions = {}) {
     const color = options.color ?? false;
@@ -42,6 +45,7 @@ export class EventRenderer {
       case "HINT_BLOCK":
         return this.line(this.dim(`hint: ${event.text}`));
       case "TOOL_CALL_START":
+        this.printedCalls.add(event.toolCallId);
         return this.line(this.cyan(`→ ${event.toolCallName} `));
       case "TOOL_CALL_DELTA":
         return this.write(this.cyan(event.delta));
@@ -59,7 +63,10 @@ export class EventRenderer {
         return this.line(
           this.yellow(
             event.toolCalls
-              .map((call) => `? ${call.name} ${call.input}${call.reason ? ` (${call.reason})` : ""}`)
+              .map(
+                (call) =>
+                  `? ${call.name}${this.printedCalls.has(call.id) ? "" : ` ${call.input}`} needs your approval${call.reason ? ` (${call.reason})` : ""}`,
+              )
               .join("\n"),
           ),
         );
@@ -81,6 +88,31 @@ export class EventRenderer {
       default:
         return "";
     }
+  }
+
+  /**
+   * A proposed file change as a unified-style diff: a header naming the file and what it was
+   * compared with, then changed lines with three lines of context (`-` removed, `+` added).
+   */
+  diff(change: FileChange): string {
+    const lines = diffLines(change.before, change.after);
+    const added = lines.filter((l) => l.kind === "added").length;
+    const removed = lines.filter((l) => l.kind === "removed").length;
+    const basis =
+      change.basis === "file"
+        ? "against the file as it is now"
+        : change.basis === "new file"
+          ? "new file"
+          : "the call's text only (the file could not be read)";
+    const body = withContext(lines).map((line) => {
+      if (line.kind === "added") return this.green(`+ ${line.text}`);
+      if (line.kind === "removed") return this.red(`- ${line.text}`);
+      if (line.kind === "skipped") return this.dim(`  … ${line.text}`);
+      return this.dim(`  ${line.text}`);
+    });
+    return this.line(
+      `${[this.yellow(`${change.path}: +${added} −${removed} (${basis})`), ...body].join("\n")}\n`,
+    );
   }
 
   private line(text: string): string {
