@@ -403,6 +403,24 @@ describe("names and links that change what a command reads or writes", () => {
   });
 });
 
+describe("quoting the word reader must not lose", () => {
+  it.each([
+    // $"..." is a (locale) double-quoted string: its text is the path.
+    ['cat $".env"', "safety"],
+    ['cat .e$"nv"', "safety"],
+    // Quotes and escapes inside braces are not modelled: the braces are not expanded, so it asks.
+    ["cat {'.env',x}", "ask"],
+    ["cat {\\.env,a.txt}", "ask"],
+    ["cat {'keys-link/../secret.txt',a.txt}", "ask"],
+  ] as const)("%j → %s", async (command, expectation) => {
+    await expectInEveryMode(dir, command, expectation);
+  });
+
+  it("git log --show-signature runs gpg", async () => {
+    await expectInEveryMode(dir, "git --no-optional-locks log --show-signature", "ask");
+  });
+});
+
 describe("paths hidden in option bundles and leading options", () => {
   it.each([
     ["grep -5f/etc/passwd x a.txt", "ask"],

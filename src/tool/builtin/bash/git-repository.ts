@@ -49,6 +49,7 @@ const PROGRAM_KEYS = new Set([
   "gpg.program",
   "gpg.*.program",
   "gpg.ssh.defaultkeycommand",
+  "log.showsignature",
   "credential.helper",
   "credential.*.helper",
   "include.path",

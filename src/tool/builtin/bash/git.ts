@@ -53,7 +53,7 @@ const SHARED_FLAGS =
   "--ignore-all-space --ignore-space-change --ignore-blank-lines --text --exit-code --quiet --check " +
   "--minimal --patience --histogram --no-renames --full-index --binary --no-prefix --compact-summary " +
   "--no-ext-diff --no-textconv --porcelain --short --branch --long --verbose --ahead-behind --show-stash " +
-  "--regexp-ignore-case --all-match --invert-grep --decorate --no-decorate --name-rev --show-signature " +
+  "--regexp-ignore-case --all-match --invert-grep --decorate --no-decorate --name-rev " +
   "--pretty --format --date --abbrev --relative --word-diff --word-diff-regex --unified --find-renames " +
   "--find-copies --diff-filter --submodule --untracked-files --ignored --dirstat --max-count --since " +
   "--until --after --before --author --committer --grep --min-parents --max-parents --skip --show-current " +

@@ -61,11 +61,14 @@ function piecesOf(part: { type: string; value?: string; text: string }): Piece[]
     case "ExtendedGlob":
       return [{ value: part.text, pattern: part.text, glob: true }];
     case "BraceExpansion": {
+      // Quotes, escapes or expansions inside braces (`{'.env',x}`, `{\.env,a}`) are not modelled.
+      if (/['"\\$`]/.test(part.text)) return undefined;
       const alternatives = braceAlternatives(part.text);
       if (!alternatives) return undefined;
       return alternatives.map((text) => ({ value: text, pattern: text, glob: /[*?[]/.test(text) }));
     }
-    case "DoubleQuoted": {
+    case "DoubleQuoted":
+    case "LocaleString": {
       const inner =
         (part as { parts?: readonly { type: string; value?: string; text: string }[] }).parts ?? [];
       const value = inner
@@ -75,8 +78,7 @@ function piecesOf(part: { type: string; value?: string; text: string }): Piece[]
     }
     case "Literal":
     case "SingleQuoted":
-    case "AnsiCQuoted":
-    case "LocaleString": {
+    case "AnsiCQuoted": {
       const value = part.value ?? part.text;
       return [{ value, pattern: value.replace(GLOB_SPECIALS, "\\$&"), glob: false }];
     }
