@@ -119,6 +119,9 @@ describe("the differential inputs", () => {
       "'",
       '"',
       "$'",
+      '$"',
+      ",'",
+      "~root",
     ])
       expect(text, construct).toContain(construct);
   });

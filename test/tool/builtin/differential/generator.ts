@@ -36,6 +36,8 @@ const quote = (word: string) =>
       (text) => (/^[\w./-]+$/.test(text) ? `'${text}'` : text),
       (text) => (/^[\w./-]+$/.test(text) ? `"${text}"` : text),
       (text) => (/^[\w./-]+$/.test(text) ? `$'${text}'` : text),
+      (text) => (/^[\w./-]+$/.test(text) ? `$"${text}"` : text),
+      (text) => (/^[\w./-]{3,}$/.test(text) ? `${text.slice(0, 2)}$"${text.slice(2)}"` : text),
       (text) => (/^[\w./-]{2,}$/.test(text) ? `${text[0]}''${text.slice(1)}` : text),
       (text) => (/^[a-z][\w./-]*$/.test(text) ? `\\${text}` : text),
     )
@@ -118,10 +120,22 @@ function optionsOf(name: string): fc.Arbitrary<string[]> {
   return fc.array(fc.oneof(...weighted), { maxLength: 3 });
 }
 
+/** `{a,b}` of two quoted path words: bash removes the quotes inside each alternative. */
+const bracedPaths = fc
+  .tuple(pathWord.chain(quote), pathWord.chain(quote))
+  .filter(([first, second]) => !/[\s,{}]/.test(first + second))
+  .map(([first, second]) => `{${first},${second}}`);
+
 function operandsOf(name: string): fc.Arbitrary<string[]> {
   const kind = readOnlyProgram(name)?.spec.operands ?? "text";
   const words = (word: fc.Arbitrary<string>, max: number) => fc.array(word.chain(quote), { maxLength: max });
-  if (kind === "paths") return words(pathWord, 3);
+  if (kind === "paths")
+    return fc.array(
+      fc.oneof({ arbitrary: pathWord.chain(quote), weight: 6 }, { arbitrary: bracedPaths, weight: 1 }),
+      {
+        maxLength: 3,
+      },
+    );
   if (kind === "patternThenPaths")
     return fc
       .tuple(fc.constantFrom(...PATTERNS), words(pathWord, 2))
