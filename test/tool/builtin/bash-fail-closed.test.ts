@@ -473,6 +473,8 @@ describe("a wrapper form the unwrapping does not know counts as a deny-rule matc
     "valgrind rm a.txt",
     "echo a.txt | xargs -I{} sh -c 'rm {}'",
     "echo rm | xargs -I{} {} a.txt",
+    "echo rm | xargs -I X X a.txt",
+    "echo rm | xargs --replace=P P a.txt",
     "echo a.txt | xargs env rm",
     "find . -name rm -exec {} a.txt \\;",
     "find . -exec sh -c 'rm {}' \\;",

@@ -332,6 +332,8 @@ function readWrapper(program: string, spec: WrapperSpec, args: readonly string[]
   let leading = spec.leadingOperands ?? 0;
   let index = 0;
   let joins = spec.splitsCommand === true;
+  /** xargs's replace string (`-I X`, `-i`, `--replace=X`): input takes its place in the command. */
+  let replace: string | undefined;
   for (; index < args.length; index++) {
     const arg = args[index]!;
     if (arg === "--") {
@@ -349,6 +351,7 @@ function readWrapper(program: string, spec: WrapperSpec, args: readonly string[]
       if (value !== undefined && spec.pathOptions?.includes(name)) paths.push(value);
       if (name === "--split-string" && value !== undefined) return splitString(value, args, index, paths);
       if (name === "--exec") joins = false;
+      if (name === "--replace") replace = value ?? "{}";
       continue;
     }
     if (arg.startsWith("-") && arg.length > 1) {
@@ -358,9 +361,13 @@ function readWrapper(program: string, spec: WrapperSpec, args: readonly string[]
         const char = arg[at]!;
         const name = `-${char}`;
         if (spec.noCommand?.includes(name)) return none();
-        if (spec.optional?.includes(char)) break;
+        if (spec.optional?.includes(char)) {
+          if (char === "i") replace = arg.slice(at + 1) || "{}";
+          break;
+        }
         if (spec.valued?.includes(char)) {
           const value = at + 1 < arg.length ? arg.slice(at + 1) : args[++index];
+          if (program === "xargs" && char === "I") replace = value;
           if (spec.shellOptions?.includes(name)) return shell(value);
           if (value !== undefined && spec.pathOptions?.includes(name)) paths.push(value);
           if (name === "-S" && program === "env" && value !== undefined)
@@ -382,6 +389,8 @@ function readWrapper(program: string, spec: WrapperSpec, args: readonly string[]
   if (spec.operandsAreNotACommand) return none();
   let inner = args.slice(index);
   if (program === "xargs" && inner.length === 0) return { inner: ["echo"], paths };
+  if (replace !== undefined && replace !== "" && inner[0]?.includes(replace))
+    return { inner, paths, unmodelled: `xargs puts its input in the program's place (${replace})` };
   if (joins && inner.length > 0) inner = ["sh", "-c", inner.join(" ")];
   return { inner, paths };
 }
