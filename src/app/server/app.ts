@@ -8,6 +8,7 @@ import { openApiDocument } from "./http/openapi.js";
 import { replyRoutes } from "./http/reply-routes.js";
 import { sessionRoutes } from "./http/session-routes.js";
 import { HttpError, toHttpError } from "./http-error.js";
+import type { ServiceLog } from "./runtime/service-log.js";
 import type { ServiceRuntime } from "./runtime/service-runtime.js";
 
 export interface CreateAppOptions {
@@ -25,6 +26,11 @@ export interface CreateAppOptions {
   allowedHosts?: readonly string[] | "*";
   /** Origins (`https://app.example`) whose pages may call the API (CORS); other origins may not change anything. */
   corsOrigins?: readonly string[];
+  /**
+   * Where the app reports what an operator should fix: an origin refused by the CORS check (once per
+   * origin, with the config line that allows it). Default: nowhere.
+   */
+  log?: ServiceLog;
   /**
    * Told of every request answered 5xx, with the error behind it: the details the answer leaves out
    * (a store outage's driver error, say) go to the server's log from here. Library code logs nothing
@@ -79,7 +85,16 @@ export function createApp(
 
   const hosts = options.allowedHosts;
   app.use("*", hostGuard(hosts === "*" ? "*" : [...LOOPBACK_HOSTS, ...(hosts ?? [])]));
-  app.use("*", originGuard(options.corsOrigins ?? []));
+  const log = options.log;
+  app.use(
+    "*",
+    originGuard(options.corsOrigins ?? [], (origin, request) =>
+      log?.({
+        level: "warn",
+        message: `refused ${request} from the origin ${origin} (CORS): if that page should use this API, add it to cors.origins in the config, e.g. cors: { origins: ["${origin}"] }`,
+      }),
+    ),
+  );
   app.get("/v1/health", (c) =>
     c.json({ status: "ok", backend: runtime.backend.kind, agents: runtime.agentNames }),
   );

@@ -175,6 +175,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   if (config.server?.maxBodyBytes) appOptions.maxBodyBytes = config.server.maxBodyBytes;
   if (options.onServerError) appOptions.onServerError = options.onServerError;
+  if (options.log) appOptions.log = options.log;
   const app = createApp(runtime, appOptions);
   const port = options.port ?? config.server?.port ?? 8787;
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {

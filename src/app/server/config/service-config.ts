@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { formatPath } from "../../../message/index.js";
+import { configIssueMessage, toolFieldMessage } from "./config-hints.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null;
@@ -27,12 +28,15 @@ const ModelField = z.union([
 ]);
 
 /** A built-in tool name (Bash, Read, Write, Edit, Glob, Grep) or a Tool object (TypeScript configs). */
-const ToolField = z.union([
-  z.enum(["Bash", "Read", "Write", "Edit", "Glob", "Grep"]),
-  z.custom<object>((v) => isObject(v) && typeof (v as { call?: unknown }).call === "function", {
-    message: "a built-in tool name (Bash, Read, Write, Edit, Glob, Grep) or a Tool object",
-  }),
-]);
+const BUILTIN_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"] as const;
+const ToolField = z.union(
+  [
+    z.enum(BUILTIN_TOOLS),
+    z.custom<object>((v) => isObject(v) && typeof (v as { call?: unknown }).call === "function"),
+  ],
+  // A bad name is told the built-in names (and the closest one), not just "Invalid input".
+  { error: (issue) => toolFieldMessage(issue.input, BUILTIN_TOOLS) },
+);
 
 const McpServerField = z.union([
   z.strictObject({
@@ -291,5 +295,7 @@ export function parseServiceConfig(value: unknown, source = "config"): ServiceCo
   const result = ServiceConfigSchema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  throw new ConfigError(`${source}: ${formatPath(issue.path) || "(root)"}: ${issue.message}`);
+  throw new ConfigError(
+    `${source}: ${formatPath(issue.path) || "(root)"}: ${configIssueMessage(issue, ServiceConfigSchema)}`,
+  );
 }

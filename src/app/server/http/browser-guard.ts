@@ -47,8 +47,12 @@ export function hostGuard(allowed: readonly string[] | "*"): MiddlewareHandler {
  * Requests without `Origin` (curl, SDKs) pass. Only `corsOrigins` get CORS headers and preflight
  * answers, so no other page can read a response.
  */
-export function originGuard(corsOrigins: readonly string[]): MiddlewareHandler {
+export function originGuard(
+  corsOrigins: readonly string[],
+  onRefused?: (origin: string, request: string) => void,
+): MiddlewareHandler {
   const allowed = new Set(corsOrigins.map((origin) => origin.replace(/\/+$/, "").toLowerCase()));
+  const refuse = refusalReporter(onRefused);
   return async (c, next) => {
     const origin = requestHeader(c, "origin");
     if (origin === undefined) return next();
@@ -56,24 +60,49 @@ export function originGuard(corsOrigins: readonly string[]): MiddlewareHandler {
     const listed = allowed.has(origin.toLowerCase());
     const sameOrigin = origin.toLowerCase() === url.origin.toLowerCase();
     if (c.req.method === "OPTIONS") {
-      if (!listed) throw new HttpError(403, "forbidden", `the origin ${origin} is not in cors.origins`);
+      if (!listed) {
+        refuse(origin, `${c.req.method} ${c.req.path}`);
+        throw new HttpError(403, "forbidden", `the origin ${origin} is not in cors.origins`);
+      }
       return c.body(null, 204, {
         ...PREFLIGHT_HEADERS,
         "access-control-allow-origin": origin,
         vary: "Origin",
       });
     }
-    if (!SAFE_METHODS.has(c.req.method) && !sameOrigin && !listed)
+    if (!SAFE_METHODS.has(c.req.method) && !sameOrigin && !listed) {
+      refuse(origin, `${c.req.method} ${c.req.path}`);
       throw new HttpError(
         403,
         "forbidden",
         `requests from the origin ${origin} are refused; list it in cors.origins to allow it`,
       );
+    }
     await next();
     if (listed) {
       c.res.headers.set("access-control-allow-origin", origin);
       c.res.headers.set("access-control-expose-headers", "retry-after");
       c.res.headers.append("vary", "Origin");
+    }
+  };
+}
+
+/** Origins reported at most: a page that sends from ever new origins cannot grow the set for ever. */
+const MAX_REPORTED_ORIGINS = 100;
+
+/** Tells `listener` of each refused origin once (the first request from it), never throwing. */
+function refusalReporter(
+  listener: ((origin: string, request: string) => void) | undefined,
+): (origin: string, request: string) => void {
+  const reported = new Set<string>();
+  return (origin, request) => {
+    const key = origin.toLowerCase();
+    if (!listener || reported.has(key) || reported.size >= MAX_REPORTED_ORIGINS) return;
+    reported.add(key);
+    try {
+      listener(origin, request);
+    } catch {
+      // the refusal goes out all the same
     }
   };
 }
