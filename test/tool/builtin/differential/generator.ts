@@ -69,6 +69,15 @@ const valueWord = fc.oneof(
   pathWord,
 );
 
+/** Programs that take another's extra options. */
+const ALIASES: Record<string, string> = {
+  gawk: "awk",
+  mawk: "awk",
+  nawk: "awk",
+  egrep: "grep",
+  fgrep: "grep",
+};
+
 /** The options one program gets, drawn from its own table and the extras. */
 function optionsOf(name: string): fc.Arbitrary<string[]> {
   const compiled = readOnlyProgram(name);
@@ -112,7 +121,7 @@ function optionsOf(name: string): fc.Arbitrary<string[]> {
   }
   if (compiled?.spec.numeric) choices.push(fc.constantFrom("-5", "-1"));
   const weighted = choices.map((arbitrary) => ({ arbitrary, weight: 1 }));
-  const extras = EXTRA_OPTIONS[name] ?? [];
+  const extras = EXTRA_OPTIONS[name] ?? EXTRA_OPTIONS[ALIASES[name] ?? ""] ?? [];
   // The options the tables leave out are the ones most likely to be wrong: they come up as often as all others.
   if (extras.length > 0)
     weighted.push({ arbitrary: fc.constantFrom(...extras), weight: Math.max(1, choices.length) });

@@ -159,6 +159,11 @@ export const EXTRA_OPTIONS: Record<string, string[]> = {
     "--load=rwarray",
     "-E filter.jq",
     "'BEGIN{PROCINFO[\"sorted_in\"]; print}'",
+    // gawk reaches functions and variables by name at run time.
+    '\'BEGIN{f="sys" "tem"; @f("touch pwned")}\'',
+    '\'BEGIN{e="ENV" "IRON"; for (k in SYMTAB[e]) print SYMTAB[e][k]}\'',
+    "'BEGIN{ARGV[ARGC++]=\".env\"} {print}'",
+    '\'@load "readfile"; BEGIN{print readfile(".env")}\'',
   ],
   sed: [
     "-n p",
