@@ -8,10 +8,11 @@ import {
   localUserMessages,
   type SessionInfo,
   type SessionView,
+  type SubRun,
   sessionViewFromHistory,
 } from "../../../client/index.js";
 import type { AgentEvent } from "../../../event/types.js";
-import type { ContentBlock, DataBlock, Msg } from "../../../message/index.js";
+import type { ContentBlock, DataBlock, HintBlock, Msg } from "../../../message/index.js";
 import { type ApprovalDecision, approvalCard, type ReadWorkspaceFile } from "./approvals.js";
 import { byId, h } from "./dom.js";
 import { FilesPanel } from "./files-panel.js";
@@ -72,21 +73,56 @@ function scheduleRender(): void {
   if (frame === 0) frame = requestAnimationFrame(render);
 }
 
-const rendered = new Map<string, { msg: Msg; node: HTMLElement; live: boolean }>();
+const rendered = new Map<string, { msg: Msg; node: HTMLElement; live: boolean; hints: number }>();
+const NO_HINTS: HintBlock[] = [];
+
+let hintsMemo: { log: unknown; events: unknown; byReply: Map<string, HintBlock[]> } | undefined;
+/**
+ * The hints each reply was given (HINT_BLOCK events of the log and of this page's streams), by
+ * reply id: a RAG hint is dropped from the stored reply when it ends, the log keeps it.
+ */
+function hintsByReply(): Map<string, HintBlock[]> {
+  if (hintsMemo?.log === state.log && hintsMemo?.events === state.view.events) return hintsMemo.byReply;
+  const byReply = new Map<string, HintBlock[]>();
+  for (const event of timelineEvents()) {
+    if (event.type !== "HINT_BLOCK" || event.source?.includes("/")) continue;
+    const list = byReply.get(event.replyId) ?? [];
+    list.push({ type: "hint", id: event.blockId, text: event.text });
+    byReply.set(event.replyId, list);
+  }
+  hintsMemo = { log: state.log, events: state.view.events, byReply };
+  return byReply;
+}
+
+/**
+ * The sub-agent runs of the log added to the view (the stored messages hold only the top-level
+ * replies, so after a reload the nesting comes from the events): runs the view already has win.
+ */
+function withLoggedSubRuns(view: SessionView, events: AgentEvent[]): SessionView {
+  let folded = emptySessionView();
+  for (const event of events)
+    if (event.type === "SUBAGENT_EXPOSED" || event.source?.includes("/"))
+      folded = applySessionEvent(folded, event);
+  const known = new Set(view.subRuns.map((run) => run.replyId));
+  const added: SubRun[] = folded.subRuns.filter((run) => !known.has(run.replyId));
+  return added.length === 0 ? view : { ...view, subRuns: [...added, ...view.subRuns] };
+}
 let renderedApprovals: unknown;
 
 function renderMessages(view: SessionView): void {
   const nearBottom = ui.messages.scrollHeight - ui.messages.scrollTop - ui.messages.clientHeight < 80;
   const nodes: HTMLElement[] = [];
+  const hints = hintsByReply();
   for (const msg of view.messages) {
     const live = view.running && msg.id === view.activeReplyId;
+    const extra = hints.get(msg.id) ?? NO_HINTS;
     const previous = rendered.get(msg.id);
-    if (previous && previous.msg === msg && previous.live === live) {
+    if (previous && previous.msg === msg && previous.live === live && previous.hints === extra.length) {
       nodes.push(previous.node);
       continue;
     }
-    const node = messageNode(msg, view);
-    rendered.set(msg.id, { msg, node, live });
+    const node = messageNode(msg, view, extra);
+    rendered.set(msg.id, { msg, node, live, hints: extra.length });
     nodes.push(node);
   }
   const children = [...nodes, ...looseSubRuns(view)];
@@ -213,7 +249,13 @@ async function loadLog(): Promise<void> {
       if (stream.lastEventId >= lastEventId) stream.close();
     }
   }
-  if (state.current?.sessionId === current.sessionId) state.log = { sessionId: current.sessionId, events };
+  if (state.current?.sessionId !== current.sessionId) return;
+  state.log = { sessionId: current.sessionId, events };
+  const view = withLoggedSubRuns(state.view, events);
+  if (view !== state.view) {
+    state.view = view;
+    rendered.clear(); // the tool cards that host the runs are drawn again
+  }
   scheduleRender();
 }
 
@@ -258,6 +300,7 @@ async function openSession(session: SessionInfo): Promise<void> {
   state.stream?.close();
   state.current = session;
   state.view = emptySessionView();
+  state.log = undefined;
   rendered.clear();
   notice("");
   history.replaceState(null, "", `#/s/${encodeURIComponent(session.sessionId)}`);
@@ -270,7 +313,8 @@ async function openSession(session: SessionInfo): Promise<void> {
   if (state.current?.sessionId !== id) return;
   state.view = sessionViewFromHistory(messages, status);
   scheduleRender();
-  if (!ui.timeline.hidden) void loadLog().catch(failed("reading the event log failed"));
+  // The log holds what the stored messages do not: sub-agent runs and hints (and the timeline).
+  void loadLog().catch(failed("reading the event log failed"));
   if (status.running && status.replyId) {
     // The stored copy of the reply in flight lags its events: fold it again from the top of the log.
     const run = { replyId: status.replyId, after: 0, running: status.lastEventId };

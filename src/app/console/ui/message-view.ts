@@ -1,5 +1,12 @@
 import type { SessionView, SubRun } from "../../../client/index.js";
-import type { ContentBlock, DataBlock, Msg, ToolCallBlock, ToolResultBlock } from "../../../message/index.js";
+import type {
+  ContentBlock,
+  DataBlock,
+  HintBlock,
+  Msg,
+  ToolCallBlock,
+  ToolResultBlock,
+} from "../../../message/index.js";
 import { h, prettyJson } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { imageNode } from "./remote-image.js";
@@ -177,10 +184,39 @@ const FINISH_NOTES: Record<string, string> = {
   exceed_max_iters: "Stopped: the agent reached its step limit.",
 };
 
-/** One message as an element (rebuilt when its Msg changes; Msgs are immutable in the view). */
-export function messageNode(msg: Msg, view: SessionView): HTMLElement {
+/**
+ * The hints a reply was given (RAG excerpts, remembered facts), collapsed: what the agent read
+ * besides the conversation. `extra` are hints known from the event log (a hint the agent drops from
+ * the stored reply when it ends), merged with those still in the Msg by block id.
+ */
+function hintsNode(msg: Msg, extra: readonly HintBlock[]): HTMLElement | undefined {
+  const hints = new Map<string, HintBlock>();
+  for (const hint of extra) hints.set(hint.id, hint);
+  for (const block of msg.content) if (block.type === "hint") hints.set(block.id, block);
+  if (hints.size === 0) return undefined;
+  const list = [...hints.values()];
+  return collapsible(
+    `${msg.id}:hints`,
+    "hints",
+    list.length === 1 ? "Context the agent was given" : `Context the agent was given (${list.length} hints)`,
+    false,
+    h(
+      "div",
+      { class: "hints-body" },
+      ...list.map((hint) => h("div", { class: "hint", "data-hint": hint.id }, hint.text)),
+    ),
+  );
+}
+
+/**
+ * One message as an element (rebuilt when its Msg changes; Msgs are immutable in the view), with
+ * the hints that informed it (`hints`: those known from the event log) collapsed on top.
+ */
+export function messageNode(msg: Msg, view: SessionView, hints: readonly HintBlock[] = []): HTMLElement {
   const live = view.running && msg.id === view.activeReplyId;
   const body = h("div", { class: "msg-body" });
+  const context = msg.role === "assistant" ? hintsNode(msg, hints) : undefined;
+  if (context) body.append(context);
   renderBlocks(body, msg, view.subRuns, live);
   const foot = h("div", { class: "msg-foot" });
   if (msg.error)
