@@ -495,7 +495,8 @@ class Analyzer {
         named = explicit ? reading.operands : reading.operands.slice(1);
       }
       this.addPaths(named, words);
-      this.traverse(traversalOf(program, reading.seen, named));
+      // Option-named files are walked too (`diff -r --from-file=dir` reads the tree under dir).
+      this.traverse(traversalOf(program, reading.seen, [...named, ...reading.paths]));
       return;
     }
     this.notReadOnly();

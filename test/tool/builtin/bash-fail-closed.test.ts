@@ -396,6 +396,10 @@ describe("names and links that change what a command reads or writes", () => {
     ["sort --files0-from=names0", "ask"],
     ["wc --files0-from=names0", "ask"],
     ["file -f names0", "ask"],
+    // A directory as the magic file: file reads every file in it and prints their lines in warnings.
+    ["file --magic-file . a.txt", "ask"],
+    ["file -m . a.txt", "ask"],
+    ["diff -r --from-file=with-env src", "safety"],
     ["jq -n -f filter.jq", "safety"],
     ["time jq -n -f filter.jq", "safety"],
   ] as const)("%j → %s", async (command, expectation) => {

@@ -44,7 +44,8 @@ const SPECS: Record<string, ProgramSpec> = {
   },
   file: {
     flags: "-b -i -L -h -z -s -k -N -E --mime --mime-type --mime-encoding --brief --keep-going",
-    readsPath: "-m --magic-file",
+    // -m/--magic-file is left out: given a directory, file reads every file in it as magic and
+    // prints their lines in its warnings.
     operands: "paths",
   },
   tree: {
