@@ -72,11 +72,6 @@ export class DifferentialHarness {
     return this.runOn(this.workers.slice(0, count), commands, options);
   }
 
-  /** The first tree with this repository (every harness of two or more workers has both). */
-  treeWith(repository: Repository): CanaryTree | undefined {
-    return this.workers.find((worker) => worker.tree.repository === repository)?.tree;
-  }
-
   private async runOn(
     workers: Worker[],
     commands: readonly string[],
@@ -85,6 +80,7 @@ export class DifferentialHarness {
     const judge = options.judge ?? realJudge;
     const timeoutMs = options.timeoutMs ?? 2_000;
     const result: DifferentialResult = { tried: 0, ran: 0, timedOut: 0, finds: [] };
+    const found: [number, Find][] = [];
     // Command i runs on worker i mod n: which tree (hostile or benign repository) judges and runs a
     // command does not depend on timing, so a seed's results repeat.
     const work = async (worker: Worker, offset: number): Promise<void> => {
@@ -98,12 +94,14 @@ export class DifferentialHarness {
         if (run.timedOut) result.timedOut++;
         const observed = observe(worker.tree, worker.baseline, run);
         if (observed.length === 0) continue;
-        result.finds.push(findOf(command, worker.tree.repository, judgement, observed, run));
+        found.push([index, findOf(command, worker.tree.repository, judgement, observed, run)]);
         worker.tree.restore();
         worker.baseline = treeSnapshot(worker.tree);
       }
     };
     await Promise.all(workers.map((worker, offset) => work(worker, offset)));
+    // In the order of the commands, whichever worker finished first.
+    result.finds = found.sort(([a], [b]) => a - b).map(([, find]) => find);
     return result;
   }
 
