@@ -16,6 +16,7 @@ import type { ContentBlock, DataBlock, HintBlock, Msg } from "../../../message/i
 import { type ApprovalDecision, approvalCard, type ReadWorkspaceFile } from "./approvals.js";
 import { byId, h } from "./dom.js";
 import { FilesPanel } from "./files-panel.js";
+import { KnowledgePanel } from "./knowledge-panel.js";
 import { renderMemories } from "./memories.js";
 import { looseSubRuns, messageNode } from "./message-view.js";
 import { renameSession, sessionList, titleOf } from "./sessions.js";
@@ -25,6 +26,7 @@ const TOKEN_KEY = "agentscope.token";
 const token = () => localStorage.getItem(TOKEN_KEY) ?? "";
 const client = new AgentScopeClient({ token });
 const filesPanel = new FilesPanel(byId("workspace-body"), client);
+const knowledgePanel = new KnowledgePanel(byId("knowledge-body"), client);
 
 const ui = {
   sessions: byId<HTMLUListElement>("sessions"),
@@ -447,6 +449,15 @@ const togglePanel = (open: boolean) => {
 };
 filesToggle.addEventListener("click", () => togglePanel(byId("workspace").hidden));
 byId("workspace-close").addEventListener("click", () => togglePanel(false));
+const knowledgeToggle = byId("knowledge-toggle");
+const toggleKnowledge = (open: boolean) => {
+  byId("knowledge").hidden = !open;
+  knowledgeToggle.setAttribute("aria-expanded", String(open));
+  if (open) void knowledgePanel.refresh().catch(failed("loading knowledge bases failed"));
+  else knowledgeToggle.focus();
+};
+knowledgeToggle.addEventListener("click", () => toggleKnowledge(byId("knowledge").hidden));
+byId("knowledge-close").addEventListener("click", () => toggleKnowledge(false));
 byId("timeline-close").addEventListener("click", () => {
   ui.timeline.hidden = true;
   byId("timeline-toggle").setAttribute("aria-expanded", "false");
