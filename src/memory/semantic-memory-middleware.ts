@@ -3,7 +3,14 @@ import type { Middleware, MiddlewareContext } from "../agent/index.js";
 import { type Msg, newId, toErrorInfo } from "../message/index.js";
 import { GenAI } from "../trace/gen-ai.js";
 import { assertScope, scopeKey } from "./scope.js";
-import type { LongTermMemory, MemoryScope, RecordResult, ScoredMemory } from "./types.js";
+import type {
+  LongTermMemory,
+  MemoryKind,
+  MemoryRecord,
+  MemoryScope,
+  RecordResult,
+  ScoredMemory,
+} from "./types.js";
 
 /** Whose memories a session reads and feeds: one scope for all, or one per session (e.g. its owner). */
 export type ScopeSource = MemoryScope | ((ctx: MiddlewareContext) => MemoryScope | Promise<MemoryScope>);
@@ -15,6 +22,13 @@ export interface SemanticMemoryMiddlewareOptions {
   topK?: number;
   /** Drop retrieved memories scored below this (default 0: anything related). */
   minScore?: number;
+  /**
+   * The always-on profile: memories of these kinds are injected before every reply whatever its
+   * wording, newest first, up to `max` (default `{ kinds: ["preference"], max: 5 }`), beside the
+   * `topK` most related ones. "Answers in French" then reaches "Give me a dinner recipe", which
+   * shares no word with it. `false`: similarity only.
+   */
+  profile?: { kinds?: readonly MemoryKind[]; max?: number } | false;
   /** Learn from exchanges after each completed reply (default true; false = retrieve only). */
   record?: boolean;
   /** Called for every failure (they never fail the reply); default: counted in `usage.failures` only. */
@@ -54,9 +68,9 @@ export function memoryHint(memories: ScoredMemory[]): string {
 }
 
 /**
- * Semantic long-term memory for an agent. Before the first reasoning step of a reply it retrieves
- * the memories most related to the user's input and injects them as a hint (HINT_BLOCK, which the
- * model sees as a note before it answers). After a reply completes, it hands the exchange to
+ * Semantic long-term memory for an agent. Before the first reasoning step of a reply it injects
+ * the user's profile (preferences, newest first, whatever the question says) and the memories most
+ * related to the user's input as a hint (HINT_BLOCK, which the model sees as a note before it answers). After a reply completes, it hands the exchange to
  * `memory.record` in the background: the reply's stream has ended before extraction starts, its
  * usage is counted in `usage` and traced as a `memory.record` span, and a failure is reported to
  * `onError`, never to the reply.
@@ -66,6 +80,7 @@ export function semanticMemoryMiddleware(options: SemanticMemoryMiddlewareOption
   if (!Number.isInteger(topK) || topK < 0) {
     throw new RangeError(`semanticMemoryMiddleware: topK must be an integer ≥ 0, got ${topK}`);
   }
+  const profile = profileOf(options.profile);
   const tracer = options.tracer ?? trace.getTracer("agentscope");
   const pending = new Set<Promise<void>>();
   const usage: MemoryUsage = {
@@ -158,10 +173,16 @@ export function semanticMemoryMiddleware(options: SemanticMemoryMiddlewareOption
     async beforeReasoning(iteration, ctx) {
       if (iteration !== 1 || topK === 0) return;
       const query = lastUserText(ctx.state.context);
-      if (query === "") return;
+      if (query === "" && !profile) return;
       try {
         const scope = await scopeOf(ctx);
-        const found = await options.memory.retrieve(query, scope, { topK, minScore: options.minScore ?? 0 });
+        const [always, related] = await Promise.all([
+          profile ? options.memory.list(scope, { kinds: profile.kinds }) : [],
+          query === ""
+            ? []
+            : options.memory.retrieve(query, scope, { topK, minScore: options.minScore ?? 0 }),
+        ]);
+        const found = profile ? withProfile(always, related, profile) : related;
         if (found.length > 0)
           ctx.emit({ type: "HINT_BLOCK", blockId: newId("blk"), text: memoryHint(found) });
       } catch (error) {
@@ -184,6 +205,37 @@ export function semanticMemoryMiddleware(options: SemanticMemoryMiddlewareOption
     },
   };
   return middleware;
+}
+
+interface Profile {
+  kinds: readonly MemoryKind[];
+  max: number;
+}
+
+function profileOf(option: SemanticMemoryMiddlewareOptions["profile"]): Profile | undefined {
+  if (option === false) return undefined;
+  const max = option?.max ?? 5;
+  if (!Number.isInteger(max) || max < 0)
+    throw new RangeError(`semanticMemoryMiddleware: profile.max must be an integer ≥ 0, got ${max}`);
+  const kinds = option?.kinds ?? ["preference"];
+  return max === 0 || kinds.length === 0 ? undefined : { kinds, max };
+}
+
+/**
+ * The profile memories (of the profile's kinds, newest first, at most `max`; filtered here too, for
+ * a LongTermMemory whose `list` ignores `kinds`), then the related ones not already among them.
+ */
+function withProfile(always: MemoryRecord[], related: ScoredMemory[], profile: Profile): ScoredMemory[] {
+  const chosen = always
+    .filter((memory) => profile.kinds.includes(memory.kind))
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.id.localeCompare(b.id))
+    .slice(0, profile.max);
+  const ids = new Set(chosen.map((memory) => memory.id));
+  const score = (memory: MemoryRecord) => related.find((hit) => hit.id === memory.id)?.score ?? 0;
+  return [
+    ...chosen.map((memory) => ({ ...memory, score: score(memory) })),
+    ...related.filter((memory) => !ids.has(memory.id)),
+  ];
 }
 
 /** The text of the newest user message (what the reply answers). */

@@ -4,6 +4,7 @@ import type { Chunk, ChunkRecord, MetadataFilter, VectorStore } from "../rag/ind
 import { extractMemoryOperations, type MemoryOperation } from "./extraction.js";
 import { assertScope, matchesFilter } from "./scope.js";
 import type {
+  ListOptions,
   LongTermMemory,
   MemoryFilter,
   MemoryKind,
@@ -165,10 +166,14 @@ export class SemanticMemory implements LongTermMemory {
       .map((hit) => ({ ...fromChunk(hit.chunk), score: hit.score }));
   }
 
-  async list(scope: MemoryScope): Promise<MemoryRecord[]> {
+  async list(scope: MemoryScope, options: ListOptions = {}): Promise<MemoryRecord[]> {
     assertScope(scope);
+    if (options.kinds?.length === 0) return [];
     if (!(await this.#store.hasCollection(this.#collection))) return [];
-    const chunks = await this.#store.listChunks(this.#collection, { filter: readFilter(scope) });
+    const filter: MetadataFilter = options.kinds
+      ? { ...readFilter(scope), kind: { $in: [...options.kinds] } }
+      : readFilter(scope);
+    const chunks = await this.#store.listChunks(this.#collection, { filter });
     return chunks
       .map(fromChunk)
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));

@@ -61,6 +61,11 @@ export interface RecordResult {
   embeddingTokens: number;
 }
 
+export interface ListOptions {
+  /** Only memories of these kinds (default: every kind). */
+  kinds?: readonly MemoryKind[];
+}
+
 export interface RetrieveOptions {
   /** How many memories at most (default 5). */
   topK?: number;
@@ -75,13 +80,13 @@ export interface RetrieveOptions {
  * - `record` learns from an exchange: extracts durable facts and preferences, reconciles them with
  *   what is stored (add, update on contradiction, delete; never a duplicate) and stores them.
  * - `retrieve` returns up to `topK` memories most relevant to `query`, best first.
- * - `list` returns every memory the scope can read, oldest first.
+ * - `list` returns every memory the scope can read (of `kinds`, when given), oldest first.
  * - `forget` removes one id or every match of a filter, within the scope; returns how many went.
  *   Forgetting an id the scope cannot read removes nothing (0), it never reveals that it exists.
  */
 export interface LongTermMemory {
   record(msgs: Msg[], scope: MemoryScope, options?: RecordOptions): Promise<RecordResult>;
   retrieve(query: string, scope: MemoryScope, options?: RetrieveOptions): Promise<ScoredMemory[]>;
-  list(scope: MemoryScope): Promise<MemoryRecord[]>;
+  list(scope: MemoryScope, options?: ListOptions): Promise<MemoryRecord[]>;
   forget(target: string | MemoryFilter, scope: MemoryScope): Promise<number>;
 }
