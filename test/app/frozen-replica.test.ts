@@ -36,15 +36,16 @@ function follow(response: Response) {
   return { frames, close: () => reader.cancel().catch(() => {}) };
 }
 
-/** Waits for `test` (checked every 50 ms), failing with `what` after `timeoutMs`. */
+/** Waits for `test` (checked every 50 ms), failing with `what` (and `seen()`) after `timeoutMs`. */
 async function until(
   test: () => boolean | Promise<boolean>,
   what: string,
+  seen: () => string,
   timeoutMs = 20_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; ${seen()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -113,16 +114,23 @@ for (const backend of backends) {
         expect(
           (await post(a.url, `/v1/sessions/${sessionId}/replies`, { text: "stream please" })).status,
         ).toBe(202);
+        const child = a;
+        const seen = () =>
+          `the follower got ${follower.frames.map((f) => f.event).join(",")}; A printed: ${child.output()}`;
         await until(
           () => follower.frames.filter((f) => f.event === "TEXT_BLOCK_DELTA").length >= 5,
           "deltas from A",
+          seen,
         );
         a.process.kill("SIGSTOP"); // a GC pause, a VM migration, CPU starvation: A stops mid-stream
-        await until(() => follower.frames.some((f) => f.event === "REPLY_END"), "B to close the reply");
+        await until(() => follower.frames.some((f) => f.event === "REPLY_END"), "B to close the reply", seen);
         const closedAt = follower.frames.length;
         a.process.kill("SIGCONT"); // A wakes up and goes on where it was
-        const child = a;
-        await until(() => /log warn \S+ .*(fenced|lost its session lock)/.test(child.output()), "A to stop");
+        await until(
+          () => /log warn \S+ .*(fenced|lost its session lock)/.test(child.output()),
+          "A to stop",
+          seen,
+        );
         // A's late writes, had any been accepted, would reach B's follower within its poll
         await new Promise((resolve) => setTimeout(resolve, 1000));
         const frames = follower.frames;

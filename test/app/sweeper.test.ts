@@ -237,7 +237,11 @@ for (const kind of backends) {
         "the restarted replica to close every reply",
       );
       for (const id of sessions) await closedOnce(id);
-      expect(restarted.output()).toMatch(/log info \S+ closed a cut-off reply/);
+      // its log line comes after the close (and through a pipe): wait for it
+      await until(
+        async () => (restarted.output().match(/log info \S+ closed a cut-off reply/g) ?? []).length === 3,
+        "the restarted replica to log the three closes",
+      );
     }, 60_000);
   });
 }
