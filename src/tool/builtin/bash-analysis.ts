@@ -140,6 +140,8 @@ class Analyzer {
   private readonly traversals: Traversal[] = [];
   private readonly gitDirectories: string[] = [];
   private readonly gitContentDirectories: string[] = [];
+  /** Glob words of the command being classified that were checked as paths. */
+  private readonly checkedGlobWords = new Set<string>();
   private readOnly = true;
   private fileEdits = true;
   /** Where relative paths resolve, as the script `cd`s around; undefined once unknown. */
@@ -423,7 +425,20 @@ class Analyzer {
     }
     const command: ShellCommand = { words: written, forms };
     this.commands.push(command);
+    this.checkedGlobWords.clear();
     this.classify(current, words, node, command);
+    this.uncheckedGlobs(current, words);
+  }
+
+  /**
+   * A glob is checked only where it is a path (expanded at decision time). Anywhere else (an
+   * option's value, a script, a pattern: `awk -F * ...`, `test -v *`) its matches become words of
+   * their own, program text included: not read-only, unless the words are only printed.
+   */
+  private uncheckedGlobs(argv: readonly string[], words: WordFacts): void {
+    const [program = "", ...args] = argv;
+    if (program === "echo" || program === "printf") return;
+    if (args.some((arg) => words.globOf.has(arg) && !this.checkedGlobWords.has(arg))) this.opaque();
   }
 
   private classify(argv: string[], words: WordFacts, node: Command, command: ShellCommand): void {
@@ -584,6 +599,7 @@ class Analyzer {
       this.paths.push(join(this.cwd, path));
       return;
     }
+    this.checkedGlobWords.add(path);
     const danger = dangerousGlobReason(glob);
     if (danger) this.flag(`${path} is a glob that can reach a sensitive path (${danger})`);
     const scan = globRoot(glob);

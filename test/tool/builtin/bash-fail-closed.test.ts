@@ -361,6 +361,11 @@ describe("names and links that change what a command reads or writes", () => {
     ["cat *.txt", "ask"],
     // `keys-link/..` is the directory above the link's target, outside the working directory.
     ["cat keys-link/../secret.txt", "ask"],
+    // A glob anywhere but a path becomes words of its own: an option's value, a script, a name.
+    ["awk --assign=-1 -F * '^'", "ask"],
+    ["test -v *", "safety"],
+    ["grep -e * a.txt", "ask"],
+    ["find . -name *.txt", "ask"],
     ["grep x keys-link/../secret.txt", "ask"],
   ] as const)("%j → %s", async (command, expectation) => {
     await expectInEveryMode(odd, command, expectation);
