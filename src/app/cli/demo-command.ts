@@ -1,7 +1,9 @@
 import { resolve } from "node:path";
 import type { ChatModel } from "../../model/core.js";
 import { demoAgentConfig } from "../demo/demo-agent.js";
+import { DEMO_KNOWLEDGE_BASE, seedDemoKnowledge } from "../demo/demo-knowledge.js";
 import type { ServiceConfig } from "../server/config/service-config.js";
+import { LOCAL_USER } from "../server/http/auth.js";
 import { serveCommand } from "./serve-command.js";
 
 export interface DemoOptions {
@@ -16,7 +18,9 @@ export interface DemoOptions {
 
 /**
  * `agentscope demo`: the service with the demo agent on the embedded store; prints the console URL.
- * Each session works in its own workspace (seeded with two files), contained like any service's.
+ * Each session works in its own workspace (seeded with two files), contained like any service's;
+ * the agent has long-term memory and the local user a sample knowledge base (offline "hash"
+ * embeddings: no API key), so every panel of the console has something in it.
  */
 export async function demoCommand(options: DemoOptions) {
   const dataDir = resolve(options.workspace ?? ".agentscope/demo");
@@ -24,6 +28,8 @@ export async function demoCommand(options: DemoOptions) {
     agents: [options.model ? demoAgentConfig(dataDir, options.model) : demoAgentConfig(dataDir)],
     store: options.store ?? "sqlite:.agentscope/state.db",
     workspaces: { dataDir },
+    memory: { embedding: "hash" },
+    knowledge: { embedding: "hash" },
   };
   const model =
     typeof options.model === "string" ? options.model : options.model ? "the given model" : undefined;
@@ -34,5 +40,9 @@ export async function demoCommand(options: DemoOptions) {
   );
   const serve: Parameters<typeof serveCommand>[0] = { config, out: options.out };
   if (options.port !== undefined) serve.port = options.port;
-  return serveCommand(serve, (server) => `Open the console: ${server.url}/\n`);
+  const server = await serveCommand(serve, (server) => `Open the console: ${server.url}/\n`);
+  // The console signs in as the local user when the server has no tokens: that user gets the sample.
+  if (server.knowledge && (await seedDemoKnowledge(server.knowledge, LOCAL_USER)))
+    options.out.write(`Sample knowledge base "${DEMO_KNOWLEDGE_BASE}" created (see the Knowledge panel)\n`);
+  return server;
 }

@@ -84,9 +84,25 @@ function demoTurn(messages: Msg[]): ScriptedTurn {
     : { text: "Understood, I did not save anything. The files are listed above." };
 }
 
+/** The memory extractor's forced tool (see src/memory/extraction.ts). */
+const SAVE_MEMORIES = "save_memories";
+
+/** The extractor's answer: one fact the first time (nothing is known yet), nothing after. */
+function demoMemoryTurn(messages: Msg[]): ScriptedTurn {
+  const request = messages
+    .at(-1)
+    ?.content.map((b) => (b.type === "text" ? b.text : ""))
+    .join("");
+  const operations = request?.includes("Known memories:\n(none)")
+    ? [{ action: "add", kind: "fact", text: "Tried the agentscope demo console." }]
+    : [];
+  return { toolCalls: [{ name: SAVE_MEMORIES, input: { operations } }] };
+}
+
 /**
  * The scripted stand-in for a provider. Unlike a plain ScriptedModel it never runs out: each call
- * plays the turn that fits the conversation, so every session of a server can run the demo.
+ * plays the turn that fits the conversation, so every session of a server can run the demo. Asked
+ * by the memory extractor (its forced save_memories tool), it remembers one fact about the user.
  */
 export function demoModel(): ChatModel {
   const base = new ScriptedModel([], { name: "scripted-demo" });
@@ -95,17 +111,21 @@ export function demoModel(): ChatModel {
     provider: base.provider,
     contextSize: base.contextSize,
     countTokens: (messages, tools) => base.countTokens(messages, tools),
-    stream: (messages: Msg[], options?: ChatOptions) =>
-      new ScriptedModel([demoTurn(messages)], { name: "scripted-demo", chunkSize: 3 }).stream(
-        messages,
-        options,
-      ),
+    stream: (messages: Msg[], options?: ChatOptions) => {
+      const choice = options?.toolChoice;
+      const extracting =
+        typeof choice === "object" && choice !== null && "name" in choice && choice.name === SAVE_MEMORIES;
+      const turn = extracting ? demoMemoryTurn(messages) : demoTurn(messages);
+      return new ScriptedModel([turn], { name: "scripted-demo", chunkSize: 3 }).stream(messages, options);
+    },
   };
 }
 
 /**
  * The demo agent as a service config entry: its two demo tools and the built-in Read, Glob, Grep and
- * Bash (a real model may use them; the service contains them like any agent's).
+ * Bash (a real model may use them; the service contains them like any agent's), long-term memory,
+ * and the user's knowledge bases read before each reply (static RAG: the excerpts are a hint). The
+ * memory and knowledge need the service's `memory` and `knowledge` settings (see demoCommand).
  */
 export function demoAgentConfig(workspace: string, model: ChatModel | string = demoModel()): AgentConfig {
   return {
@@ -113,5 +133,7 @@ export function demoAgentConfig(workspace: string, model: ChatModel | string = d
     systemPrompt: "You are a careful assistant working in a small file workspace.",
     model,
     tools: [...demoTools(workspace), "Read", "Glob", "Grep", "Bash"],
+    memory: true,
+    knowledge: { bases: "all", mode: "static", topK: 2 },
   };
 }
