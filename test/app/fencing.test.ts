@@ -217,3 +217,26 @@ describe("fenced writes on PostgreSQL, against a takeover in flight", async () =
     await lease.release();
   });
 });
+
+describe("a store made before leases had generations", () => {
+  it("SQLite: the leases table gets its generation column on open; a lease row left there is generation 0", async () => {
+    const file = join(dir, `${runName("old")}.db`);
+    const { default: Database } = await import("better-sqlite3");
+    const old = new Database(file);
+    old.exec(
+      "CREATE TABLE agentscope_leases (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)",
+    );
+    old.prepare("INSERT INTO agentscope_leases VALUES ('left', 'otherhost:1:x', 0)").run();
+    old.close();
+    const backend = await createBackend(`sqlite:${file}`, { lockTtlMs: 60_000 });
+    try {
+      expect(await backend.locks.abandoned!(10)).toEqual([{ sessionId: "left", generation: 0 }]);
+      const lease = (await backend.locks.acquire("left"))!;
+      expect(lease.generation).toBeGreaterThan(0);
+      expect((await backend.events.append("left", [delta("x")], lease)).map((e) => e.seq)).toEqual([1]);
+      await lease.release();
+    } finally {
+      await backend.close();
+    }
+  });
+});
