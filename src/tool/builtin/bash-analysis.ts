@@ -511,7 +511,7 @@ class Analyzer {
       }
       this.addPaths(named, words);
       // Option-named files are walked too (`diff -r --from-file=dir` reads the tree under dir).
-      this.traverse(traversalOf(program, reading.seen, [...named, ...reading.paths]));
+      this.traverse(traversalOf(program, reading.seen, named, reading.paths));
       return;
     }
     this.notReadOnly();

@@ -37,10 +37,11 @@ const JQ_REACHES_OUT =
 
 /**
  * awk constructs that run commands (`system`, pipes), write files (`print > f`), read files not
- * named on the command line (`getline`, `ARGV`), or print the environment (`ENVIRON`, `PROCINFO`).
+ * named on the command line (`getline`, `ARGV`), or print the environment (`ENVIRON`, `PROCINFO`,
+ * `SYMTAB`); gawk's `@` (indirect calls `@f()`, `@load`, `@include`) can reach any of them.
  */
 const AWK_REACHES_OUT =
-  /\bsystem\s*\(|\bgetline\b|(?<!\|)\|(?!\|)|\bENVIRON\b|\bPROCINFO\b|\bARGV\b|\bARGC\b|@(load|include)|\b(print|printf)\b[^;{}]*>/;
+  /\bsystem\s*\(|\bgetline\b|(?<!\|)\|(?!\|)|\bENVIRON\b|\bPROCINFO\b|\bSYMTAB\b|\bFUNCTAB\b|\bARGV\b|\bARGC\b|@|\b(print|printf)\b[^;{}]*>/;
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
 
 /**

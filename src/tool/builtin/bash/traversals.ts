@@ -42,15 +42,18 @@ const RG_UNHIDES = [
 
 /**
  * The walk a read-only program does, or undefined when it reads only what it names. `seen` holds
- * the options given (by name), `paths` the operands that are files or directories.
+ * the options given (by name), `paths` the operands that are files or directories, `optionPaths`
+ * the files options name.
  */
 export function traversalOf(
   program: string,
   seen: ReadonlySet<string>,
   paths: readonly string[],
+  optionPaths: readonly string[] = [],
 ): Traversal | undefined {
   const has = (...names: string[]) => names.some((name) => seen.has(name));
-  const roots = paths.length > 0 ? [...paths] : ["."];
+  // No operand: it reads the directory it runs in. Option-named files (`--from-file=dir`) too.
+  const roots = [...(paths.length > 0 ? paths : ["."]), ...optionPaths];
   switch (program) {
     case "grep":
     case "egrep":
@@ -72,7 +75,7 @@ export function traversalOf(
       if (!has("-r", "--recursive")) return undefined;
       return {
         program,
-        roots: [...paths],
+        roots: [...paths, ...optionPaths],
         followsLinks: !has("--no-dereference"),
         skipsHidden: false,
         skipsGitDirectory: false,
