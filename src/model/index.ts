@@ -2,6 +2,7 @@ export * from "./anthropic/index.js";
 export * from "./core.js";
 export * from "./dashscope/index.js";
 export * from "./embedding.js";
+export * from "./embedding-from-spec.js";
 export * from "./embeddings/index.js";
 export * from "./from-spec.js";
 export * from "./gemini/index.js";

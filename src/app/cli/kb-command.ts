@@ -1,21 +1,33 @@
+import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { EmbeddingModel } from "../../model/embedding.js";
+import { embeddingFromSpec } from "../../model/embedding-from-spec.js";
 import { citationOf, type IndexProgress, KnowledgeBase, SqliteVectorStore } from "../../rag/index.js";
 import { HashEmbedding } from "../../testing/index.js";
 import { ConfigError } from "../server/config/service-config.js";
+import { CliError } from "./cli-error.js";
+import { expandKbInputs } from "./kb-inputs.js";
 
-export const KB_HELP = `Usage: agentscope kb add <name> <files...> [--db file] [--embedding hash[:dims]]
+export const KB_HELP = `Usage: agentscope kb add <name> <files, directories or "globs"...> [--db file] [--embedding spec]
        agentscope kb search <name> <query> [--top-k n] [--mode hybrid|vector|keyword] [--db file]
        agentscope kb list <name> [--db file]
        agentscope kb remove <name> <documentId> [--db file]
 
 Local knowledge bases in an embedded SQLite file (sqlite-vec + FTS5). "add" reads each file
 (text, Markdown, HTML, CSV, JSON, PDF, docx, xlsx, pptx), chunks, embeds and stores it, with a
-progress bar; adding a file again replaces it. "search" prints the best excerpts with their sources.
+progress bar; a directory adds every file below it (hidden ones skipped), a quoted glob
+("docs/**/*.md") the files it matches. A file that cannot be read is reported and skipped, the
+others are added, and the exit code is 1. Documents are named (and cited) relative to what was
+given: the file's name, or its path below the directory or the glob's fixed part; adding a
+document of the same name again replaces it. "search" prints the best excerpts with their sources.
 
 Options:
   --db <file>          vector database (default .agentscope/vectors.db)
-  --embedding <spec>   hash[:dims]: the offline deterministic embedder (default hash:256)
+  --embedding <spec>   hash[:dims] (the offline deterministic embedder; default hash:256), or a
+                       provider embedding model: openai:text-embedding-3-small,
+                       ollama:nomic-embed-text, gemini:gemini-embedding-001, dashscope:text-embedding-v4
+                       (keys from the provider's variable, e.g. OPENAI_API_KEY). Search a base
+                       with the embedding it was built with.
   --top-k <n>          excerpts to show (default 5)
   --mode <mode>        hybrid (default), vector or keyword
 `;
@@ -31,13 +43,22 @@ export interface KbCommandIo {
   err?: Writable;
 }
 
-function embeddingFrom(spec: string): EmbeddingModel {
-  const [kind, dims] = spec.split(":");
-  if (kind !== "hash") throw new ConfigError(`--embedding: "${spec}" is not supported here; use hash[:dims]`);
-  const dimensions = dims === undefined ? 256 : Number(dims);
-  if (!Number.isInteger(dimensions) || dimensions < 1)
-    throw new ConfigError(`--embedding: "${dims}" is not a dimension count`);
-  return new HashEmbedding({ dimensions });
+/** `hash[:dims]` (offline) or a provider embedding spec (`openai:text-embedding-3-small`). */
+export function embeddingFrom(spec: string): EmbeddingModel {
+  const [kind, dims, ...extra] = spec.split(":");
+  if (kind === "hash") {
+    const dimensions = dims === undefined ? 256 : Number(dims);
+    if (extra.length > 0 || !Number.isInteger(dimensions) || dimensions < 1)
+      throw new ConfigError(`--embedding: "${spec}": hash takes a dimension count, e.g. hash:256`);
+    return new HashEmbedding({ dimensions });
+  }
+  try {
+    return embeddingFromSpec(spec);
+  } catch (error) {
+    throw new ConfigError(
+      `--embedding: ${(error as Error).message}; use hash[:dims] or provider:model, e.g. openai:text-embedding-3-small`,
+    );
+  }
 }
 
 /** `[#####.....] 12/40 embed notes.md`, redrawn in place. */
@@ -63,18 +84,52 @@ export async function kbCommand(args: string[], io: KbCommandIo): Promise<void> 
   const [action, name, ...rest] = positionals;
   if (values.help || action === undefined) return void io.out.write(KB_HELP);
   if (!name) throw new ConfigError(`kb ${action}: name the knowledge base\n\n${KB_HELP}`);
-  const store = new SqliteVectorStore({ path: values.db ?? ".agentscope/vectors.db" });
+  const dbPath = values.db ?? ".agentscope/vectors.db";
+  const store = new SqliteVectorStore({ path: dbPath });
   const kb = new KnowledgeBase({ name, embedding: embeddingFrom(values.embedding ?? "hash:256"), store });
+  /** Reading or removing needs the base to exist (a missing one is not "no matches"). */
+  const requireBase = async () => {
+    if (!(await store.hasCollection(kb.collection)))
+      throw new ConfigError(
+        `kb ${action}: there is no knowledge base "${name}" in ${dbPath} (create it with: agentscope kb add ${name} FILES)`,
+      );
+  };
   try {
     switch (action) {
       case "add": {
-        if (rest.length === 0) throw new ConfigError("kb add: name at least one file");
-        for (const file of rest) {
-          const result = await kb.insertDocument(file, {
-            onProgress: (p) => io.err?.write(progressBar(file, p)),
-          });
-          io.err?.write("\n");
-          io.out.write(`${file}: ${result.chunks} chunks\n`);
+        if (rest.length === 0) throw new ConfigError("kb add: name at least one file, directory or glob");
+        const { files, problems } = await expandKbInputs(rest);
+        const names = new Map<string, string>();
+        let added = 0;
+        for (const file of files) {
+          const earlier = names.get(file.source);
+          if (earlier !== undefined) {
+            problems.push({
+              arg: file.path,
+              message: `has the same name "${file.source}" as ${earlier}; add them from their common directory`,
+            });
+            continue;
+          }
+          names.set(file.source, file.path);
+          try {
+            const result = await kb.insertDocument(
+              { source: file.source, bytes: await readFile(file.path) },
+              { onProgress: (p) => io.err?.write(progressBar(file.source, p)) },
+            );
+            io.err?.write("\n");
+            io.out.write(`${file.source}: ${result.chunks} chunks\n`);
+            added += 1;
+          } catch (error) {
+            io.err?.write("\n");
+            problems.push({ arg: file.path, message: (error as Error).message });
+          }
+        }
+        if (problems.length > 0) {
+          const lines = problems.map((problem) => `  ${problem.arg}: ${problem.message}`).join("\n");
+          throw new CliError(
+            `kb add: ${problems.length} ${problems.length === 1 ? "input was" : "inputs were"} not added:\n${lines}`,
+            `${added} ${added === 1 ? "file was" : "files were"} added to "${name}"; fix or leave out the ones above`,
+          );
         }
         return;
       }
@@ -87,6 +142,7 @@ export async function kbCommand(args: string[], io: KbCommandIo): Promise<void> 
         const mode = values.mode ?? "hybrid";
         if (mode !== "hybrid" && mode !== "vector" && mode !== "keyword")
           throw new ConfigError(`--mode: "${mode}" is not hybrid, vector or keyword`);
+        await requireBase();
         const hits = await kb.search(query, { topK, mode });
         if (hits.length === 0) io.out.write("no matches\n");
         hits.forEach((hit, i) => {
@@ -97,6 +153,7 @@ export async function kbCommand(args: string[], io: KbCommandIo): Promise<void> 
         return;
       }
       case "list": {
+        await requireBase();
         for (const doc of await kb.listDocuments())
           io.out.write(`${doc.documentId}  ${doc.chunkCount} chunks\n`);
         return;
@@ -104,6 +161,7 @@ export async function kbCommand(args: string[], io: KbCommandIo): Promise<void> 
       case "remove": {
         const [documentId] = rest;
         if (!documentId) throw new ConfigError("kb remove: name the document");
+        await requireBase();
         if (!(await kb.deleteDocument(documentId)))
           throw new ConfigError(`kb remove: no document ${documentId} in ${name}`);
         io.out.write(`removed ${documentId}\n`);

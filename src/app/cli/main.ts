@@ -126,6 +126,11 @@ async function replay(args: string[]): Promise<void> {
 }
 
 async function kb(args: string[]): Promise<void> {
+  // `kb list | head` closes the pipe early: stop quietly, as other command-line tools do.
+  out.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    process.exit(0);
+  });
   const { kbCommand } = await import("./kb-command.js");
   await kbCommand(args, { out, err: process.stderr });
 }
