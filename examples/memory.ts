@@ -4,8 +4,10 @@
  *
  * Two sessions of one agent share nothing but the user's memory. After the first reply the
  * semantic memory middleware extracts "Prefers answers in French" (in the background, once the reply
- * has ended); before the second reply it retrieves it and hands it to the model as a hint. The chat
- * and extraction models are ScriptedModels and the embeddings are hashed, so no network is needed;
+ * has ended); before the second reply, which asks for a recipe without a word about language, it
+ * hands it to the model as a hint (preferences are always injected, not only when the words match).
+ * The chat and extraction models are ScriptedModels and the embeddings are hashed, so no network is
+ * needed;
  * swap in real models (e.g. `modelFromSpec("openai:gpt-4o-mini")`) for the real thing.
  */
 import { Agent } from "../src/agent/index.js";
@@ -57,12 +59,9 @@ await remember.flush(); // the extraction runs after the reply; wait for it befo
 console.log(`remembered: ${(await memory.list({ userId: "alice" })).map((m) => m.text).join("; ")}`);
 
 const second = agent.createState("tuesday");
-for await (const event of agent.replyStream(
-  userMsg("Suggest a quick recipe, in the language I prefer for answers."),
-  {
-    state: second,
-  },
-)) {
+// The question shares no word with the preference: preferences are injected whatever the wording
+// (the middleware's always-on profile), so the hashed embedding's word matching does not matter here.
+for await (const event of agent.replyStream(userMsg("Suggest a quick dinner recipe."), { state: second })) {
   if (event.type === "HINT_BLOCK")
     console.log(`session 2 hint › ${event.text.split("\n").slice(1).join(" ")}`);
 }
