@@ -103,7 +103,12 @@ export class SaveTracker {
     checkSaveArguments(sessionId, state, options);
     const head = newHead();
     const base = this.#bases.get(state);
-    if (base && base.sessionId === sessionId && base.version === options.expectedVersion) {
+    if (
+      base &&
+      base.sessionId === sessionId &&
+      base.version === options.expectedVersion &&
+      Array.isArray(state.context)
+    ) {
       const diff = this.#diff(base, state);
       if (diff && !this.#compactionDue(base, diff.json.length)) {
         checkStorable(sessionId, diff.json, state);
@@ -217,6 +222,6 @@ function baseOf(sessionId: string, state: AgentState, chain: StoredChain & { hea
     lengths: [],
     fields: new Map(fieldJson(state)),
   };
-  for (const msg of state.context) remember(base, msg);
+  if (Array.isArray(state.context)) for (const msg of state.context) remember(base, msg);
   return base;
 }

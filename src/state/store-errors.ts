@@ -13,7 +13,10 @@ export class StateConflictError extends AgentScopeError {
     super({
       type: "invalid_request",
       source: "state",
-      message: `cannot save session "${sessionId}": expected ${expected} but the store has ${actual} (someone else saved it); load it again, reapply the change and retry`,
+      message:
+        expectedVersion === actualVersion && actualVersion > 0
+          ? `cannot save session "${sessionId}": the store has version ${actualVersion}, but not the one this state was saved or loaded as (the session was deleted and saved again meanwhile); load it again, reapply the change and retry`
+          : `cannot save session "${sessionId}": expected ${expected} but the store has ${actual} (someone else saved it); load it again, reapply the change and retry`,
     });
     this.name = "StateConflictError";
     this.sessionId = sessionId;

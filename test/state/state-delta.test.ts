@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type AgentState, StateEncodingError, userMsg, ValidationError } from "../../src/index.js";
+import {
+  type AgentState,
+  StateConflictError,
+  StateEncodingError,
+  userMsg,
+  ValidationError,
+} from "../../src/index.js";
 import { type PlannedSave, SaveTracker } from "../../src/state/state-delta.js";
 import { decodeStoredState, type StoredPatch } from "../../src/state/stored-patches.js";
 import { canonical, freshSession, playReply, randomChanges, seeded } from "./random-session.js";
@@ -147,6 +153,23 @@ describe("SaveTracker and decodeStoredState", () => {
     state.context.push(userMsg("fine"));
     const save = tracker.plan("bad", state, { expectedVersion: 1 });
     expect(save.kind).toBe("patch");
+  });
+
+  it("saves a state whose context is not an array whole, as before (its load then names it)", () => {
+    const tracker = new SaveTracker();
+    const state = freshSession("odd");
+    tracker.plan("odd", state, { expectedVersion: 0 });
+    (state as unknown as { context: unknown }).context = null;
+    expect(tracker.plan("odd", state, { expectedVersion: 1 })).toMatchObject({ kind: "snapshot" });
+  });
+
+  it("a patch refused at the expected version (another life of the session) says so", () => {
+    expect(new StateConflictError("s", 5, 5).message).toMatch(
+      /has version 5, but not the one this state was saved or loaded as/,
+    );
+    expect(new StateConflictError("s", 4, 5).message).toMatch(
+      /expected version 4 but the store has version 5/,
+    );
   });
 
   it("checks save's arguments as every store does", () => {
