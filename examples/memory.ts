@@ -7,8 +7,7 @@
  * has ended); before the second reply, which asks for a recipe without a word about language, it
  * hands it to the model as a hint (preferences are always injected, not only when the words match).
  * The chat and extraction models are ScriptedModels and the embeddings are hashed, so no network is
- * needed;
- * swap in real models (e.g. `modelFromSpec("openai:gpt-4o-mini")`) for the real thing.
+ * needed; swap in real models (e.g. `modelFromSpec("openai:gpt-4o-mini")`) for the real thing.
  */
 import { Agent } from "../src/agent/index.js";
 import { SAVE_MEMORIES_TOOL, SemanticMemory, semanticMemoryMiddleware } from "../src/memory/index.js";
