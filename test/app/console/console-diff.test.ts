@@ -49,6 +49,15 @@ function keywordModel(): ChatModel {
           { name: "Edit", input: { path: "notes.md", oldString: "call mum", newString: "call dad" } },
         ],
       };
+    if (text.includes("escape"))
+      return {
+        toolCalls: [
+          {
+            name: "Write",
+            input: { path: "folder", content: "<img src=x onerror=window.__pwned=1>\n" },
+          },
+        ],
+      };
     if (text.includes("retitle")) return { toolCalls: [{ name: "retitle", input: { title: "bread" } }] };
     if (text.includes("long"))
       return {
@@ -170,6 +179,19 @@ describe.runIf(chromiumAvailable("console diff tests"))("console diff previews i
       same: ["  buy milk\n", "  water plants\n"],
     });
     await page.screenshot({ path: join(SHOTS, "diff-edit-phone.png") });
+    await deny(page);
+  });
+
+  it("a path the console cannot read (a folder) falls back to the call's text, shown as text (a path leaving the workspace is denied before it could ask)", async () => {
+    const page = await withNotes();
+    mkdirSync(join(dataDir, "workspaces", "sessions", `s-${sessionIdOf(page)}`, "folder"));
+    await send(page, "escape");
+    const diff = await diffOf(page);
+    expect(diff.basis).toBe("snippet");
+    expect(diff.caption).toContain("the file could not be read");
+    expect(diff.added).toEqual(["+ <img src=x onerror=window.__pwned=1>\n"]);
+    expect(await page.locator(".approval img").count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await deny(page);
   });
 

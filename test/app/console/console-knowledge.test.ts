@@ -14,7 +14,8 @@ import {
 } from "./browser-kit.js";
 
 const TOKEN = "tok-kb-alice";
-const DOC = "# Oat milk\n\nOat milk keeps seven days once opened.\n\n## Storage\n\nKeep it in the fridge.\n";
+const DOC =
+  "# Oat milk\n\nOat milk keeps seven days once opened. <img src=x onerror=window.__pwned=1>\n\n## Storage\n\nKeep it in the fridge.\n";
 
 const serve = (knowledge: boolean) =>
   startServer({
@@ -90,6 +91,10 @@ describe.runIf(chromiumAvailable("console knowledge tests"))(
       await hit.waitFor();
       expect(await hit.locator(".kb-citation").textContent()).toContain("oat.md");
       expect(await panel.locator(".kb-hits").textContent()).toContain("Oat milk keeps seven days");
+      // A document's markup is text in the results, never elements.
+      expect(await panel.locator(".kb-hits").textContent()).toContain("<img src=x");
+      expect(await panel.locator("img").count()).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
       await page.screenshot({ path: join(SHOTS, "knowledge-desktop.png") });
       await expectAccessible(page);
     });
