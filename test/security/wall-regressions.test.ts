@@ -1,8 +1,13 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell text, not templates
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { userConfirmResult } from "../../src/event/index.js";
+import { Agent } from "../../src/agent/index.js";
+import { type RequireUserConfirmEvent, userConfirmResult } from "../../src/event/index.js";
+import { userMsg } from "../../src/message/index.js";
+import { ScriptedModel } from "../../src/testing/index.js";
+import { bashTool, builtinTools } from "../../src/tool/builtin/index.js";
 import { collect } from "../agent/helpers.js";
 import { ASKING_MODES, approveEdited, decide, MODES, runThroughAgent, shown } from "./wall-agent.js";
 import {
@@ -576,5 +581,53 @@ describe("OPEN: prompt expansion (${y@P}, PS4 under set -x) runs a command subst
     writeFileSync(join(work, "victim.txt"), "precious");
     await runThroughAgent(work, { name: "Bash", input: bash(command) }, "bypass", ["deny:Bash(rm:*)"]);
     expect(existsSync(join(work, "victim.txt"))).toBe(true);
+  });
+});
+
+describe("OPEN: 'always allow' on an ordinary ask installs a rule that lets a hostile form through", () => {
+  it.fails("OPEN: always-allow Bash(sed:*) (offered for `sed -i 's/a/b/' a.txt`), then `sed --e='e touch …'` runs without an ask", async () => {
+    const canary = tree.canary("sed-always");
+    const agent = new Agent({
+      name: "attacker",
+      model: new ScriptedModel([
+        { toolCalls: [{ id: "c1", name: "Bash", input: bash("sed -i 's/a/b/' a.txt") }] },
+        { toolCalls: [{ id: "c2", name: "Bash", input: bash(`sed --e='e touch ${canary}' a.txt`) }] },
+        { text: "done" },
+      ]),
+      toolkit: builtinTools({ bash: { timeoutMs: 10_000 } }),
+      permission: { mode: "default", workingDirectories: [work] },
+    });
+    const first = await collect(agent.replyStream(userMsg("go")));
+    const ask = first.find((e): e is RequireUserConfirmEvent => e.type === "REQUIRE_USER_CONFIRM")!;
+    expect(ask.toolCalls[0]!.suggestedRules).toEqual(["Bash(sed:*)"]);
+    const rest = await collect(
+      agent.replyStream(
+        userConfirmResult({
+          replyId: ask.replyId,
+          confirmResults: [{ confirmed: true, toolCall: ask.toolCalls[0]!, rules: ["Bash(sed:*)"] }],
+        }),
+      ),
+    );
+    expect(rest.some((e) => e.type === "REQUIRE_USER_CONFIRM")).toBe(true);
+    expect(existsSync(canary)).toBe(false);
+  });
+
+  it.fails("OPEN: `git -C sub status` offers Bash(git:*) (the whole of git), not a rule as narrow as the call", async () => {
+    const suggested = bashTool().suggestRules?.({ command: "git -C sub status" }) ?? [];
+    expect(suggested).not.toContain("Bash(git:*)");
+  });
+
+  it.fails("OPEN: under Bash(tar:*) (offered for `tar -xf x.tar`) an archive plants .git/hooks/pre-commit without a safety ask", async () => {
+    const staging = join(tree.root, "tar-staging");
+    const project = join(tree.root, "tar-project");
+    mkdirSync(join(staging, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(project, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(staging, ".git", "hooks", "pre-commit"), "#!/bin/sh\nid\n");
+    execFileSync("tar", ["-cf", join(project, "evil.tar"), "-C", staging, ".git/hooks/pre-commit"]);
+    const run = await runThroughAgent(project, { name: "Bash", input: bash("tar -xf evil.tar") }, "default", [
+      "allow:Bash(tar:*)",
+    ]);
+    expect(run.asked).toHaveLength(1);
+    expect(existsSync(join(project, ".git", "hooks", "pre-commit"))).toBe(false);
   });
 });
