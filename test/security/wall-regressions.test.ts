@@ -323,6 +323,16 @@ describe("stopped: deny rules match the program however it is spelled (deny Bash
     "unshare -r rm -f victim.txt",
     "test -v 'a[$(rm -f victim.txt)]'",
     "rm -f victim.txt; $(",
+    `echo ${"a ".repeat(60_000)}; rm -f victim.txt`,
+    `echo ${"$(".repeat(200)}rm -f victim.txt${")".repeat(200)}`,
+    "cat a.txt | tee >(rm -f victim.txt)",
+    "echo x > >(rm -f victim.txt)",
+    "exec 3< <(rm -f victim.txt)",
+    "cat <<EOF\n$(rm -f victim.txt)\nEOF",
+    "cat <<-EOF\n\t`rm -f victim.txt`\nEOF",
+    "echo ok\\\n; rm -f victim.txt",
+    "echo ok #\\\nrm -f victim.txt",
+    "echo ok\r\nrm -f victim.txt",
   ])("%s is denied in every mode", async (command) => {
     await expectStopped("Bash", bash(command), ["deny:Bash(rm:*)"]);
   });
@@ -495,6 +505,10 @@ describe("OPEN: the file tools through a hard link to a file outside (no workspa
 
 describe("OPEN: deny Bash(rm:*) does not see commands these run (bypass)", () => {
   const real = [
+    "BASH_ENV=evil.sh bash -c :",
+    "env BASH_ENV=evil.sh bash -c :",
+    "bash --rcfile evil.sh -i -c :",
+    "ENV=evil.sh sh -i -c :",
     "trap 'rm -f victim.txt' EXIT",
     "git -c alias.x='!rm -f victim.txt' x",
     "git -c core.fsmonitor='rm -f victim.txt' status",
@@ -507,6 +521,7 @@ describe("OPEN: deny Bash(rm:*) does not see commands these run (bypass)", () =>
 
   it.fails.each(real)("OPEN: %s removes the victim under deny Bash(rm:*)", async (command) => {
     writeFileSync(join(work, "victim.txt"), "precious");
+    writeFileSync(join(work, "evil.sh"), "rm -f victim.txt\n");
     await runThroughAgent(work, { name: "Bash", input: bash(command) }, "bypass", ["deny:Bash(rm:*)"]);
     expect(existsSync(join(work, "victim.txt"))).toBe(true);
   });
