@@ -375,6 +375,28 @@ describe("stopped: edited approvals are decided again", () => {
     expect(existsSync(join(work, "victim.txt"))).toBe(true);
   });
 
+  it.each([
+    '{"command":"touch notes.txt","command":"rm -f victim.txt"}',
+    '{"command":"rm -f victim.txt","__proto__":{"x":1}}',
+    '{"command":"touch notes.txt"}\n{"command":"rm -f victim.txt"}',
+    '{"command":"rm\\u0020-f victim.txt"}',
+  ])("an approval whose raw edited JSON is %s removes nothing under deny Bash(rm:*)", async (raw) => {
+    writeFileSync(join(work, "victim.txt"), "precious");
+    const ask = await runThroughAgent(work, { name: "Bash", input: bash("touch notes.txt") }, "default", [
+      "deny:Bash(rm:*)",
+    ]);
+    const call = ask.asked[0]!.toolCalls[0]!;
+    await collect(
+      ask.agent.replyStream(
+        userConfirmResult({
+          replyId: ask.asked[0]!.replyId,
+          confirmResults: [{ confirmed: true, toolCall: { id: call.id, name: call.name, input: raw } }],
+        }),
+      ),
+    ).catch(() => undefined);
+    expect(existsSync(join(work, "victim.txt"))).toBe(true);
+  });
+
   it("an approved Write edited onto .git/hooks/pre-commit asks again and writes nothing", async () => {
     const ask = await runThroughAgent(
       work,
