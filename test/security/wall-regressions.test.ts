@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell text, not templates
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/index.js";
@@ -12,6 +12,7 @@ import { collect } from "../agent/helpers.js";
 import { ASKING_MODES, approveEdited, decide, MODES, runThroughAgent, shown } from "./wall-agent.js";
 import {
   existsSync,
+  git,
   MARKERS,
   repositoryWithHostileCommondir,
   repositoryWithHostileSubmodule,
@@ -122,6 +123,36 @@ describe("stopped: git picking or reading a repository of ordinary files", () =>
     );
     expect(run.results[0]?.state).toBe("denied");
     expect(existsSync(tree.canary("evil"))).toBe(false);
+  });
+});
+
+describe("stopped: .git/config spellings git reads as a program to run", () => {
+  it.each([
+    "[Core]\n\tFSMonitor = touch CANARY\n",
+    "[core]fsmonitor=touch CANARY\n",
+    '[core] fsmonitor = "touch CANARY"\n',
+    "[core]\n\tfsmonitor = touch \\\nCANARY\n",
+    '[core "x"]\n[core]\n\tfsmonitor = touch CANARY\n',
+    "[core]\r\n\tfsmonitor = touch CANARY\r\n",
+    "[core] # c\n\tfsmonitor = touch CANARY ; x\n",
+    '[core]\n\tfsmonitor = "touch" "CANARY"\n',
+    '[diff "x"]\n\ttextconv = touch CANARY\n',
+    '[filter "x"]\n\tprocess = touch CANARY\n',
+  ])("config %j: git status and git diff are denied in explore and run nothing", async (config) => {
+    const dir = mkdtempSync(join(tree.root, "config-"));
+    const canary = join(dir, "CANARY");
+    git(dir, "init", "-q", "-b", "main");
+    writeFileSync(join(dir, "a.txt"), "a\n");
+    writeFileSync(join(dir, ".gitattributes"), "a.txt diff=x filter=x\n");
+    git(dir, "add", ".");
+    git(dir, "commit", "-qm", "x");
+    writeFileSync(join(dir, "a.txt"), "b\n");
+    appendFileSync(join(dir, ".git", "config"), config.replaceAll("CANARY", canary));
+    for (const command of ["git status", "git diff"]) {
+      const run = await runThroughAgent(dir, { name: "Bash", input: bash(command) }, "explore");
+      expect(run.results[0]?.state, command).toBe("denied");
+    }
+    expect(existsSync(canary)).toBe(false);
   });
 });
 
