@@ -6,9 +6,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/index.js";
 import { type RequireUserConfirmEvent, userConfirmResult } from "../../src/event/index.js";
 import { userMsg } from "../../src/message/index.js";
+import { decidePermission } from "../../src/permission/index.js";
 import { ScriptedModel } from "../../src/testing/index.js";
-import { bashTool, builtinTools } from "../../src/tool/builtin/index.js";
+import { bashTool, builtinTools, grepTool } from "../../src/tool/builtin/index.js";
 import { collect } from "../agent/helpers.js";
+import { run, toolContext } from "../tool/builtin/helpers.js";
 import { ASKING_MODES, approveEdited, decide, MODES, runThroughAgent, shown } from "./wall-agent.js";
 import {
   existsSync,
@@ -640,6 +642,21 @@ describe("OPEN: the file tools through a hard link to a file outside (no workspa
     );
     expect(shown(run)).not.toContain(MARKERS.outside);
   });
+
+  it.fails.each([true, false])(
+    "OPEN: a Grep directory search (useRipgrep %s) prints the outside file through hard.txt",
+    async (useRipgrep) => {
+      const tool = grepTool({ useRipgrep });
+      const decision = await decidePermission(
+        tool,
+        tool.parse({ pattern: "OUTSIDE", outputMode: "content" }),
+        { mode: "explore", rules: [], workingDirectories: [work] },
+      );
+      if (decision.behavior !== "allow") return; // asking about it is a fix too
+      const output = await run(tool, { pattern: "OUTSIDE", outputMode: "content" }, toolContext(work));
+      expect(String(output)).not.toContain(MARKERS.outside);
+    },
+  );
 
   it.fails("OPEN: Write hard.txt in accept_edits overwrites the outside file without an ask", async () => {
     const run = await runThroughAgent(
