@@ -31,9 +31,12 @@ const RUNS_PROGRAMS: Readonly<Record<string, RunningOptions>> = {
   less: { long: ["--lesskey-file", "--lesskey-src"] },
 };
 
-/** jq builtins that print the environment or load code and data from elsewhere. */
+/**
+ * jq builtins that print the environment or load code and data from elsewhere. jq's lexer lets
+ * blanks and comments sit between `$` and a name (`$ ENV`, `$\tENV`, `$#c⏎ENV`), so those count too.
+ */
 const JQ_REACHES_OUT =
-  /\$ENV\b|(^|[^.$\w])env\b|\b(import|include|modulemeta|get_search_list|input_filename)\b/;
+  /\$(?:\s|#[^\n]*)*ENV\b|(^|[^.$\w])env\b|\b(import|include|modulemeta|get_search_list|input_filename)\b/;
 
 /**
  * awk constructs that run commands (`system`, pipes), write files (`print > f`), read files not
