@@ -39,6 +39,20 @@ const FLAGS = new Set([
   "--binary",
 ]);
 const SHORT_FLAGS = "nErsuzb";
+/**
+ * GNU sed's long options: getopt_long takes any unique prefix (`--e=x` is `--expression=x`), so a
+ * word is resolved against all of them before it is judged.
+ */
+const LONG_OPTIONS = [
+  ...[...FLAGS].filter((flag) => flag.startsWith("--")),
+  "--expression",
+  "--file",
+  "--in-place",
+  "--line-length",
+  "--zero-terminated",
+  "--help",
+  "--version",
+];
 /** Where `w` may write without a question: the command's own output. */
 const OUTPUT = new Set(["/dev/stdout", "/dev/stderr"]);
 
@@ -65,12 +79,21 @@ export function analyzeSed(args: readonly string[]): SedVerdict {
     }
     if (arg.startsWith("--")) {
       const eq = arg.indexOf("=");
-      const name = eq === -1 ? arg : arg.slice(0, eq);
+      const name = longOption(eq === -1 ? arg : arg.slice(0, eq));
       const value = eq === -1 ? undefined : arg.slice(eq + 1);
-      if (FLAGS.has(arg)) continue;
+      if (name === undefined)
+        return {
+          readOnly: false,
+          fileEdit: false,
+          paths: [...paths, ...args.filter((word) => !word.startsWith("-"))],
+          runs: true,
+          unsafe: `sed ${arg} is an option the analysis does not know, which may carry a script`,
+        };
+      if (FLAGS.has(name) && value === undefined) continue;
       if (name === "--in-place") inPlace = true;
       else if (name === "--expression") addScript(value ?? args[++index] ?? "");
       else if (name === "--file") scriptFile = value ?? args[++index] ?? "";
+      else if (name === "--zero-terminated") continue;
       else if (name !== "--line-length") known = false;
       else if (value === undefined) index++;
       continue;
@@ -114,4 +137,11 @@ export function analyzeSed(args: readonly string[]): SedVerdict {
   if (written !== undefined) return { ...verdict, unsafe: `the sed script writes ${written} (w)` };
   if (read.reads.length > 0) return { ...verdict, unsafe: `the sed script reads ${read.reads[0]} (r)` };
   return { ...verdict, readOnly: known && !inPlace, fileEdit: known && inPlace && files.length > 0 };
+}
+
+/** The long option a word names, whole or by a unique prefix; undefined when none or ambiguous. */
+function longOption(word: string): string | undefined {
+  if (LONG_OPTIONS.includes(word)) return word;
+  const matches = LONG_OPTIONS.filter((option) => option.startsWith(word));
+  return matches.length === 1 ? matches[0] : undefined;
 }
