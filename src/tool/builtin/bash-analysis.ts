@@ -468,6 +468,7 @@ class Analyzer {
       this.fileEdits = false;
       const verdict = analyzeGit(args);
       if (verdict.unsafe) this.flag(verdict.unsafe);
+      if (verdict.runs) command.mayRunAnything = verdict.runs;
       if (!verdict.readOnly) this.notReadOnly();
       this.addPaths(verdict.paths, words);
       if (this.cwd !== undefined) this.gitDirectories.push(this.cwd);

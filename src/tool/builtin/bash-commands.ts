@@ -1,6 +1,9 @@
 /** Name sets the Bash analysis shares: shells, interpreters, privilege and code-running programs. */
 
-export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh"]);
+export const SHELLS = new Set([
+  ...["sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "lksh", "oksh"],
+  ...["pdksh", "yash", "posh", "rbash", "hush", "elvish", "xonsh", "nu", "ion", "rc", "es"],
+]);
 export const INTERPRETERS = new Set([...SHELLS, "python", "python3", "perl", "ruby", "node", "php"]);
 export const DOWNLOADERS = new Set(["curl", "wget"]);
 

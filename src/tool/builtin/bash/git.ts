@@ -13,7 +13,34 @@ export interface GitVerdict {
   searched: string[];
   /** It prints tracked files' contents (`diff`, `show`, `grep`, `blame`, `log -p`). */
   printsContent?: boolean;
+  /**
+   * It may run a program its text does not show as a command (`-c alias.x='!rm a'`, `-c
+   * core.fsmonitor=...`, an alias or a `git-x` on PATH), and why: deny rules match it whatever they
+   * name.
+   */
+  runs?: string;
 }
+
+/**
+ * git's own subcommands (`git --list-cmds=builtins`, less the helpers). Any other word is an alias
+ * from a config file or a `git-<word>` program on PATH: what runs cannot be read from the text.
+ */
+const BUILTINS = new Set(
+  (
+    "add am annotate apply archive bisect blame branch bugreport bundle cat-file check-attr " +
+    "check-ignore check-mailmap check-ref-format checkout checkout-index cherry cherry-pick clean clone " +
+    "column commit commit-graph commit-tree config count-objects credential describe diagnose diff " +
+    "diff-files diff-index diff-tree difftool fast-export fast-import fetch fetch-pack fmt-merge-msg " +
+    "for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id grep hash-object help hook " +
+    "index-pack init interpret-trailers log ls-files ls-remote ls-tree mailinfo mailsplit maintenance " +
+    "merge merge-base merge-file merge-index merge-tree mktag mktree multi-pack-index mv name-rev notes " +
+    "pack-objects pack-refs patch-id prune pull push range-diff read-tree rebase reflog remote repack " +
+    "replace rerere reset restore rev-list rev-parse revert rm shortlog show show-branch show-index " +
+    "show-ref sparse-checkout stage stash status stripspace submodule switch symbolic-ref tag " +
+    "unpack-objects update-index update-ref var verify-commit verify-pack verify-tag version " +
+    "whatchanged worktree write-tree"
+  ).split(" "),
+);
 
 /** Subcommands that print the contents of tracked files, and log's options that make it do so. */
 const PRINTS_CONTENT = new Set(["diff", "show", "grep", "blame", "cat-file", "whatchanged"]);
@@ -133,7 +160,13 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
     if (!arg.startsWith("-")) break;
     const name = arg.split("=")[0]!;
     if (/^-c/.test(arg) || UNSAFE_GLOBAL.some((unsafe) => name.length > 3 && unsafe.startsWith(name)))
-      return { readOnly: false, unsafe: `git ${arg} can make git run any program`, paths, searched: [] };
+      return {
+        readOnly: false,
+        unsafe: `git ${arg} can make git run any program`,
+        paths,
+        searched: [],
+        runs: `git ${arg} can make git run any program`,
+      };
     if (HARMLESS_GLOBAL.has(arg)) continue;
     // `-C dir`, `--git-dir=dir`, `--work-tree dir`: the paths are checked, and it asks.
     const value = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : undefined;
@@ -146,6 +179,14 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
     return { readOnly: index < args.length, paths, searched: [] };
   const sub = args[index]!;
   const rest = args.slice(index + 1);
+  if (!BUILTINS.has(sub))
+    return {
+      readOnly: false,
+      paths,
+      subcommand: sub,
+      searched: [],
+      runs: `git ${sub} is not a git command: an alias or a git-${sub} program, which may run anything`,
+    };
   const reading = readOptions(rest, SUBCOMMAND);
   if (reading.unsafe) {
     return {

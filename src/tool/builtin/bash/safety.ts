@@ -67,6 +67,7 @@ export function safetyReasons(program: string, args: readonly string[]): string[
     reasons.push("alias changes what a command name runs");
   }
   if (program === "trap" && operands.length > 1) reasons.push("trap runs code when a signal arrives");
+  if (program === "hash" && has("p", "-p")) reasons.push("hash -p changes what a command name runs");
   if (program === "date" && (has("s", "--set") || operands.some((arg) => !arg.startsWith("+")))) {
     reasons.push("date with a time sets the system clock");
   }

@@ -281,6 +281,25 @@ const UNMODELLED_RUNNERS = new Set([
   "pnpx",
   "uvx",
   "pipx",
+  // Build tools run their recipes, editors their `!cmd` and `:!cmd` (`vim -es -c '!rm a'`).
+  "make",
+  "gmake",
+  "bmake",
+  "ninja",
+  "just",
+  "rake",
+  "vim",
+  "vi",
+  "nvim",
+  "ex",
+  "view",
+  "rvim",
+  "vimdiff",
+  "gvim",
+  "emacs",
+  "ed",
+  // capsh runs a shell with the words after `--`.
+  "capsh",
 ]);
 /** Subcommands that run a program named after them (`npm exec x`, `uv run x`, `docker exec c x`). */
 const RUNNER_SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -306,6 +325,8 @@ function looksUpOnly(program: string, args: readonly string[]): boolean {
 
 /** The command a wrapper runs, or undefined when `program` is not a wrapper (or only looks up). */
 export function unwrap(program: string, args: readonly string[]): Unwrapped | undefined {
+  const later = runsLater(program, args);
+  if (later) return later;
   if (UNMODELLED_RUNNERS.has(program))
     return { inner: [], paths: [], unmodelled: `${program} runs programs in forms that are not modelled` };
   const runner = RUNNER_SUBCOMMANDS[program];
@@ -316,6 +337,25 @@ export function unwrap(program: string, args: readonly string[]): Unwrapped | un
   if (!spec || looksUpOnly(program, args)) return undefined;
   const unwrapped = readWrapper(program, spec, args);
   return unwrapped.unmodelled ? unwrapped : { ...unwrapped, ...buildsFromInput(program, unwrapped) };
+}
+
+/**
+ * Builtins that arrange for code to run later: `trap CODE SIGNAL` runs CODE (judged as `eval` would
+ * be), `hash -p PATH NAME` makes NAME run PATH and `enable -f LIB NAME` loads a builtin from a
+ * library, neither of which the later commands' text shows.
+ */
+function runsLater(program: string, args: readonly string[]): Unwrapped | undefined {
+  if (program === "trap") {
+    const operands = args[0] === "--" ? args.slice(1) : args.filter((arg) => !/^-[lp]+$/.test(arg));
+    const [code] = operands;
+    if (operands.length < 2 || code === undefined || code === "" || code === "-") return undefined;
+    return { inner: ["eval", code], paths: [] };
+  }
+  if (program === "hash" && args.some((arg) => /^-[a-zA-Z]*p/.test(arg)))
+    return { inner: [], paths: [], unmodelled: "hash -p makes a name run another program" };
+  if (program === "enable" && args.some((arg) => /^-[a-zA-Z]*f/.test(arg)))
+    return { inner: [], paths: [], unmodelled: "enable -f loads a builtin from a library" };
+  return undefined;
 }
 
 /** Walks a wrapper's options to the command it runs. */
