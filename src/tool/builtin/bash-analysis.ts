@@ -253,7 +253,10 @@ class Analyzer {
 
   private assignment(name: string | undefined, index: Word | undefined): void {
     this.notReadOnly();
-    if (name && RISKY_VARIABLE.test(name)) this.flag(`setting ${name} changes what later commands run`);
+    // PS4 is expanded (command substitutions included) on every traced line, PROMPT_COMMAND run,
+    // PATH picks the programs: what runs next is not in the text, so deny rules match it.
+    if (name && RISKY_VARIABLE.test(name))
+      this.hidden([`${name}=`], `setting ${name} changes what later commands run`);
     if (index && !/^\d+$/.test(index.value))
       this.hidden([`${name}[${index.value}]`], `the subscript ${index.value} is evaluated as arithmetic`);
   }
@@ -273,7 +276,11 @@ class Analyzer {
     const indirect = node.prefix === "!" && !/^\$\{![A-Za-z_]\w*[*@]\}$/.test(node.text);
     const slice =
       node.operation?.type === "Slice" && !(plain(node.operation.offset) && plain(node.operation.length));
-    if (indirect || !plain(node.index) || slice)
+    // `${y@P}` expands the value as a prompt, running the `$(cmd)` it holds; an operator not known
+    // to be harmless counts as one that does.
+    const transform =
+      node.operation?.type === "Transform" && !/^[QEAaKkUuL]$/.test(node.operation.operand?.value ?? "");
+    if (indirect || !plain(node.index) || slice || transform)
       this.hidden([node.text], `${node.text} evaluates a variable's value, which can hide a command`);
   }
 
@@ -455,6 +462,9 @@ class Analyzer {
       return;
     }
     if (program === "alias" && args.some((arg) => arg.includes("="))) command.opaque = true;
+    const assigned = assignedVariables(program, args).find((name) => RISKY_VARIABLE.test(name));
+    if (assigned !== undefined)
+      this.hidden(argv, `${program} sets ${assigned}, which changes what later commands run`);
     if (program === "cd") {
       // The directory itself is a path: `cd / && ls` lists `/` without naming it.
       if (!dynamic && args.length === 1 && args[0] !== "-") this.addPath(args[0]!);
@@ -641,6 +651,17 @@ function failedAnalysis(command: string, reason: string): BashAnalysis {
     gitDirectories: [],
     gitContentDirectories: [],
   };
+}
+
+/** Variables a builtin assigns by name (`read NAME`, `printf -v NAME`, `mapfile NAME`). */
+function assignedVariables(program: string, args: readonly string[]): string[] {
+  if (program === "read" || program === "mapfile" || program === "readarray" || program === "getopts")
+    return args.filter((arg) => /^[A-Za-z_]\w*$/.test(arg));
+  if (program === "printf")
+    return args.flatMap((arg, index) =>
+      arg === "-v" ? [args[index + 1] ?? ""] : arg.startsWith("-v") ? [arg.slice(2)] : [],
+    );
+  return [];
 }
 
 function wordValues(word: Word): string[] {
