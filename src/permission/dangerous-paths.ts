@@ -22,6 +22,11 @@ export const DANGEROUS_DIRECTORIES: readonly string[] = [
   ".bzr",
   ".husky",
   ".githooks",
+  // Tools that run commands their project files name when they open it: agent hooks (.claude),
+  // dev containers' lifecycle commands, direnv's cache of the allowed .envrc.
+  ".claude",
+  ".devcontainer",
+  ".direnv",
   ...plainCredentialNames(CREDENTIAL_DIRECTORIES),
 ];
 
@@ -60,6 +65,11 @@ export const DANGEROUS_FILES: readonly string[] = [
   ".lefthook.yml",
   ".lefthook.yaml",
   ".lefthook-local.yml",
+  // mise runs a config's [env] _.source / [hooks] on cd; yarn runs yarnPath; pnpm runs .pnpmfile.cjs.
+  ".mise.toml",
+  ".mise.local.toml",
+  ".yarnrc.yml",
+  ".pnpmfile.cjs",
   ...plainCredentialNames(CREDENTIAL_FILES),
 ];
 
@@ -73,6 +83,8 @@ const CODE_PATHS = {
     "lefthook.yml",
     "lefthook.yaml",
     "lefthook-local.yml",
+    "mise.toml",
+    "mise.local.toml",
     ".config/git/config",
     ".config/git/attributes",
     ".config/git/ignore",
@@ -86,6 +98,7 @@ const CODE_PATHS = {
     ".config/systemd",
     ".config/environment.d",
     ".config/git/hooks",
+    ".config/mise",
   ],
 };
 
