@@ -13,7 +13,7 @@ import { type Traversal, traversalOf } from "./bash/traversals.js";
 import { containsRuntimePart, expandWord, onlySafeExpansions } from "./bash/words.js";
 import { unwrap } from "./bash/wrappers.js";
 import { writeTargets } from "./bash/write-paths.js";
-import { DOWNLOADERS, HARMLESS_DEVICES, INTERPRETERS, SHELLS } from "./bash-commands.js";
+import { DOWNLOADERS, HARMLESS_DEVICES, INTERPRETERS, RISKY_VARIABLE, SHELLS } from "./bash-commands.js";
 import { globRoot } from "./tool-paths.js";
 
 /** One simple command of a script, as the shell will run it. */
@@ -77,9 +77,6 @@ const CONTROL_FLOW: Record<string, string> = {
   Coproc: "a coprocess",
   ArithmeticCommand: "an arithmetic command",
 };
-/** Variables that change what later commands run or load. */
-const RISKY_VARIABLE =
-  /^(PATH|IFS|BASH_ENV|ENV|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|CDPATH|PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|LD_.*|DYLD_.*|GIT_.*)$/;
 const MAX_DEPTH = 4;
 /** Longer commands are not parsed at all: they count as hidden (deny rules match them). */
 const MAX_COMMAND_CHARS = 100_000;
@@ -547,6 +544,12 @@ class Analyzer {
     const inline = program === "eval" ? args.join(" ") : inlineScript(args);
     const hereString = node.redirects.find((redirect) => redirect.type === "HereString");
     const text = inline ?? (SHELLS.has(program) && hereString?.target ? hereString.target.value : undefined);
+    const startup = SHELLS.has(program) ? startupFile(args) : undefined;
+    if (startup !== undefined) {
+      this.addPaths([startup], { globOf: new Map(), dynamicWords: new Set(), safeExpansions: false });
+      command.opaque = true;
+      this.flag(`${program} runs the start-up file ${startup}`);
+    }
     if (SHELLS.has(program) && inline === undefined && args.some((arg) => !arg.startsWith("-"))) {
       this.flag(`${program} runs the script file ${args.find((arg) => !arg.startsWith("-"))}`);
     }
@@ -631,6 +634,14 @@ interface WordFacts {
 function join(cwd: string | undefined, path: string): string {
   if (cwd === undefined || cwd === "." || path.startsWith("/") || path.startsWith("~")) return path;
   return posix.join(cwd, path);
+}
+
+/** The file a shell runs before its script (`bash --rcfile f`, `--init-file f`), or undefined. */
+function startupFile(args: readonly string[]): string | undefined {
+  const at = args.findIndex((arg) => /^--(rcfile|init-file)(=|$)/.test(arg));
+  if (at === -1) return undefined;
+  const arg = args[at]!;
+  return arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (args[at + 1] ?? "");
 }
 
 /** The text after `-c` for a shell (`bash -c 'x'`, `sh -ec 'x'`), or undefined. */

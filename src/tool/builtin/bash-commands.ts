@@ -34,3 +34,7 @@ export const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/[12])$/;
 
 /** Variables whose expansion cannot change what an `echo` or `printf` does. */
 export const SAFE_VARIABLES = new Set(["HOME", "PWD", "USER", "SHELL", "PATH", "LANG", "TERM", "OLDPWD"]);
+
+/** Variables that change what later commands run or load (`PS4` is expanded on every traced line). */
+export const RISKY_VARIABLE =
+  /^(PATH|IFS|BASH_ENV|ENV|PROMPT_COMMAND|PS4|SHELLOPTS|BASHOPTS|CDPATH|PAGER|GIT_PAGER|MANPAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|NODE_OPTIONS|PYTHONSTARTUP|PYTHONPATH|PERL5OPT|PERL5LIB|RUBYOPT|LD_.*|DYLD_.*|GIT_.*)$/;

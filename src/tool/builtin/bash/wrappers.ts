@@ -1,4 +1,4 @@
-import { EVALUATORS, INTERPRETERS } from "../bash-commands.js";
+import { EVALUATORS, INTERPRETERS, RISKY_VARIABLE } from "../bash-commands.js";
 
 /**
  * Programs that run another program given on their command line (`env X=1 rm a`, `timeout 5 rm a`,
@@ -419,7 +419,12 @@ function readWrapper(program: string, spec: WrapperSpec, args: readonly string[]
       }
       continue;
     }
-    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) continue;
+    if (spec.assignments && /^[A-Za-z_][A-Za-z0-9_]*=/.test(arg)) {
+      const name = arg.slice(0, arg.indexOf("="));
+      if (RISKY_VARIABLE.test(name))
+        return { inner: [], paths, unmodelled: `${program} ${name}=... changes what the program runs` };
+      continue;
+    }
     if (leading > 0) {
       leading--;
       continue;
