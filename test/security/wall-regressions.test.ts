@@ -561,29 +561,29 @@ describe("stopped: an always-allow answer on a safety ask", () => {
 // outcome; it fails today (so the case passes) and starts passing once fixed (then drop `.fails`).
 // ---------------------------------------------------------------------------------------------
 
-describe("OPEN: gawk indirect function calls run programs, read-only in every mode", () => {
+describe("stopped: gawk indirect function calls run programs, read-only in every mode", () => {
   const command = `awk 'BEGIN{f="system"; @f("${touching("awk-indirect")}")}'`;
 
-  it.fails('OPEN: awk \'BEGIN{f="system"; @f("touch …")}\' asks (explore denies)', async () => {
+  it('awk \'BEGIN{f="system"; @f("touch …")}\' asks (explore denies)', async () => {
     await expectStopped("Bash", bash(command));
   });
 
-  it.fails("OPEN: run in explore mode, the indirect call touches no canary", async () => {
+  it("run in explore mode, the indirect call touches no canary", async () => {
     await runThroughAgent(work, { name: "Bash", input: bash(command) }, "explore");
     expect(existsSync(tree.canary("awk-indirect"))).toBe(false);
   });
 
-  it.fails.each([
+  it.each([
     'awk \'BEGIN{f="system"; @f("rm -f victim.txt")}\'',
     'awk \'BEGIN{f="sys" "tem"; @f("rm -f victim.txt")}\'',
     'awk \'BEGIN{f="awk::system"; @f("rm -f victim.txt")}\'',
-  ])("OPEN: %s slips past deny Bash(rm:*) in bypass and removes the victim", async (indirect) => {
+  ])("%s slips past deny Bash(rm:*) in bypass and removes the victim", async (indirect) => {
     writeFileSync(join(work, "victim.txt"), "precious");
     await runThroughAgent(work, { name: "Bash", input: bash(indirect) }, "bypass", ["deny:Bash(rm:*)"]);
     expect(existsSync(join(work, "victim.txt"))).toBe(true);
   });
 
-  it.fails("OPEN: an approved `touch notes.txt` edited into the indirect call runs it (read-only verdict)", async () => {
+  it("an approved `touch notes.txt` edited into the indirect call runs it (read-only verdict)", async () => {
     writeFileSync(join(work, "victim.txt"), "precious");
     const ask = await runThroughAgent(work, { name: "Bash", input: bash("touch notes.txt") }, "default", [
       "deny:Bash(rm:*)",
@@ -593,13 +593,13 @@ describe("OPEN: gawk indirect function calls run programs, read-only in every mo
   });
 });
 
-describe("OPEN: the environment printed by programs counted read-only", () => {
-  it.fails.each([
+describe("stopped: the environment printed by programs counted read-only", () => {
+  it.each([
     `awk 'BEGIN{print SYMTAB["ENV" "IRON"]["${SECRET_VARIABLE}"]}'`,
     `jq -n '$ ENV.${SECRET_VARIABLE}'`,
     `jq -n '$\tENV.${SECRET_VARIABLE}'`,
     `jq -n '. as $x | $ ENV.${SECRET_VARIABLE}'`,
-  ])("OPEN: %s in explore mode prints no secret variable", async (command) => {
+  ])("%s in explore mode prints no secret variable", async (command) => {
     const run = await runThroughAgent(work, { name: "Bash", input: bash(command) }, "explore");
     expect(shown(run)).not.toContain(MARKERS.variable);
   });
@@ -669,7 +669,7 @@ describe("OPEN: the file tools through a hard link to a file outside (no workspa
   });
 });
 
-describe("OPEN: deny Bash(rm:*) does not see commands these run (bypass)", () => {
+describe("stopped: deny Bash(rm:*) does not see commands these run (bypass)", () => {
   const real = [
     "BASH_ENV=evil.sh bash -c :",
     "env BASH_ENV=evil.sh bash -c :",
@@ -685,14 +685,14 @@ describe("OPEN: deny Bash(rm:*) does not see commands these run (bypass)", () =>
     "capsh -- -c 'rm -f victim.txt'",
   ];
 
-  it.fails.each(real)("OPEN: %s removes the victim under deny Bash(rm:*)", async (command) => {
+  it.each(real)("%s removes the victim under deny Bash(rm:*)", async (command) => {
     writeFileSync(join(work, "victim.txt"), "precious");
     writeFileSync(join(work, "evil.sh"), "rm -f victim.txt\n");
     await runThroughAgent(work, { name: "Bash", input: bash(command) }, "bypass", ["deny:Bash(rm:*)"]);
     expect(existsSync(join(work, "victim.txt"))).toBe(true);
   });
 
-  it.fails("OPEN: busybox ash -c 'rm -f victim.txt' is not matched (busybox is a listed wrapper)", async () => {
+  it("busybox ash -c 'rm -f victim.txt' is not matched (busybox is a listed wrapper)", async () => {
     expect(
       (await decide(work, "Bash", bash("busybox ash -c 'rm -f victim.txt'"), "bypass", ["deny:Bash(rm:*)"]))
         .behavior,
@@ -700,9 +700,9 @@ describe("OPEN: deny Bash(rm:*) does not see commands these run (bypass)", () =>
   });
 });
 
-describe("OPEN (low): files that run code when another tool opens the project", () => {
-  it.fails.each([".claude/settings.json", ".devcontainer/devcontainer.json", ".mise.toml"])(
-    "OPEN: Write %s is allowed in accept_edits without an ask",
+describe("stopped (low): files that run code when another tool opens the project", () => {
+  it.each([".claude/settings.json", ".devcontainer/devcontainer.json", ".mise.toml"])(
+    "Write %s is allowed in accept_edits without an ask",
     async (path) => {
       expect((await decide(work, "Write", { path, content: "{}" }, "accept_edits")).behavior).not.toBe(
         "allow",
@@ -711,12 +711,12 @@ describe("OPEN (low): files that run code when another tool opens the project", 
   );
 });
 
-describe("OPEN: sed's --expression abbreviated as --e/--ex/--expr hides an `e` script", () => {
-  it.fails.each([
+describe("stopped: sed's --expression abbreviated as --e/--ex/--expr hides an `e` script", () => {
+  it.each([
     "sed --e='e touch CANARY' a.txt",
     "sed --ex='e touch CANARY' a.txt",
     "sed -n --expr='s/a/touch CANARY/e' a.txt",
-  ])("OPEN: %s is allowed by Bash(sed:*) in default mode (and runs touch)", async (command) => {
+  ])("%s is allowed by Bash(sed:*) in default mode (and runs touch)", async (command) => {
     const canary = tree.canary("sed-abbrev");
     const run = await runThroughAgent(
       work,
@@ -728,7 +728,7 @@ describe("OPEN: sed's --expression abbreviated as --e/--ex/--expr hides an `e` s
     expect(existsSync(canary)).toBe(false);
   });
 
-  it.fails("OPEN: sed --e='e rm -f victim.txt' slips past deny Bash(rm:*) in bypass", async () => {
+  it("sed --e='e rm -f victim.txt' slips past deny Bash(rm:*) in bypass", async () => {
     writeFileSync(join(work, "victim.txt"), "precious");
     await runThroughAgent(
       work,
@@ -740,8 +740,8 @@ describe("OPEN: sed's --expression abbreviated as --e/--ex/--expr hides an `e` s
   });
 });
 
-describe("OPEN: prompt expansion (${y@P}, PS4 under set -x) runs a command substitution", () => {
-  it.fails("OPEN: y='$(touch …)'; echo ${y@P} is allowed by Bash(echo:*) in default mode (a plain, not a safety, ask)", async () => {
+describe("stopped: prompt expansion (${y@P}, PS4 under set -x) runs a command substitution", () => {
+  it("y='$(touch …)'; echo ${y@P} is allowed by Bash(echo:*) in default mode (a plain, not a safety, ask)", async () => {
     const canary = tree.canary("prompt-allow");
     const run = await runThroughAgent(
       work,
@@ -753,12 +753,12 @@ describe("OPEN: prompt expansion (${y@P}, PS4 under set -x) runs a command subst
     expect(existsSync(canary)).toBe(false);
   });
 
-  it.fails.each([
+  it.each([
     "y='$(rm -f victim.txt)'; echo ${y@P}",
     "y='$(rm -f victim.txt)'; : \"${y@P}\"",
     "PS4='$(rm -f victim.txt)'; set -x; :",
     "set -x; PS4='`rm -f victim.txt`'; :",
-  ])("OPEN: %s removes the victim under deny Bash(rm:*) in bypass", async (command) => {
+  ])("%s removes the victim under deny Bash(rm:*) in bypass", async (command) => {
     writeFileSync(join(work, "victim.txt"), "precious");
     await runThroughAgent(work, { name: "Bash", input: bash(command) }, "bypass", ["deny:Bash(rm:*)"]);
     expect(existsSync(join(work, "victim.txt"))).toBe(true);
@@ -766,7 +766,7 @@ describe("OPEN: prompt expansion (${y@P}, PS4 under set -x) runs a command subst
 });
 
 describe("OPEN: 'always allow' on an ordinary ask installs a rule that lets a hostile form through", () => {
-  it.fails("OPEN: always-allow Bash(sed:*) (offered for `sed -i 's/a/b/' a.txt`), then `sed --e='e touch …'` runs without an ask", async () => {
+  it("always-allow Bash(sed:*) (offered for `sed -i 's/a/b/' a.txt`), then `sed --e='e touch …'` runs without an ask", async () => {
     const canary = tree.canary("sed-always");
     const agent = new Agent({
       name: "attacker",

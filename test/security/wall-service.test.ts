@@ -124,7 +124,7 @@ describe("the service under attack (REST answers, sandboxed workspaces)", () => 
     expect(results.map((r) => r.output).join("\n")).not.toContain("ALICE-SECRET-35");
   });
 
-  it.fails("OPEN: an approval edited (REST answers[].input) into the gawk indirect call removes bob's victim despite deny Bash(rm:*)", async () => {
+  it("an approval edited (REST answers[].input) into the gawk indirect call removes bob's victim despite deny Bash(rm:*)", async () => {
     await post("/v1/sessions/bob-1/replies", { text: "go" });
     await answer("call_edit_awk", `awk 'BEGIN{f="system"; @f("rm -f victim.txt")}'`);
     expect(existsSync(join(bobRoot, "victim.txt"))).toBe(true);
