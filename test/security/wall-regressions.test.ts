@@ -561,7 +561,7 @@ describe("stopped: an always-allow answer on a safety ask", () => {
 // outcome; it fails today (so the case passes) and starts passing once fixed (then drop `.fails`).
 // ---------------------------------------------------------------------------------------------
 
-describe("stopped: gawk indirect function calls run programs, read-only in every mode", () => {
+describe("stopped: gawk indirect function calls (@f) are judged as the function they may name", () => {
   const command = `awk 'BEGIN{f="system"; @f("${touching("awk-indirect")}")}'`;
 
   it('awk \'BEGIN{f="system"; @f("touch …")}\' asks (explore denies)', async () => {
@@ -577,13 +577,13 @@ describe("stopped: gawk indirect function calls run programs, read-only in every
     'awk \'BEGIN{f="system"; @f("rm -f victim.txt")}\'',
     'awk \'BEGIN{f="sys" "tem"; @f("rm -f victim.txt")}\'',
     'awk \'BEGIN{f="awk::system"; @f("rm -f victim.txt")}\'',
-  ])("%s slips past deny Bash(rm:*) in bypass and removes the victim", async (indirect) => {
+  ])("%s under deny Bash(rm:*) in bypass leaves the victim", async (indirect) => {
     writeFileSync(join(work, "victim.txt"), "precious");
     await runThroughAgent(work, { name: "Bash", input: bash(indirect) }, "bypass", ["deny:Bash(rm:*)"]);
     expect(existsSync(join(work, "victim.txt"))).toBe(true);
   });
 
-  it("an approved `touch notes.txt` edited into the indirect call runs it (read-only verdict)", async () => {
+  it("an approved `touch notes.txt` edited into the indirect call is decided again and removes nothing", async () => {
     writeFileSync(join(work, "victim.txt"), "precious");
     const ask = await runThroughAgent(work, { name: "Bash", input: bash("touch notes.txt") }, "default", [
       "deny:Bash(rm:*)",
@@ -593,7 +593,7 @@ describe("stopped: gawk indirect function calls run programs, read-only in every
   });
 });
 
-describe("stopped: the environment printed by programs counted read-only", () => {
+describe("stopped: the environment through awk SYMTAB and jq `$ ENV`", () => {
   it.each([
     `awk 'BEGIN{print SYMTAB["ENV" "IRON"]["${SECRET_VARIABLE}"]}'`,
     `jq -n '$ ENV.${SECRET_VARIABLE}'`,
@@ -669,7 +669,7 @@ describe("OPEN: the file tools through a hard link to a file outside (no workspa
   });
 });
 
-describe("stopped: deny Bash(rm:*) does not see commands these run (bypass)", () => {
+describe("stopped: deny Bash(rm:*) sees the commands these run (bypass)", () => {
   const real = [
     "BASH_ENV=evil.sh bash -c :",
     "env BASH_ENV=evil.sh bash -c :",
@@ -685,14 +685,14 @@ describe("stopped: deny Bash(rm:*) does not see commands these run (bypass)", ()
     "capsh -- -c 'rm -f victim.txt'",
   ];
 
-  it.each(real)("%s removes the victim under deny Bash(rm:*)", async (command) => {
+  it.each(real)("%s under deny Bash(rm:*) in bypass leaves the victim", async (command) => {
     writeFileSync(join(work, "victim.txt"), "precious");
     writeFileSync(join(work, "evil.sh"), "rm -f victim.txt\n");
     await runThroughAgent(work, { name: "Bash", input: bash(command) }, "bypass", ["deny:Bash(rm:*)"]);
     expect(existsSync(join(work, "victim.txt"))).toBe(true);
   });
 
-  it("busybox ash -c 'rm -f victim.txt' is not matched (busybox is a listed wrapper)", async () => {
+  it("busybox ash -c 'rm -f victim.txt' is denied (busybox is a listed wrapper)", async () => {
     expect(
       (await decide(work, "Bash", bash("busybox ash -c 'rm -f victim.txt'"), "bypass", ["deny:Bash(rm:*)"]))
         .behavior,
