@@ -87,6 +87,9 @@ const NAMES_MODULE = new Set(["-m"]);
 function commandPrefix(words: string[]): string {
   const [name = "", second, third] = words;
   if (isInterpreter(name)) return interpreterPrefix(words);
+  // `git -C sub status`, `npm --prefix x run y`: an option before the subcommand may pick another
+  // repository or project (whose config runs programs); the rule is the command as written.
+  if (second?.startsWith("-") && SUBCOMMAND_TOOLS.has(name)) return words.join(" ");
   if (second && SUBCOMMAND_TOOLS.has(name) && !second.startsWith("-")) {
     return third && RUNS_NAMED.has(second) && !third.startsWith("-")
       ? `${name} ${second} ${third}`
