@@ -75,6 +75,10 @@ export function safetyReasons(program: string, args: readonly string[]): string[
     reasons.push("hostname with a name changes the host name");
   }
   if (program === "kill") reasons.push(...killReasons(args));
+  if (extractsArchive(program, args))
+    reasons.push(
+      `${program} extracts an archive, whose members may write any path (.git/hooks, .envrc) the text does not name`,
+    );
   if ((program === "rm" || program === "rmdir") && operands.some(isRootLike)) {
     reasons.push(`${program} targets the root, home or a system directory`);
   }
@@ -89,6 +93,41 @@ export function safetyReasons(program: string, args: readonly string[]): string[
   }
   if (program === "chown" && has("R", "--recursive")) reasons.push("chown -R changes ownership recursively");
   return reasons;
+}
+
+/**
+ * Whether it unpacks an archive into the file system (not to stdout, not a listing): the member
+ * names come from the archive, so what it writes cannot be read from the command.
+ */
+function extractsArchive(program: string, args: readonly string[]): boolean {
+  const option = (short: string, long: RegExp) =>
+    args.some((arg) => long.test(arg) || (/^-[a-zA-Z]+$/.test(arg) && arg.includes(short)));
+  switch (program) {
+    case "tar":
+    case "bsdtar":
+    case "gtar": {
+      // Old-style first word: `tar xf a.tar`; getopt_long takes a unique prefix (`--extr`).
+      const first = args[0] ?? "";
+      const toStdout = option("O", /^--to-stdout$/);
+      return (
+        !toStdout && ((/^[a-zA-Z]+$/.test(first) && first.includes("x")) || option("x", /^--(extr|get)/))
+      );
+    }
+    case "unzip":
+      return !args.some((arg) => /^-[a-zA-Z]*[lptvzZ]/.test(arg));
+    case "7z":
+    case "7za":
+    case "7zr":
+      return args.some((arg) => arg === "x" || arg === "e");
+    case "cpio":
+      return option("i", /^--extr/);
+    case "ar":
+      return /^-?[a-zA-Z]*x/.test(args[0] ?? "");
+    case "pax":
+      return option("r", /^$/);
+    default:
+      return false;
+  }
 }
 
 function isVariableDump(program: string, args: readonly string[]): boolean {
