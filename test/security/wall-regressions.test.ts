@@ -765,7 +765,7 @@ describe("stopped: prompt expansion (${y@P}, PS4 under set -x) runs a command su
   });
 });
 
-describe("OPEN: 'always allow' on an ordinary ask installs a rule that lets a hostile form through", () => {
+describe("stopped: 'always allow' on an ordinary ask installs a rule that lets a hostile form through", () => {
   it("always-allow Bash(sed:*) (offered for `sed -i 's/a/b/' a.txt`), then `sed --e='e touch …'` runs without an ask", async () => {
     const canary = tree.canary("sed-always");
     const agent = new Agent({
@@ -793,12 +793,12 @@ describe("OPEN: 'always allow' on an ordinary ask installs a rule that lets a ho
     expect(existsSync(canary)).toBe(false);
   });
 
-  it.fails("OPEN: `git -C sub status` offers Bash(git:*) (the whole of git), not a rule as narrow as the call", async () => {
+  it("`git -C sub status` offers Bash(git:*) (the whole of git), not a rule as narrow as the call", async () => {
     const suggested = bashTool().suggestRules?.({ command: "git -C sub status" }) ?? [];
     expect(suggested).not.toContain("Bash(git:*)");
   });
 
-  it.fails("OPEN: under Bash(tar:*) (offered for `tar -xf x.tar`) an archive plants .git/hooks/pre-commit without a safety ask", async () => {
+  it("under Bash(tar:*) (offered for `tar -xf x.tar`) an archive plants .git/hooks/pre-commit without a safety ask", async () => {
     const staging = join(tree.root, "tar-staging");
     const project = join(tree.root, "tar-project");
     mkdirSync(join(staging, ".git", "hooks"), { recursive: true });
