@@ -812,3 +812,38 @@ describe("stopped: 'always allow' on an ordinary ask installs a rule that lets a
     expect(existsSync(join(project, ".git", "hooks", "pre-commit"))).toBe(false);
   });
 });
+
+describe("stopped: variants of the fixed classes (indirect calls, @P, sed prefixes, trap, start-up files)", () => {
+  it.each([
+    "awk -v f=system 'BEGIN{@f(\"rm -f victim.txt\")}'",
+    "awk '{@f(\"rm -f victim.txt\")}' f=system a.txt",
+    "set -- '$(rm -f victim.txt)'; echo \"${@@P}\"",
+    "set -- '$(rm -f victim.txt)'; echo \"${*@P}\"",
+    "y=('$(rm -f victim.txt)'); echo \"${y[0]@P}\"",
+    "y='$(rm -f victim.txt)'; x=y; echo \"${!x@P}\"",
+    "sed --exp='e rm -f victim.txt' a.txt",
+    "sed --fi=/dev/stdin a.txt <<< 'e rm -f victim.txt'",
+    "trap -- 'rm -f victim.txt' 0",
+    "trap 'rm -f victim.txt' ERR; false",
+    "export BASH_ENV=evil.sh; bash -c :",
+    "declare -x BASH_ENV=evil.sh; bash -c :",
+    "BASH_ENV=evil.sh bash script.sh",
+    "ENV=evil.sh bash --posix -i -c :",
+  ])("%s is denied under deny Bash(rm:*) in every mode", async (command) => {
+    await expectStopped("Bash", bash(command), ["deny:Bash(rm:*)"]);
+  });
+});
+
+describe("OPEN: env -S hides a start-up file variable from the deny rule", () => {
+  it.fails("OPEN: env -S 'BASH_ENV=evil.sh bash -c :' runs evil.sh (rm -f victim.txt) under deny Bash(rm:*) in bypass", async () => {
+    writeFileSync(join(work, "victim.txt"), "precious");
+    writeFileSync(join(work, "evil.sh"), "rm -f victim.txt\n");
+    await runThroughAgent(
+      work,
+      { name: "Bash", input: bash("env -S 'BASH_ENV=evil.sh bash -c :'") },
+      "bypass",
+      ["deny:Bash(rm:*)"],
+    );
+    expect(existsSync(join(work, "victim.txt"))).toBe(true);
+  });
+});
