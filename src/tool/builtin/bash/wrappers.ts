@@ -440,7 +440,7 @@ function readWrapper(program: string, spec: WrapperSpec, args: readonly string[]
   return { inner, paths };
 }
 
-/** `env -S 'a b'` splits its value into words (quotes inside are not modelled). */
+/** `env -S 'a b'` splits its value into words (quotes inside are not modelled) and reads them as its own. */
 function splitString(value: string, args: readonly string[], index: number, paths: string[]): Unwrapped {
   if (/["'\\$]/.test(value))
     return {
@@ -448,7 +448,8 @@ function splitString(value: string, args: readonly string[], index: number, path
       paths,
       unmodelled: `env -S ${value} has quoting or variables, which are not modelled`,
     };
-  return { inner: [...value.split(/\s+/).filter(Boolean), ...args.slice(index + 1)], paths };
+  // The split words are env's own again (`-S 'X=1 cmd'` sets X), so env reads them once more.
+  return { inner: ["env", ...value.split(/\s+/).filter(Boolean), ...args.slice(index + 1)], paths };
 }
 
 /**
