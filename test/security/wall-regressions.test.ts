@@ -834,8 +834,8 @@ describe("stopped: variants of the fixed classes (indirect calls, @P, sed prefix
   });
 });
 
-describe("OPEN: env -S hides a start-up file variable from the deny rule", () => {
-  it.fails("OPEN: env -S 'BASH_ENV=evil.sh bash -c :' runs evil.sh (rm -f victim.txt) under deny Bash(rm:*) in bypass", async () => {
+describe("stopped: env -S hides a start-up file variable from the deny rule", () => {
+  it("env -S 'BASH_ENV=evil.sh bash -c :' runs evil.sh (rm -f victim.txt) under deny Bash(rm:*) in bypass", async () => {
     writeFileSync(join(work, "victim.txt"), "precious");
     writeFileSync(join(work, "evil.sh"), "rm -f victim.txt\n");
     await runThroughAgent(
