@@ -4,7 +4,7 @@ import { functionTool } from "../function-tool.js";
 import type { Tool } from "../types.js";
 import { type FileViewSource, fileViewOf } from "./file-view.js";
 import { findRipgrep, type GrepQuery, searchWithJs, searchWithRipgrep } from "./grep-search.js";
-import { globRoot, pathToolPermission, stringField, viewPath } from "./tool-paths.js";
+import { globRoot, pathToolPermission, stringField, viewPath, withoutOtherLinks } from "./tool-paths.js";
 
 export interface GrepToolOptions {
   /** Use ripgrep when it is on PATH (default true); otherwise a JavaScript search. */
@@ -47,10 +47,10 @@ export function grepTool(options: GrepToolOptions = {}): Tool<z.infer<typeof inp
     readOnly: true,
     concurrencySafe: true,
     ...pathToolPermission("Grep", (value) => stringField(value, "path"), { directory: true }),
-    pathsOf: (value) => {
+    pathsOf: (value, context) => {
       const path = stringField(value, "path") ?? ".";
       const glob = stringField(value, "glob");
-      return glob === undefined ? [path] : [path, globRoot(glob, path)];
+      return withoutOtherLinks(glob === undefined ? [path] : [path, globRoot(glob, path)], context);
     },
     isReadOnly: (value) => sensitiveGlob(value) === undefined,
     checkPermissions: (value): ToolPermissionResult => {

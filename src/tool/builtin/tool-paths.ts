@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { posix, relative } from "node:path";
 import {
   absolutePath,
@@ -45,10 +46,32 @@ export function pathToolPermission(
   options: { directory?: boolean } = {},
 ): Pick<PermissionSubject, "pathsOf" | "matchRule" | "suggestRules"> {
   return {
-    pathsOf: (input) => [pathOf(input) ?? "."],
+    pathsOf: (input, context) => withoutOtherLinks([pathOf(input) ?? "."], context),
     matchRule: (content, input, match) => matchPathRule(content, pathOf(input) ?? ".", match),
     suggestRules: (input) => [`${name}(${suggestedGlob(pathOf(input) ?? ".", options.directory === true)})`],
   };
+}
+
+/**
+ * A file with other hard links may be a file outside the working directories under a name inside
+ * them, which a check by path cannot see: at decision time such a path throws, so the call is not
+ * read-only and asks (as Bash's readers do).
+ */
+export function withoutOtherLinks(paths: string[], context: PermissionContext | undefined): string[] {
+  if (!context) return paths;
+  const linked = paths.find((path) => hasOtherLinks(absolutePath(path, context)));
+  if (linked !== undefined) throw new Error(`${linked} has other hard links, which may be outside`);
+  return paths;
+}
+
+/** A regular file with more than one name (its other names may be anywhere on the file system). */
+export function hasOtherLinks(path: string): boolean {
+  try {
+    const stats = statSync(path);
+    return stats.isFile() && stats.nlink > 1;
+  } catch {
+    return false;
+  }
 }
 
 /** `src/a.ts` → `src/**`, `/tmp/x/y` → `/tmp/x/**`, a directory → itself with `/**`. */

@@ -10,11 +10,11 @@ import {
   type ToolPermissionResult,
 } from "../../../permission/index.js";
 import { analyzeBash, type BashAnalysis } from "../bash-analysis.js";
-import { stringField } from "../tool-paths.js";
+import { hasOtherLinks, stringField } from "../tool-paths.js";
 import { matchCommandRule, suggestCommandRules } from "./command-rule.js";
 import { trackedDangerousPath } from "./git-index.js";
 import { dotGitDirectory, gitRepositoryConcern } from "./git-repository.js";
-import { hasOtherLinks, walkTraversal } from "./tree-walk.js";
+import { walkTraversal } from "./tree-walk.js";
 
 /** Matches of one glob checked at most; a glob matching more asks (it is not checked in part). */
 export const MAX_GLOB_MATCHES = 1_000;

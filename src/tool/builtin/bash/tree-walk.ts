@@ -1,14 +1,7 @@
-import {
-  type Dirent,
-  existsSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  statSync,
-} from "node:fs";
+import { type Dirent, existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, sep } from "node:path";
 import { dangerousPathReason } from "../../../permission/index.js";
+import { hasOtherLinks } from "../tool-paths.js";
 import type { Traversal } from "./traversals.js";
 
 /** Entries one decision walks at most; a bigger tree cannot be shown to be free of secrets. */
@@ -178,16 +171,6 @@ function insideRepository(directory: string): boolean {
 function isDangerous(path: string): boolean {
   const segments = path.split(sep);
   return dangerousPathReason(segments.length > 5 ? `/${segments.slice(-4).join(sep)}` : path) !== undefined;
-}
-
-/** A regular file with more than one hard link may be a file outside under another name. */
-export function hasOtherLinks(path: string): boolean {
-  try {
-    const stats = statSync(path);
-    return stats.isFile() && stats.nlink > 1;
-  } catch {
-    return false;
-  }
 }
 
 function whitelistReason(path: string, traversal: Traversal): string {
