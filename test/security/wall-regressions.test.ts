@@ -629,12 +629,12 @@ describe("OPEN: repositories whose other files name programs", () => {
 });
 
 describe("OPEN: the file tools through a hard link to a file outside (no workspace)", () => {
-  it.fails("OPEN: Read hard.txt in explore mode prints the outside file (Bash `cat hard.txt` asks)", async () => {
+  it("Read hard.txt in explore mode prints the outside file (Bash `cat hard.txt` asks)", async () => {
     const run = await runThroughAgent(work, { name: "Read", input: { path: "hard.txt" } }, "explore");
     expect(shown(run)).not.toContain(MARKERS.outside);
   });
 
-  it.fails("OPEN: Grep over hard.txt in explore mode prints the outside file's line", async () => {
+  it("Grep over hard.txt in explore mode prints the outside file's line", async () => {
     const run = await runThroughAgent(
       work,
       { name: "Grep", input: { pattern: "OUTSIDE", path: "hard.txt", outputMode: "content" } },
@@ -658,7 +658,7 @@ describe("OPEN: the file tools through a hard link to a file outside (no workspa
     },
   );
 
-  it.fails("OPEN: Write hard.txt in accept_edits overwrites the outside file without an ask", async () => {
+  it("Write hard.txt in accept_edits overwrites the outside file without an ask", async () => {
     const run = await runThroughAgent(
       work,
       { name: "Write", input: { path: "hard.txt", content: "overwritten\n" } },
