@@ -38,19 +38,55 @@ export function trackedDangerousPath(dotGit: string): { path: string } | { reaso
 
 const cache = new Map<string, { found: { path: string } | { reason: string } | undefined }>();
 
+/**
+ * The paths of the repositories a repository embeds (gitlinks, mode 160000: submodules and
+ * repositories added whole), read from its `.git/index`: `git status` and `git diff` run in each,
+ * under that repository's own config. Empty without an index; a `reason` when it cannot be read.
+ */
+export function embeddedRepositories(dotGit: string): string[] | { reason: string } {
+  const file = join(dotGit, "index");
+  let key: string;
+  let data: Buffer;
+  try {
+    const stats = statSync(file);
+    key = `${file}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    const cached = embeddedCache.get(key);
+    if (cached !== undefined) return cached;
+    data = readFileSync(file);
+  } catch {
+    return [];
+  }
+  const entries = indexEntries(data);
+  const found =
+    entries === undefined
+      ? { reason: `${file} is not an index git version 2 to 4 writes` }
+      : entries.filter((entry) => (entry.mode & 0o170000) === 0o160000).map((entry) => entry.name);
+  if (embeddedCache.size > 32) embeddedCache.clear();
+  embeddedCache.set(key, found);
+  return found;
+}
+
+const embeddedCache = new Map<string, string[] | { reason: string }>();
+
 /** The paths in a git index (versions 2, 3 and 4), or undefined when it is not one. */
 function indexNames(data: Buffer): string[] | undefined {
+  return indexEntries(data)?.map((entry) => entry.name);
+}
+
+/** The entries of a git index (versions 2, 3 and 4), or undefined when it is not one. */
+function indexEntries(data: Buffer): { name: string; mode: number }[] | undefined {
   if (data.length < 12 || data.toString("latin1", 0, 4) !== "DIRC") return undefined;
   const version = data.readUInt32BE(4);
   if (version < 2 || version > 4) return undefined;
   const count = data.readUInt32BE(8);
-  const names: string[] = [];
+  const names: { name: string; mode: number }[] = [];
   let at = 12;
   let previous = "";
   for (let entry = 0; entry < count; entry++) {
     const start = at;
     at += 60;
     if (at + 2 > data.length) return undefined;
+    const mode = data.readUInt32BE(start + 24);
     const flags = data.readUInt16BE(at);
     at += 2;
     if (version >= 3 && flags & 0x4000) at += 2;
@@ -76,7 +112,7 @@ function indexNames(data: Buffer): string[] | undefined {
       // Entries are padded with NULs to a multiple of eight bytes.
       at = start + Math.ceil((end - start + 1) / 8) * 8;
     }
-    names.push(name);
+    names.push({ name, mode });
     previous = name;
   }
   return names;

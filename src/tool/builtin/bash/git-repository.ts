@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { embeddedRepositories } from "./git-index.js";
 
 /**
  * Read-only git still runs programs its repository's config names (`core.fsmonitor`, filters,
@@ -14,7 +15,7 @@ export function gitRepositoryConcern(directory: string, base: string): string | 
   for (let level = directory; ; level = dirname(level)) {
     const dotGit = join(level, ".git");
     const found = lstatOrUndefined(dotGit);
-    if (found?.isDirectory()) return repositoryConfigConcern(dotGit);
+    if (found?.isDirectory()) return repositoryConfigConcern(dotGit) ?? embeddedConcern(dotGit);
     if (found?.isFile()) return gitFileConcern(dotGit);
     if (found) return `${dotGit} is not a directory, so git may read a repository anywhere`;
     if (existsSync(join(level, "HEAD")))
@@ -64,7 +65,15 @@ const PROGRAM_KEYS = new Set([
  * Why the repository's own config or hooks would make a read-only command run a program, or
  * undefined. `core.fsmonitor = true` or `false` is git's own daemon or none, not a program.
  */
-function repositoryConfigConcern(dotGit: string): string | undefined {
+function repositoryConfigConcern(dotGit: string, depth = 0): string | undefined {
+  // `commondir` moves the config (and hooks) to another directory: it too must be a `.git` one.
+  const common = commonDirectory(dotGit);
+  if (common !== undefined) {
+    if (!isInsideDotGit(common) || depth > 2)
+      return `${join(dotGit, "commondir")} points git at ${common}, which is not inside a .git directory`;
+    const concern = repositoryConfigConcern(common, depth + 1);
+    if (concern) return concern;
+  }
   for (const name of ["config", "config.worktree"]) {
     let text: string;
     try {
@@ -119,6 +128,46 @@ function programSetting(section: string, subsection: boolean, line: string): str
   return undefined;
 }
 
+/** Where `.git/commondir` sends git for the shared config, refs and hooks, or undefined. */
+function commonDirectory(dotGit: string): string | undefined {
+  try {
+    return resolve(dotGit, readFileSync(join(dotGit, "commondir"), "utf8").trim());
+  } catch {
+    return undefined;
+  }
+}
+
+/** Embedded repositories checked at most; a repository embedding more asks. */
+const MAX_EMBEDDED = 64;
+
+/**
+ * `git status` and `git diff` recurse into the repositories this one embeds (submodules, nested
+ * repositories added whole), each under its own config and hooks: those are checked too.
+ */
+function embeddedConcern(dotGit: string): string | undefined {
+  const embedded = embeddedRepositories(dotGit);
+  if ("reason" in embedded) return embedded.reason;
+  if (embedded.length > MAX_EMBEDDED)
+    return `${dotGit} embeds ${embedded.length} repositories, more than the ${MAX_EMBEDDED} that are checked`;
+  const top = dirname(dotGit);
+  for (const path of embedded) {
+    const inner = join(top, path, ".git");
+    const found = lstatOrUndefined(inner);
+    if (found?.isDirectory()) {
+      const concern = repositoryConfigConcern(inner);
+      if (concern) return `the embedded repository ${path}: ${concern}`;
+    } else if (found?.isFile()) {
+      const concern = gitFileConcern(inner);
+      if (concern) return `the embedded repository ${path}: ${concern}`;
+    } else if (found) return `${inner} is not a directory, so git may read a repository anywhere`;
+  }
+  return undefined;
+}
+
+function isInsideDotGit(path: string): boolean {
+  return path.split(/[/\\]/).includes(".git");
+}
+
 /** The `.git` directory git run in `directory` uses, when it is one inside `base`. */
 export function dotGitDirectory(directory: string, base: string): string | undefined {
   if (!isWithin(directory, base)) return undefined;
@@ -139,8 +188,9 @@ function gitFileConcern(dotGit: string): string | undefined {
   }
   if (target === undefined) return `${dotGit} cannot be read as a gitdir file`;
   const absolute = resolve(dirname(dotGit), target);
-  return absolute.split(/[/\\]/).includes(".git")
-    ? undefined
+  // A worktree's or submodule's git directory has a config (and a commondir) of its own.
+  return isInsideDotGit(absolute)
+    ? repositoryConfigConcern(absolute)
     : `${dotGit} points git at ${absolute}, which is not inside a .git directory`;
 }
 
