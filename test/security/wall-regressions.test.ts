@@ -605,8 +605,8 @@ describe("stopped: the environment through awk SYMTAB and jq `$ ENV`", () => {
   });
 });
 
-describe("OPEN: repositories whose other files name programs", () => {
-  it.fails("OPEN: `git status` over a repository with an embedded repository (sub/.git/config core.fsmonitor) runs it in explore mode", async () => {
+describe("stopped: repositories whose other files name programs", () => {
+  it("`git status` over a repository with an embedded repository (sub/.git/config core.fsmonitor) runs it in explore mode", async () => {
     const canary = tree.canary("submodule");
     const dir = repositoryWithHostileSubmodule(tree.root, canary);
     const run = await runThroughAgent(dir, { name: "Bash", input: bash("git status") }, "explore");
@@ -614,12 +614,12 @@ describe("OPEN: repositories whose other files name programs", () => {
     expect(existsSync(canary)).toBe(false);
   });
 
-  it.fails("OPEN: `git diff` over the same repository is counted read-only", async () => {
+  it("`git diff` over the same repository is counted read-only", async () => {
     const dir = repositoryWithHostileSubmodule(join(tree.root, "diff"), tree.canary("submodule-diff"));
     expect((await decide(dir, "Bash", bash("git diff"), "explore")).behavior).not.toBe("allow");
   });
 
-  it.fails("OPEN: `git status` with .git/commondir naming ordinary files whose config sets core.fsmonitor runs it", async () => {
+  it("`git status` with .git/commondir naming ordinary files whose config sets core.fsmonitor runs it", async () => {
     const canary = tree.canary("commondir");
     const dir = repositoryWithHostileCommondir(tree.root, canary);
     const run = await runThroughAgent(dir, { name: "Bash", input: bash("git status") }, "explore");
