@@ -41,6 +41,11 @@ export const CREDENTIAL_FILES: readonly string[] = [
   ".cargo/credentials.toml",
   ".vault-token",
   ".terraformrc",
+  // terraform login's API tokens, and state files (which hold every secret a plan touched).
+  ".terraform.d/credentials.tfrc.json",
+  "*.tfstate",
+  "*.tfstate.backup",
+  ".htpasswd",
   "credentials",
   "credentials.json",
   "credentials.toml",

@@ -65,10 +65,10 @@ export const DANGEROUS_FILES: readonly string[] = [
   ".lefthook.yml",
   ".lefthook.yaml",
   ".lefthook-local.yml",
-  // mise runs a config's [env] _.source / [hooks] on cd; yarn runs yarnPath; pnpm runs .pnpmfile.cjs.
+  // mise runs a config's [env] _.source / [hooks] on cd; pnpm runs .pnpmfile.cjs (.yarnrc.yml's
+  // yarnPath is covered as a credential file).
   ".mise.toml",
   ".mise.local.toml",
-  ".yarnrc.yml",
   ".pnpmfile.cjs",
   ...plainCredentialNames(CREDENTIAL_FILES),
 ];
