@@ -66,8 +66,8 @@ describe("credential files missing from the dangerous list", () => {
   mkdirSync(join(dir, ".terraform.d"));
   writeFileSync(join(dir, ".terraform.d", "credentials.tfrc.json"), '{"credentials":{}}');
 
-  it.fails.each([".terraform.d/credentials.tfrc.json", ".htpasswd", "terraform.tfstate"])(
-    "OPEN (low): Read %s is allowed in explore mode (a CLI token / password file / state with secrets)",
+  it.each([".terraform.d/credentials.tfrc.json", ".htpasswd", "terraform.tfstate"])(
+    "Read %s is allowed in explore mode (a CLI token / password file / state with secrets)",
     async (path) => {
       expect((await decide(dir, "Read", { path }, "explore")).behavior).not.toBe("allow");
     },
