@@ -75,7 +75,8 @@ export async function readHandle(handle: Awaited<ReturnType<typeof open>>, path:
 
 /**
  * The host as this process sees it: today's behaviour. Paths resolve lexically against the working
- * directory; listings do not follow symlinks; searches skip the engine's dangerous paths.
+ * directory; listings do not follow symlinks; searches skip the engine's dangerous paths and files
+ * with other hard links.
  */
 export const hostFileView: FileView = {
   kind: "host",
@@ -115,6 +116,9 @@ export const hostFileView: FileView = {
   async shows(absolute, options = {}) {
     if (!options.named && dangerousPathReason(absolute) !== undefined) return false;
     const info = await lstat(absolute).catch(() => undefined);
+    // A file with other hard links may be one outside under a name inside: a search skips it (a
+    // named one has been judged by the engine, which asks about it).
+    if (!options.named && info?.isFile() && info.nlink > 1) return false;
     return info !== undefined;
   },
   searchExclusions: [
