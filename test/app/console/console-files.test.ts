@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../../src/app/server/start-server.js";
 import { ScriptedModel } from "../../../src/testing/index.js";
+import { expectAccessible } from "./browser-kit.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const required = process.env.AGENTSCOPE_REQUIRE_SERVICES === "1";
@@ -14,7 +14,6 @@ if (!available && !required)
   process.stderr.write(`console files tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
 
 const SHOTS = join(process.cwd(), "test-output", "console");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const TOKEN = "tok-files-alice";
 const REPORT = "# Report\nall good: ✓\n";
 
@@ -144,19 +143,7 @@ describe.skipIf(!available && !required)("console Files panel in headless Chromi
     expect(requests.some((r) => r.url.includes(TOKEN))).toBe(false);
     await page.screenshot({ path: join(SHOTS, "files.png") });
 
-    await page.evaluate(AXE);
-    const violations = await page.evaluate(async () => {
-      const axe = (
-        window as unknown as {
-          axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> };
-        }
-      ).axe;
-      const result = await axe.run();
-      return result.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => (n as { target: unknown }).target))}`);
-    });
-    expect(violations).toEqual([]);
+    await expectAccessible(page);
   });
 
   it("says the server keeps no workspace files when it has none (the routes answer 404)", async () => {
