@@ -9,18 +9,7 @@ import { CliError } from "../../src/app/cli/cli-error.js";
 import { embeddingFrom, kbCommand } from "../../src/app/cli/kb-command.js";
 import { GeminiEmbedding, OllamaEmbedding, OpenAIEmbedding } from "../../src/model/index.js";
 import { wireServerForFile } from "../model/helpers/wire-server.js";
-
-function sink() {
-  const chunks: string[] = [];
-  return {
-    write: (chunk: string) => {
-      chunks.push(chunk);
-    },
-    get text() {
-      return chunks.join("");
-    },
-  };
-}
+import { textSink } from "../support/text-sink.js";
 
 describe("agentscope kb add: directories, globs and bad files", () => {
   let dir: string;
@@ -43,21 +32,21 @@ describe("agentscope kb add: directories, globs and bad files", () => {
 
   it("adds a directory recursively (hidden files skipped), reports the bad file and adds the rest", async () => {
     const db = join(dir, "dir.db");
-    const out = sink();
+    const out = textSink();
     const failure = await kbCommand(["add", "docs", join(dir, "manuals"), "--db", db], {
       out,
-      err: sink(),
+      err: textSink(),
     }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(CliError);
     expect((failure as CliError).message).toMatch(/^kb add: 1 input was not added:\n {2}.*broken\.pdf: /);
     expect((failure as CliError).hint).toBe('2 files were added to "docs"; fix or leave out the ones above');
     expect(out.text).toBe("pumps/valve.txt: 1 chunks\nreactor.md: 1 chunks\n");
 
-    const listed = sink();
+    const listed = textSink();
     await kbCommand(["list", "docs", "--db", db], { out: listed });
     expect(listed.text).toBe("pumps/valve.txt  1 chunks\nreactor.md  1 chunks\n");
     // Citations name the file relative to what was added, never the absolute path.
-    const found = sink();
+    const found = textSink();
     await kbCommand(["search", "docs", "aurora reactor", "--top-k", "1", "--db", db], { out: found });
     expect(found.text).toMatch(/^\[1\] reactor\.md > Reactor {2}\(score/);
     expect(found.text).not.toContain(dir);
@@ -65,14 +54,17 @@ describe("agentscope kb add: directories, globs and bad files", () => {
 
   it("adds the files a quoted glob matches, cited below its fixed part", async () => {
     const db = join(dir, "glob.db");
-    const out = sink();
-    await kbCommand(["add", "docs", join(dir, "manuals", "**", "*.txt"), "--db", db], { out, err: sink() });
+    const out = textSink();
+    await kbCommand(["add", "docs", join(dir, "manuals", "**", "*.txt"), "--db", db], {
+      out,
+      err: textSink(),
+    });
     expect(out.text).toBe("pumps/valve.txt: 1 chunks\n");
   });
 
   it("a missing path or an empty glob is reported; the other inputs are still added", async () => {
     const db = join(dir, "missing.db");
-    const out = sink();
+    const out = textSink();
     const failure = await kbCommand(
       [
         "add",
@@ -83,7 +75,7 @@ describe("agentscope kb add: directories, globs and bad files", () => {
         "--db",
         db,
       ],
-      { out, err: sink() },
+      { out, err: textSink() },
     ).catch((error: unknown) => error as CliError);
     expect(failure).toBeInstanceOf(CliError);
     expect((failure as CliError).message).toContain("nope.md: no such file or directory");
@@ -98,7 +90,7 @@ describe("agentscope kb add: directories, globs and bad files", () => {
       ["list", "nobase"],
       ["remove", "nobase", "x.md"],
     ]) {
-      await expect(kbCommand([...args, "--db", db], { out: sink() })).rejects.toThrow(
+      await expect(kbCommand([...args, "--db", db], { out: textSink() })).rejects.toThrow(
         `there is no knowledge base "nobase" in ${db} (create it with: agentscope kb add nobase FILES)`,
       );
     }
@@ -137,7 +129,7 @@ describe("agentscope kb --embedding provider:model", () => {
       const saved = process.env.OPENAI_API_KEY;
       process.env.OPENAI_API_KEY = "sk-test";
       try {
-        const out = sink();
+        const out = textSink();
         await kbCommand(
           [
             "add",
@@ -171,7 +163,7 @@ describe("agentscope kb list | head", () => {
     try {
       const db = join(dir, "v.db");
       for (let i = 0; i < 3; i++) await writeFile(join(dir, `note${i}.md`), `Note ${i} about reactors.`);
-      await kbCommand(["add", "docs", dir, "--db", db], { out: sink() }).catch(() => undefined);
+      await kbCommand(["add", "docs", dir, "--db", db], { out: textSink() }).catch(() => undefined);
       const tsx = createRequire(import.meta.url).resolve("tsx");
       const main = fileURLToPath(new URL("../../src/app/cli/main.ts", import.meta.url));
       const child = spawn(process.execPath, ["--import", tsx, main, "kb", "list", "docs", "--db", db], {

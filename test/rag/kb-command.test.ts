@@ -3,18 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kbCommand } from "../../src/app/cli/kb-command.js";
-
-function sink() {
-  const chunks: string[] = [];
-  return {
-    write: (chunk: string) => {
-      chunks.push(chunk);
-    },
-    get text() {
-      return chunks.join("");
-    },
-  };
-}
+import { textSink } from "../support/text-sink.js";
 
 describe("agentscope kb", () => {
   let dir: string;
@@ -32,8 +21,8 @@ describe("agentscope kb", () => {
 
   it("adds files with a progress bar, then searches, lists and removes them", async () => {
     const db = join(dir, "vectors.db");
-    const out = sink();
-    const err = sink();
+    const out = textSink();
+    const err = textSink();
     await kbCommand(["add", "docs", join(dir, "reactor.md"), join(dir, "codes.csv"), "--db", db], {
       out,
       err,
@@ -42,7 +31,7 @@ describe("agentscope kb", () => {
     expect(out.text).toContain("codes.csv: 1 chunks");
     expect(err.text).toMatch(/\r\[#{20}\] \d+\/\d+ done/);
 
-    const found = sink();
+    const found = textSink();
     await kbCommand(["search", "docs", "aurora", "reactor", "kelvin", "--top-k", "1", "--db", db], {
       out: found,
     });
@@ -50,35 +39,37 @@ describe("agentscope kb", () => {
       /^\[1\] reactor\.md > Reactor {2}\(score [\d.]+\)\n# Reactor\nThe aurora reactor runs at forty kelvin\./,
     );
 
-    const code = sink();
+    const code = textSink();
     await kbCommand(["search", "docs", "ZX-81", "--mode", "keyword", "--top-k", "1", "--db", db], {
       out: code,
     });
     expect(code.text).toContain("code: ZX-81 | meaning: coolant valve stuck");
 
-    const listed = sink();
+    const listed = textSink();
     await kbCommand(["list", "docs", "--db", db], { out: listed });
     expect(listed.text.trim().split("\n")).toHaveLength(2);
 
-    await kbCommand(["remove", "docs", "codes.csv", "--db", db], { out: sink() });
-    const after = sink();
+    await kbCommand(["remove", "docs", "codes.csv", "--db", db], { out: textSink() });
+    const after = textSink();
     await kbCommand(["list", "docs", "--db", db], { out: after });
     expect(after.text).not.toContain("codes.csv");
   });
 
   it("explains bad arguments", async () => {
-    await expect(kbCommand(["add", "docs", "--db", join(dir, "x.db")], { out: sink() })).rejects.toThrow(
+    await expect(kbCommand(["add", "docs", "--db", join(dir, "x.db")], { out: textSink() })).rejects.toThrow(
       /at least one file/,
     );
     await expect(
-      kbCommand(["search", "docs", "q", "--mode", "fuzzy", "--db", join(dir, "x.db")], { out: sink() }),
+      kbCommand(["search", "docs", "q", "--mode", "fuzzy", "--db", join(dir, "x.db")], { out: textSink() }),
     ).rejects.toThrow(/--mode/);
     await expect(
-      kbCommand(["add", "docs", "a.md", "--embedding", "openai", "--db", join(dir, "x.db")], { out: sink() }),
+      kbCommand(["add", "docs", "a.md", "--embedding", "openai", "--db", join(dir, "x.db")], {
+        out: textSink(),
+      }),
     ).rejects.toThrow(
       /--embedding: model "openai" must be written provider:model.*use hash\[:dims\] or provider:model/,
     );
-    const help = sink();
+    const help = textSink();
     await kbCommand([], { out: help });
     expect(help.text).toContain("agentscope kb add");
   });
