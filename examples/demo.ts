@@ -4,12 +4,11 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { Agent } from "../src/agent/index.js";
-import { EventRenderer } from "../src/app/cli/render-events.js";
-import { demoModel, demoTools, prepareDemoWorkspace } from "../src/app/demo/demo-agent.js";
-import { type AgentEvent, type RequireUserConfirmEvent, userConfirmResult } from "../src/event/index.js";
-import { userMsg } from "../src/message/index.js";
-import { modelFromEnvironment } from "../src/model/index.js";
+import { Agent } from "agentscope/agent";
+import { demoModel, demoTools, EventRenderer, prepareDemoWorkspace } from "agentscope/app";
+import { type AgentEvent, type RequireUserConfirmEvent, userConfirmResult } from "agentscope/event";
+import { userMsg } from "agentscope/message";
+import { modelFromEnvironment } from "agentscope/model";
 
 const workspace = join(tmpdir(), "agentscope-demo");
 rmSync(workspace, { recursive: true, force: true });

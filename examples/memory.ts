@@ -9,11 +9,11 @@
  * The chat and extraction models are ScriptedModels and the embeddings are hashed, so no network is
  * needed; swap in real models (e.g. `modelFromSpec("openai:gpt-4o-mini")`) for the real thing.
  */
-import { Agent } from "../src/agent/index.js";
-import { SAVE_MEMORIES_TOOL, SemanticMemory, semanticMemoryMiddleware } from "../src/memory/index.js";
-import { blocksOf, type Msg, textOf, userMsg } from "../src/message/index.js";
-import { InMemoryVectorStore } from "../src/rag/index.js";
-import { HashEmbedding, ScriptedModel } from "../src/testing/index.js";
+import { Agent } from "agentscope/agent";
+import { SAVE_MEMORIES_TOOL, SemanticMemory, semanticMemoryMiddleware } from "agentscope/memory";
+import { blocksOf, type Msg, textOf, userMsg } from "agentscope/message";
+import { InMemoryVectorStore } from "agentscope/rag";
+import { HashEmbedding, ScriptedModel } from "agentscope/testing";
 
 /** The chat model: answers in French when a remembered preference says so (what a real model does with the hint). */
 const answer = (messages: Msg[]) => {

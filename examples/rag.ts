@@ -9,16 +9,16 @@
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { Agent } from "../src/agent/index.js";
-import { type Msg, textOf, userMsg } from "../src/message/index.js";
+import { Agent } from "agentscope/agent";
+import { type Msg, textOf, userMsg } from "agentscope/message";
 import {
   citationOf,
   InMemoryVectorStore,
   KnowledgeBase,
   ragMiddleware,
   SEARCH_KNOWLEDGE_TOOL,
-} from "../src/rag/index.js";
-import { HashEmbedding, ScriptedModel } from "../src/testing/index.js";
+} from "agentscope/rag";
+import { HashEmbedding, ScriptedModel } from "agentscope/testing";
 
 const docs = join(import.meta.dirname, "rag-docs");
 const kb = new KnowledgeBase({

@@ -1,8 +1,10 @@
-// The README's first example, kept compiling by `npm run typecheck` (imports point at the source here;
-// in an app they are "agentscope" and "agentscope/model"). Run: OPENAI_API_KEY=... npx tsx examples/readme-agent.ts
+// The README's first example, kept compiling by `npm run typecheck` and run by test/examples. It imports
+// "agentscope" as an app does; in this repo that resolves to src/ (tsconfig "paths").
+// Run: OPENAI_API_KEY=... npx tsx examples/readme-agent.ts
+
+import { Agent, functionTool, userMsg } from "agentscope";
+import { OpenAIChatModel } from "agentscope/model";
 import { z } from "zod";
-import { Agent, functionTool, userMsg } from "../src/index.js";
-import { OpenAIChatModel } from "../src/model/index.js";
 
 const weather = functionTool({
   name: "get_weather",

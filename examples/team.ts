@@ -3,12 +3,12 @@
 // (OPENAI_API_KEY, ANTHROPIC_API_KEY, ... see README).
 //   npx tsx examples/team.ts
 
-import { Agent, STRUCTURED_OUTPUT_TOOL } from "../src/agent/index.js";
-import type { AgentEvent } from "../src/event/index.js";
-import { textOf, userMsg } from "../src/message/index.js";
-import { type ChatModel, modelFromEnvironment } from "../src/model/index.js";
-import { GoalPipeline, TeamPipeline } from "../src/multiagent/index.js";
-import { ScriptedModel, type ScriptedStep } from "../src/testing/index.js";
+import { Agent, STRUCTURED_OUTPUT_TOOL } from "agentscope/agent";
+import type { AgentEvent } from "agentscope/event";
+import { textOf, userMsg } from "agentscope/message";
+import { type ChatModel, modelFromEnvironment } from "agentscope/model";
+import { GoalPipeline, TeamPipeline } from "agentscope/multiagent";
+import { ScriptedModel, type ScriptedStep } from "agentscope/testing";
 
 const configured = modelFromEnvironment();
 const model = (script: ScriptedStep[]): ChatModel => configured ?? new ScriptedModel(script);
