@@ -1,10 +1,11 @@
 /** The CLI's help texts, one per command. */
-export const HELP: Record<"main" | "chat" | "serve" | "demo" | "replay", string> = {
+export const HELP: Record<"main" | "init" | "chat" | "serve" | "demo" | "replay", string> = {
   main: `agentscope: run agents as a service or chat with them in the terminal
 
 Usage: agentscope <command> [options]
 
 Commands:
+  init     write a small agent project (config, a custom tool, a test) into a folder
   chat     chat in the terminal with an agent from a config file or on a running server
   serve    start the agent service (HTTP + SSE under /v1, AG-UI, web console)
   demo     start the service with the demo agent on the embedded store
@@ -12,6 +13,17 @@ Commands:
   kb       local knowledge bases: add documents, search them (agentscope kb --help)
 
 Run "agentscope <command> --help" for a command's options.
+`,
+  init: `Usage: agentscope init [dir]
+
+Write a small agent project into dir (default: the current folder; created if missing):
+agentscope.config.ts (the agents serve and chat run), tools/local-time.ts (a custom tool),
+model.ts (a real provider when a key is set, else an offline scripted model),
+test/agent.test.ts (the agent on the scripted model), .env.example, tsconfig.json and
+package.json. Existing files are never overwritten. Then: npm install && npm test.
+
+Options:
+  -h, --help        show this help
 `,
   chat: `Usage: agentscope chat [--config file] [--agent name] | [--url http://host:port] [--token t] [--session id]
 
@@ -22,7 +34,8 @@ As under serve, the session works in its own workspace and Bash runs in a bubble
 where it can (the config's "workspaces" decides; see docs/workspaces.md).
 
 Options:
-  --config <file>   agents config (.json, or .ts with tsx); default agentscope.config.{ts,json}
+  --config <file>   agents config: .json, .js, or .ts (through tsx when the project has it, else
+                    Node's type stripping where on); default agentscope.config.{ts,mjs,js,json}
   --agent <name>    which agent of the config (default: the first)
   --store <url>     keep the session in this store (default memory:)
   --url <url>       chat with a running server instead
@@ -39,7 +52,8 @@ Each session works in its own workspace; Bash runs in a bubblewrap sandbox where
 warning says so). The config's "workspaces" changes this (docs/workspaces.md).
 
 Options:
-  --config <file>   agents config (.json, or .ts with tsx); default agentscope.config.{ts,json}
+  --config <file>   agents config: .json, .js, or .ts (through tsx when the project has it, else
+                    Node's type stripping where on); default agentscope.config.{ts,mjs,js,json}
   --port <n>        port (default 8787; 0 = any free port)
   --host <addr>     address (default 127.0.0.1)
   --store <url>     sqlite:./path.db (default .agentscope/state.db), redis://..., postgres://...

@@ -125,6 +125,18 @@ async function replay(args: string[]): Promise<void> {
   await replayTrace(file, out, { color: out.isTTY === true });
 }
 
+async function init(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { help: { type: "boolean", short: "h" } },
+  });
+  if (values.help) return void out.write(HELP.init);
+  if (positionals.length > 1) throw new ConfigError(`init takes at most one folder\n\n${HELP.init}`);
+  const { initCommand } = await import("./init-command.js");
+  initCommand(positionals[0] ?? ".", out);
+}
+
 async function kb(args: string[]): Promise<void> {
   // `kb list | head` closes the pipe early: stop quietly, as other command-line tools do.
   out.on("error", (error: NodeJS.ErrnoException) => {
@@ -135,7 +147,7 @@ async function kb(args: string[]): Promise<void> {
   await kbCommand(args, { out, err: process.stderr });
 }
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { chat, serve, demo, replay, kb };
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { init, chat, serve, demo, replay, kb };
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;

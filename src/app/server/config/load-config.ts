@@ -9,7 +9,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * Reads a service config: `.json` as JSON; `.ts`, `.mts`, `.js`, `.mjs` by import (its default export,
  * or a function returning it), with or without `"type": "module"` in the user's package.json.
- * TypeScript files need a loader such as tsx (`npm run agentscope`).
+ * TypeScript files need a loader: the CLI registers tsx or uses Node's type stripping (cli/typescript-loader.ts).
  */
 export async function loadServiceConfig(file: string): Promise<ServiceConfig> {
   const path = resolve(file);
@@ -36,7 +36,7 @@ export async function loadServiceConfig(file: string): Promise<ServiceConfig> {
       const hint = /top-level await|Cannot use import statement|ERR_REQUIRE_ESM/i.test(message)
         ? ` (your package.json has no "type": "module", so ${ext} is loaded as CommonJS: name the file agents.m${ext.slice(-2)} or add "type": "module")`
         : ext.endsWith("ts")
-          ? " (TypeScript configs need tsx: npm run agentscope -- serve ...)"
+          ? " (TypeScript configs need a loader: npm install --save-dev tsx, which the agentscope CLI uses by itself)"
           : "";
       throw new ConfigError(`cannot load the config file ${path}: ${message}${hint}`);
     }
