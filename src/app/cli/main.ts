@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { isMissingOptionalPackage } from "../../state/lazy-driver.js";
 import { TraceFileError } from "../../trace/jsonl-writer.js";
 import { ConfigError } from "../server/config/service-config.js";
 import type { ChatClient } from "./chat-client.js";
@@ -170,6 +171,7 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     error instanceof ConfigError ||
     error instanceof TraceFileError ||
     error instanceof CliError ||
+    isMissingOptionalPackage(error) || // its message has the install command
     (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
   const message = (error as Error)?.message ?? String(error);
   const hint =

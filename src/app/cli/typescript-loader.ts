@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, extname, resolve } from "node:path";
+import { dirname, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { CliError } from "./cli-error.js";
 
@@ -10,7 +11,6 @@ export type TypeScriptLoader = "running-under-a-loader" | "tsx" | "node-type-str
 
 interface TsxApi {
   register?: () => unknown;
-  default?: { register?: () => unknown };
 }
 
 /** Node's own type stripping, when this Node has it switched on (22.18+, 23.6+, or the flag on 22.6+). */
@@ -18,13 +18,28 @@ function nodeStripsTypes(): boolean {
   return Boolean((process.features as { typescript?: unknown }).typescript);
 }
 
-/** tsx's ESM API (`tsx/esm/api`) as installed in the project that holds the config, if it is. */
+interface ExportTarget {
+  import?: string | { default?: string };
+}
+
+/**
+ * tsx's ESM API (the `import` target of `tsx/esm/api`) as installed in the project that holds the
+ * config, if it is. Its CommonJS twin cannot register the ESM hooks, so the path comes from tsx's
+ * package.json rather than require.resolve.
+ */
 function findTsx(configFile: string): string | undefined {
+  let manifestPath: string;
   try {
-    return createRequire(resolve(dirname(configFile), "package.json")).resolve("tsx/esm/api");
+    manifestPath = createRequire(resolve(dirname(configFile), "package.json")).resolve("tsx/package.json");
   } catch {
     return undefined;
   }
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
+    exports?: Record<string, ExportTarget>;
+  };
+  const target = manifest.exports?.["./esm/api"]?.import;
+  const file = typeof target === "string" ? target : target?.default;
+  return file ? join(dirname(manifestPath), file) : undefined;
 }
 
 async function chooseLoader(configFile: string): Promise<TypeScriptLoader> {
@@ -32,9 +47,8 @@ async function chooseLoader(configFile: string): Promise<TypeScriptLoader> {
   const tsx = findTsx(configFile);
   if (tsx) {
     const api = (await import(pathToFileURL(tsx).href)) as TsxApi;
-    const register = api.register ?? api.default?.register;
-    if (register) {
-      register();
+    if (api.register) {
+      api.register();
       return "tsx";
     }
   }

@@ -1,3 +1,4 @@
+import { importOptional } from "../readers/lazy-import.js";
 import { approximateTokens, type Chunker, type ChunkPiece, type ChunkSize, chunkSize } from "./chunker.js";
 
 /**
@@ -95,6 +96,10 @@ export class ExactTokenChunker implements Chunker {
 }
 
 async function loadTiktoken(encoding: string): Promise<Tokenizer> {
-  const { getEncoding } = await import("js-tiktoken");
+  const { getEncoding } = await importOptional(
+    () => import("js-tiktoken"),
+    "js-tiktoken",
+    "ExactTokenChunker with an encoding name",
+  );
   return getEncoding(encoding as Parameters<typeof getEncoding>[0]);
 }

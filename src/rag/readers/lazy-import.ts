@@ -1,8 +1,9 @@
+import { installCommand, isPackageNotFound } from "../../state/lazy-driver.js";
 import { RagError } from "../errors.js";
 
 /**
- * Imports a reader's or store's library on first use; a missing package becomes a RagError saying
- * what to install (`npm install <package>`).
+ * Imports a reader's or store's library on first use; a missing package becomes a RagError naming
+ * what needs it and the command that installs it (OPTIONAL_PACKAGES in state/lazy-driver.ts).
  */
 export async function importOptional<T>(
   load: () => Promise<T>,
@@ -12,19 +13,14 @@ export async function importOptional<T>(
   try {
     return await load();
   } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (
-      (code === "ERR_MODULE_NOT_FOUND" || code === "MODULE_NOT_FOUND") &&
-      String(error).includes(packageName)
-    ) {
+    if (isPackageNotFound(error, packageName))
       throw new RagError(
-        `${what} needs the "${packageName}" package: npm install ${packageName}`,
+        `${what} needs the "${packageName}" package: ${installCommand(packageName)}`,
         "internal",
         {
           cause: error,
         },
       );
-    }
     throw error;
   }
 }
