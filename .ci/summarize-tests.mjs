@@ -1,9 +1,15 @@
-// Prints the plain closing line CI reads ("N passed, N failed, N skipped") from vitest's JSON report.
+// Prints the plain closing line CI reads ("N passed, N failed, N skipped") from vitest's JSON reports
+// (one per Node version the suite ran on; the counts are summed).
 import { readFileSync } from "node:fs";
 
-const report = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const passed = report.numPassedTests ?? 0;
-const failed = report.numFailedTests ?? 0;
-const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of process.argv.slice(2)) {
+  const report = JSON.parse(readFileSync(file, "utf8"));
+  passed += report.numPassedTests ?? 0;
+  failed += report.numFailedTests ?? 0;
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
