@@ -193,9 +193,10 @@ npx agentscope chat   # talk to it in the terminal
 npx agentscope serve  # HTTP + SSE service and web console at http://127.0.0.1:8787
 \`\`\`
 
-Without a provider key the agent runs on an offline stand-in (\`model.ts\`); copy \`.env.example\` to
-\`.env\` and set a key for a real model. The agents are in \`agentscope.config.ts\`, the custom tool in
-\`tools/local-time.ts\`.
+On Node 20, \`serve\` keeps its sessions in SQLite through better-sqlite3: \`npm install
+better-sqlite3\` once (it says so if it is missing). Without a provider key the agent runs on an
+offline stand-in (\`model.ts\`); copy \`.env.example\` to \`.env\` and set a key for a real model. The
+agents are in \`agentscope.config.ts\`, the custom tool in \`tools/local-time.ts\`.
 `;
 
 /** The files of a new project, by path relative to its folder. */
