@@ -4,6 +4,7 @@ import type { Msg } from "../../src/message/index.js";
 import { formatAnthropic } from "../../src/model/anthropic/anthropic-format.js";
 import { formatDashScope } from "../../src/model/dashscope/dashscope-format.js";
 import { formatGemini } from "../../src/model/gemini/gemini-format.js";
+import { normalizeMessages } from "../../src/model/normalize.js";
 import { formatOllama } from "../../src/model/ollama/ollama-format.js";
 import { formatOpenAIChat } from "../../src/model/openai/chat-format.js";
 import { formatOpenAIResponses } from "../../src/model/openai/responses-format.js";
@@ -18,6 +19,8 @@ interface FormatterCase {
   fixture: string;
   /** Provider id stamped on the conversation's thinking (so it is the target's own). */
   provider: string;
+  /** Whether the model keeps its own built-in tool runs when it normalises (as its ProviderModel does). */
+  keepProviderRuns?: boolean;
   format(messages: Msg[], tools: ToolSchema[]): unknown;
 }
 
@@ -44,6 +47,7 @@ const CASES: FormatterCase[] = [
   },
   {
     fixture: "openai-responses.json",
+    keepProviderRuns: true,
     provider: "openai",
     format: (messages, tools) =>
       formatOpenAIResponses(messages, {
@@ -57,6 +61,7 @@ const CASES: FormatterCase[] = [
   },
   {
     fixture: "anthropic.json",
+    keepProviderRuns: true,
     provider: "anthropic",
     format: (messages, tools) =>
       formatAnthropic(messages, {
@@ -69,6 +74,7 @@ const CASES: FormatterCase[] = [
   },
   {
     fixture: "gemini.json",
+    keepProviderRuns: true,
     provider: "gemini",
     format: (messages, tools) =>
       formatGemini(messages, { tools, toolChoice: "required", maxTokens: 1024, thinkingBudget: 512 }),
@@ -93,9 +99,10 @@ const CASES: FormatterCase[] = [
   },
 ];
 
-describe.each(CASES)("formatter fixture $fixture", ({ fixture, provider, format }) => {
-  it("formats the standard conversation as the recorded body", () => {
-    const body = format(standardConversation(provider), STANDARD_TOOLS);
+describe.each(CASES)("formatter fixture $fixture", ({ fixture, provider, keepProviderRuns, format }) => {
+  it("formats the standard conversation, normalised as the model does, as the recorded body", () => {
+    const history = normalizeMessages(standardConversation(provider), { provider, keepProviderRuns });
+    const body = format(history, STANDARD_TOOLS);
     const path = new URL(`./fixtures/${fixture}`, import.meta.url);
     if (process.env.UPDATE_FIXTURES === "1") writeFileSync(path, `${JSON.stringify(body, null, 2)}\n`);
     if (!existsSync(path))

@@ -7,7 +7,7 @@ import { assistantMsg, type ContentBlock, dataBlock, textBlock, userMsg } from "
 import { modelInfo, registerModelInfo } from "../../src/model/model-info.js";
 import { formatOpenAIChat } from "../../src/model/openai/chat-format.js";
 import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
-import { OpenAIChatStreamParser } from "../../src/model/openai/chat-stream-parser.js";
+import { OpenAIChatStreamParser } from "../../src/model/openai/chat-stream.js";
 import type { ProviderError } from "../../src/model/transport/errors.js";
 import type { FetchFunction } from "../../src/model/transport/types.js";
 import type { ChatChunk, ChatFinal } from "../../src/model/types.js";

@@ -5,9 +5,9 @@
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
 import type { ResponseCreateParamsStreaming } from "openai/resources/responses/responses";
 import { formatOpenAIChat } from "../../src/model/openai/chat-format.js";
-import type { OpenAIChatRequest } from "../../src/model/openai/chat-types.js";
+import type { OpenAIChatRequest } from "../../src/model/openai/chat-wire.js";
 import { formatOpenAIResponses } from "../../src/model/openai/responses-format.js";
-import type { OpenAIResponsesRequest } from "../../src/model/openai/responses-types.js";
+import type { OpenAIResponsesRequest } from "../../src/model/openai/responses-wire.js";
 import { STANDARD_TOOLS, standardConversation } from "./fixtures/standard-conversation.js";
 
 export const chatBody: ChatCompletionCreateParamsStreaming = formatOpenAIChat(

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { assistantMsg, type ContentBlock, dataBlock, textBlock, userMsg } from "../../src/message/index.js";
+import { normalizeMessages } from "../../src/model/normalize.js";
 import { formatOpenAIResponses } from "../../src/model/openai/responses-format.js";
-import { OpenAIResponsesStreamParser } from "../../src/model/openai/responses-stream-parser.js";
+import { OpenAIResponsesStreamParser } from "../../src/model/openai/responses-stream.js";
 import type { ChatChunk, ChatFinal } from "../../src/model/types.js";
 
 describe("formatOpenAIResponses", () => {
@@ -37,7 +38,9 @@ describe("formatOpenAIResponses", () => {
       { type: "thinking", id: "t3", thinking: "no id", provider: "openai" },
       textBlock("answer"),
     ]);
-    const { input } = formatOpenAIResponses([reply], { model: "m" });
+    // normalised first, as the model does (formatters never normalise)
+    const history = normalizeMessages([reply], { provider: "openai", keepProviderRuns: true });
+    const { input } = formatOpenAIResponses(history, { model: "m" });
     expect(input).toEqual([
       {
         type: "reasoning",

@@ -1,14 +1,15 @@
 import type { Msg } from "../../message/index.js";
 import { modelInfo } from "../model-info.js";
+import type { NormalizeOptions } from "../normalize.js";
 import { countOrEstimate } from "../provider-kit/count-tokens.js";
-import { ProviderModel } from "../provider-kit/provider-model.js";
-import { requestBody } from "../provider-kit/request-body.js";
+import { type ProviderCall, type ProviderEndpoint, ProviderModel } from "../provider-kit/provider-model.js";
 import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { BuiltinTool, ChatChunk, ChatOptions, SamplingOptions, ToolSchema } from "../types.js";
+import type { BuiltinTool, SamplingOptions, ToolSchema } from "../types.js";
 import type { AnthropicCacheOptions } from "./anthropic-cache.js";
 import { formatAnthropic } from "./anthropic-format.js";
 import { AnthropicStreamParser } from "./anthropic-stream.js";
+import type { AnthropicRequest } from "./anthropic-wire.js";
 
 export interface AnthropicModelOptions extends TransportOptions {
   /** Default sampling options of every call (a call's own values win). */
@@ -52,7 +53,7 @@ const SERVER_TOOLS: Partial<Record<BuiltinTool["type"], { wire: Record<string, u
 const CREDENTIAL_HINT = "ANTHROPIC_API_KEY or the apiKey option";
 
 /** Claude through the Anthropic Messages API, streamed over SSE with our own transport. */
-export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
+export class AnthropicModel extends ProviderModel<AnthropicModelOptions, AnthropicRequest> {
   readonly provider = "anthropic";
   protected readonly samplingWire = {
     names: { topP: "top_p", topK: "top_k", stopSequences: "stop_sequences" },
@@ -65,35 +66,38 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     this.maxTokens = options.maxTokens ?? info?.maxOutputTokens ?? 8_192;
   }
 
-  protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
-    const o = this.options;
+  protected readonly credentialHint = CREDENTIAL_HINT;
+
+  /** Keeps its own built-in tool runs (their blocks go back as the server sent them). */
+  protected override get normalization(): NormalizeOptions {
+    return { provider: this.provider, keepProviderRuns: true };
+  }
+
+  protected endpoint(): ProviderEndpoint {
     const { apiKey, baseURL } = providerEndpoint("anthropic", this.options);
-    const body = requestBody(messages, { provider: this.provider, keepProviderRuns: true }, (msgs) =>
-      this.withCallOptions(
-        opts,
-        formatAnthropic(msgs, {
-          model: o.model,
-          maxTokens: opts.maxTokens ?? this.maxTokens,
-          tools: opts.tools,
-          toolChoice: opts.toolChoice,
-          temperature: opts.temperature ?? o.temperature,
-          thinkingBudget: o.thinkingBudget,
-          cache: o.cache ?? {},
-          extraBody: opts.extraBody,
-        }),
-      ),
-    );
-    return this.transport(
-      {
-        url: joinUrl(baseURL, "/v1/messages"),
-        headers: { ...this.headers(apiKey), accept: "text/event-stream" },
-        body,
-      },
-      "sse",
-      () => new AnthropicStreamParser(),
-      opts,
-      CREDENTIAL_HINT,
-    );
+    return { url: joinUrl(baseURL, "/v1/messages"), apiKey };
+  }
+
+  protected headers(endpoint: ProviderEndpoint): Record<string, string> {
+    return { ...this.baseHeaders(endpoint.apiKey as string), accept: "text/event-stream" };
+  }
+
+  protected format(messages: Msg[], { opts }: ProviderCall): AnthropicRequest {
+    const o = this.options;
+    return formatAnthropic(messages, {
+      model: o.model,
+      maxTokens: opts.maxTokens ?? this.maxTokens,
+      tools: opts.tools,
+      toolChoice: opts.toolChoice,
+      temperature: opts.temperature ?? o.temperature,
+      thinkingBudget: o.thinkingBudget,
+      cache: o.cache ?? {},
+      extraBody: opts.extraBody,
+    });
+  }
+
+  protected parser(): AnthropicStreamParser {
+    return new AnthropicStreamParser();
   }
 
   /** The input tokens from `/v1/messages/count_tokens`; the estimate when the endpoint fails. */
@@ -106,16 +110,13 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
     return countOrEstimate(
       async () => {
         const { apiKey, baseURL } = providerEndpoint("anthropic", this.options);
-        const full = await requestBody(
-          messages,
-          { provider: this.provider, keepProviderRuns: true },
-          (msgs) =>
-            formatAnthropic(msgs, {
-              model: o.model,
-              maxTokens: this.maxTokens,
-              tools,
-              thinkingBudget: o.thinkingBudget,
-            }),
+        const full = await this.requestBody(messages, (msgs) =>
+          formatAnthropic(msgs, {
+            model: o.model,
+            maxTokens: this.maxTokens,
+            tools,
+            thinkingBudget: o.thinkingBudget,
+          }),
         );
         // count_tokens takes the prompt fields only (no max_tokens, stream or sampling).
         const body: Record<string, unknown> = { model: full.model, messages: full.messages };
@@ -124,10 +125,10 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
         if (full.thinking !== undefined) body.thinking = full.thinking;
         const request = {
           url: joinUrl(baseURL, "/v1/messages/count_tokens"),
-          headers: this.headers(apiKey),
+          headers: this.baseHeaders(apiKey),
           body,
         };
-        return this.postJson(request, opts.signal, CREDENTIAL_HINT);
+        return this.postJson(request, opts.signal);
       },
       (body) => (body as { input_tokens?: number } | null)?.input_tokens,
       () => this.countTokens(messages, tools),
@@ -142,7 +143,7 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions> {
       : server.wire;
   };
 
-  private headers(apiKey: string): Record<string, string> {
+  private baseHeaders(apiKey: string): Record<string, string> {
     const headers: Record<string, string> = {
       "content-type": "application/json",
       "x-api-key": apiKey,

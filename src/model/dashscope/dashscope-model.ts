@@ -1,11 +1,11 @@
 import type { Msg } from "../../message/index.js";
-import { ProviderModel } from "../provider-kit/provider-model.js";
-import { requestBody } from "../provider-kit/request-body.js";
+import { type ProviderCall, type ProviderEndpoint, ProviderModel } from "../provider-kit/provider-model.js";
 import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type { ChatChunk, ChatOptions, SamplingOptions } from "../types.js";
+import type { SamplingOptions } from "../types.js";
 import { formatDashScope, hasMedia } from "./dashscope-format.js";
 import { DashScopeStreamParser } from "./dashscope-stream.js";
+import type { DashScopeRequest } from "./dashscope-wire.js";
 
 export interface DashScopeModelOptions extends TransportOptions {
   /** Default sampling options of every call (a call's own values win). */
@@ -28,7 +28,7 @@ export interface DashScopeModelOptions extends TransportOptions {
 }
 
 /** Qwen and other Model Studio models through DashScope's native generation API (SSE). */
-export class DashScopeModel extends ProviderModel<DashScopeModelOptions> {
+export class DashScopeModel extends ProviderModel<DashScopeModelOptions, DashScopeRequest> {
   readonly provider = "dashscope";
   protected readonly samplingWire = {
     names: {
@@ -45,45 +45,48 @@ export class DashScopeModel extends ProviderModel<DashScopeModelOptions> {
     super(options);
   }
 
-  protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
-    const o = this.options;
-    const { apiKey, baseURL } = providerEndpoint("dashscope", o);
-    const multimodal = o.multimodal ?? hasMedia(messages);
-    const body = requestBody(messages, this.provider, (msgs) =>
-      this.withCallOptions(
-        opts,
-        formatDashScope(msgs, {
-          model: o.model,
-          tools: opts.tools,
-          toolChoice: opts.toolChoice,
-          maxTokens: opts.maxTokens ?? o.maxTokens,
-          temperature: opts.temperature ?? o.temperature,
-          enableThinking: o.enableThinking,
-          thinkingBudget: o.thinkingBudget,
-          multimodal,
-          extraBody: opts.extraBody,
-        }),
-      ),
-    );
-    const path = multimodal
+  protected readonly credentialHint = "DASHSCOPE_API_KEY or the apiKey option";
+
+  /** The multimodal-generation endpoint takes content lists: used when asked, else when media is sent. */
+  private multimodal(messages: Msg[]): boolean {
+    return this.options.multimodal ?? hasMedia(messages);
+  }
+
+  protected endpoint({ messages }: ProviderCall): ProviderEndpoint {
+    const { apiKey, baseURL } = providerEndpoint("dashscope", this.options);
+    const path = this.multimodal(messages)
       ? "/services/aigc/multimodal-generation/generation"
       : "/services/aigc/text-generation/generation";
-    return this.transport(
-      {
-        url: joinUrl(baseURL, path),
-        headers: {
-          "content-type": "application/json",
-          accept: "text/event-stream",
-          authorization: `Bearer ${apiKey}`,
-          "x-dashscope-sse": "enable",
-          ...o.headers,
-        },
-        body,
-      },
-      "sse",
-      () => new DashScopeStreamParser(),
-      opts,
-      "DASHSCOPE_API_KEY or the apiKey option",
-    );
+    return { url: joinUrl(baseURL, path), apiKey };
+  }
+
+  protected headers(endpoint: ProviderEndpoint): Record<string, string> {
+    return {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      authorization: `Bearer ${endpoint.apiKey}`,
+      "x-dashscope-sse": "enable",
+      ...this.options.headers,
+    };
+  }
+
+  protected format(messages: Msg[], call: ProviderCall): DashScopeRequest {
+    const { opts } = call;
+    const o = this.options;
+    return formatDashScope(messages, {
+      model: o.model,
+      tools: opts.tools,
+      toolChoice: opts.toolChoice,
+      maxTokens: opts.maxTokens ?? o.maxTokens,
+      temperature: opts.temperature ?? o.temperature,
+      enableThinking: o.enableThinking,
+      thinkingBudget: o.thinkingBudget,
+      multimodal: this.multimodal(call.messages),
+      extraBody: opts.extraBody,
+    });
+  }
+
+  protected parser(): DashScopeStreamParser {
+    return new DashScopeStreamParser();
   }
 }

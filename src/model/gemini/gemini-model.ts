@@ -1,14 +1,12 @@
 import type { Msg } from "../../message/index.js";
+import type { NormalizeOptions } from "../normalize.js";
 import { countOrEstimate } from "../provider-kit/count-tokens.js";
-import { ProviderModel } from "../provider-kit/provider-model.js";
-import { requestBody } from "../provider-kit/request-body.js";
+import { type ProviderCall, type ProviderEndpoint, ProviderModel } from "../provider-kit/provider-model.js";
 import { section } from "../provider-kit/sampling.js";
 import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
 import type {
   BuiltinTool,
-  ChatChunk,
-  ChatOptions,
   NativeStructuredOutput,
   ResponseFormat,
   SamplingOptions,
@@ -17,6 +15,7 @@ import type {
 import { formatGemini } from "./gemini-format.js";
 import { sanitizeGeminiSchema } from "./gemini-schema.js";
 import { GeminiStreamParser } from "./gemini-stream.js";
+import type { GeminiRequest } from "./gemini-wire.js";
 
 export interface GeminiModelOptions extends TransportOptions {
   /** Google Search (`web_search`), `url_context`, `code_execution`, sent with every call. */
@@ -40,7 +39,7 @@ export interface GeminiModelOptions extends TransportOptions {
 const CREDENTIAL_HINT = "GEMINI_API_KEY or the apiKey option";
 
 /** Gemini through the Generative Language API (`streamGenerateContent?alt=sse`). */
-export class GeminiModel extends ProviderModel<GeminiModelOptions> {
+export class GeminiModel extends ProviderModel<GeminiModelOptions, GeminiRequest> {
   readonly provider = "gemini";
   protected readonly samplingWire = {
     names: {
@@ -58,33 +57,42 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     super(options);
   }
 
-  protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
-    const o = this.options;
+  protected readonly credentialHint = CREDENTIAL_HINT;
+
+  /** Keeps its own built-in tool runs (code execution parts go back as the server sent them). */
+  protected override get normalization(): NormalizeOptions {
+    return { provider: this.provider, keepProviderRuns: true };
+  }
+
+  protected endpoint(): ProviderEndpoint {
     const { apiKey, baseURL } = providerEndpoint("gemini", this.options);
-    const body = requestBody(messages, { provider: this.provider, keepProviderRuns: true }, (msgs) =>
-      this.withCallOptions(
-        opts,
-        formatGemini(msgs, {
-          tools: opts.tools,
-          toolChoice: opts.toolChoice,
-          maxTokens: opts.maxTokens ?? o.maxTokens,
-          temperature: opts.temperature ?? o.temperature,
-          thinkingBudget: o.thinkingBudget,
-          extraBody: opts.extraBody,
-        }),
+    return {
+      url: joinUrl(
+        baseURL,
+        `/models/${encodeURIComponent(this.options.model)}:streamGenerateContent?alt=sse`,
       ),
-    );
-    return this.transport(
-      {
-        url: joinUrl(baseURL, `/models/${encodeURIComponent(o.model)}:streamGenerateContent?alt=sse`),
-        headers: { ...this.headers(apiKey), accept: "text/event-stream" },
-        body,
-      },
-      "sse",
-      () => new GeminiStreamParser(),
-      opts,
-      CREDENTIAL_HINT,
-    );
+      apiKey,
+    };
+  }
+
+  protected headers(endpoint: ProviderEndpoint): Record<string, string> {
+    return { ...this.baseHeaders(endpoint.apiKey as string), accept: "text/event-stream" };
+  }
+
+  protected format(messages: Msg[], { opts }: ProviderCall): GeminiRequest {
+    const o = this.options;
+    return formatGemini(messages, {
+      tools: opts.tools,
+      toolChoice: opts.toolChoice,
+      maxTokens: opts.maxTokens ?? o.maxTokens,
+      temperature: opts.temperature ?? o.temperature,
+      thinkingBudget: o.thinkingBudget,
+      extraBody: opts.extraBody,
+    });
+  }
+
+  protected parser(): GeminiStreamParser {
+    return new GeminiStreamParser();
   }
 
   /** The input tokens from `:countTokens` (of the whole generate request); the estimate when it fails. */
@@ -97,17 +105,13 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
     return countOrEstimate(
       async () => {
         const { apiKey, baseURL } = providerEndpoint("gemini", this.options);
-        const generate = await requestBody(
-          messages,
-          { provider: this.provider, keepProviderRuns: true },
-          (msgs) => formatGemini(msgs, { tools }),
-        );
+        const generate = await this.requestBody(messages, (msgs) => formatGemini(msgs, { tools }));
         const request = {
           url: joinUrl(baseURL, `/models/${encodeURIComponent(o.model)}:countTokens`),
-          headers: this.headers(apiKey),
+          headers: this.baseHeaders(apiKey),
           body: { generateContentRequest: { model: `models/${o.model}`, ...generate } },
         };
-        return this.postJson(request, opts.signal, CREDENTIAL_HINT);
+        return this.postJson(request, opts.signal);
       },
       (body) => (body as { totalTokens?: number } | null)?.totalTokens,
       () => this.countTokens(messages, tools),
@@ -140,7 +144,7 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions> {
           ? { codeExecution: {} }
           : undefined;
 
-  private headers(apiKey: string): Record<string, string> {
+  private baseHeaders(apiKey: string): Record<string, string> {
     return { "content-type": "application/json", "x-goog-api-key": apiKey, ...this.options.headers };
   }
 }

@@ -1,18 +1,12 @@
 import type { Msg } from "../../message/index.js";
 import { ollamaHostURL } from "../provider-kit/base-url.js";
-import { ProviderModel } from "../provider-kit/provider-model.js";
-import { requestBody } from "../provider-kit/request-body.js";
+import { type ProviderCall, type ProviderEndpoint, ProviderModel } from "../provider-kit/provider-model.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
-import type {
-  ChatChunk,
-  ChatOptions,
-  NativeStructuredOutput,
-  ResponseFormat,
-  SamplingOptions,
-} from "../types.js";
+import type { NativeStructuredOutput, ResponseFormat, SamplingOptions } from "../types.js";
 import { formatOllama, type OllamaFormatOptions } from "./ollama-format.js";
 import { OllamaStreamParser } from "./ollama-stream.js";
+import type { OllamaRequest } from "./ollama-wire.js";
 
 export interface OllamaModelOptions extends TransportOptions {
   /** Default sampling options of every call (a call's own values win). */
@@ -50,7 +44,7 @@ export function ollamaHostOf(option: string | undefined): string {
 }
 
 /** A local model through Ollama's native /api/chat (NDJSON streaming). */
-export class OllamaModel extends ProviderModel<OllamaModelOptions> {
+export class OllamaModel extends ProviderModel<OllamaModelOptions, OllamaRequest> {
   readonly provider = "ollama";
   protected readonly samplingWire = {
     names: {
@@ -78,34 +72,37 @@ export class OllamaModel extends ProviderModel<OllamaModelOptions> {
     body.format = format.schema;
   }
 
-  protected send(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
+  protected readonly credentialHint = "OLLAMA_API_KEY or the apiKey option (only hosted Ollama needs one)";
+  protected override readonly wireFormat = "ndjson";
+
+  protected endpoint(): ProviderEndpoint {
+    const url = joinUrl(ollamaHostOf(this.options.host), "/api/chat");
+    const apiKey = setting(this.options.apiKey, "OLLAMA_API_KEY");
+    return apiKey === undefined ? { url } : { url, apiKey };
+  }
+
+  protected headers(endpoint: ProviderEndpoint): Record<string, string> {
+    const headers: Record<string, string> = { "content-type": "application/json", ...this.options.headers };
+    if (endpoint.apiKey !== undefined) headers.authorization = `Bearer ${endpoint.apiKey}`;
+    return headers;
+  }
+
+  protected format(messages: Msg[], { opts }: ProviderCall): OllamaRequest {
     const o = this.options;
-    const host = ollamaHostOf(o.host);
-    const apiKey = setting(o.apiKey, "OLLAMA_API_KEY");
-    const body = requestBody(messages, this.provider, (msgs) =>
-      this.withCallOptions(
-        opts,
-        formatOllama(msgs, {
-          model: o.model,
-          tools: opts.tools,
-          toolChoice: opts.toolChoice,
-          maxTokens: opts.maxTokens ?? o.maxTokens,
-          temperature: opts.temperature ?? o.temperature,
-          numCtx: o.numCtx,
-          think: o.think,
-          keepAlive: o.keepAlive,
-          extraBody: opts.extraBody,
-        }),
-      ),
-    );
-    const headers: Record<string, string> = { "content-type": "application/json", ...o.headers };
-    if (apiKey !== undefined) headers.authorization = `Bearer ${apiKey}`;
-    return this.transport(
-      { url: joinUrl(host, "/api/chat"), headers, body },
-      "ndjson",
-      () => new OllamaStreamParser(),
-      opts,
-      "OLLAMA_API_KEY or the apiKey option (only hosted Ollama needs one)",
-    );
+    return formatOllama(messages, {
+      model: o.model,
+      tools: opts.tools,
+      toolChoice: opts.toolChoice,
+      maxTokens: opts.maxTokens ?? o.maxTokens,
+      temperature: opts.temperature ?? o.temperature,
+      numCtx: o.numCtx,
+      think: o.think,
+      keepAlive: o.keepAlive,
+      extraBody: opts.extraBody,
+    });
+  }
+
+  protected parser(): OllamaStreamParser {
+    return new OllamaStreamParser();
   }
 }

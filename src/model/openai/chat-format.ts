@@ -1,6 +1,5 @@
 import type { DataBlock, Msg, TextBlock, ToolResultBlock } from "../../message/index.js";
 import { attachmentPlaceholder, dataUrl, decodeText, mediaKind, mediaTypeOf } from "../media.js";
-import { normalizeMessages } from "../normalize.js";
 import type { ToolChoice, ToolSchema } from "../types.js";
 import type {
   OpenAIChatContentPart,
@@ -8,7 +7,7 @@ import type {
   OpenAIChatRequest,
   OpenAIChatToolCall,
   OpenAIChatToolChoice,
-} from "./chat-types.js";
+} from "./chat-wire.js";
 
 export interface OpenAIChatFormatOptions {
   model: string;
@@ -28,7 +27,7 @@ export interface OpenAIChatFormatOptions {
 }
 
 /**
- * Msg[] → a streaming Chat Completions body (pure). Normalises history first, then splits each
+ * Msg[] → a streaming Chat Completions body (pure; the history normalised already, see normalizeMessages). Splits each
  * assistant reply into assistant (text + tool_calls) and `tool` messages in order; media returned by
  * tools goes into a user message after the tool messages, since tool messages take text only.
  */
@@ -38,7 +37,7 @@ export function formatOpenAIChat(
 ): OpenAIChatRequest {
   const provider = options.provider ?? "openai";
   const out: OpenAIChatMessage[] = [];
-  for (const msg of normalizeMessages(messages, { provider })) {
+  for (const msg of messages) {
     if (msg.role === "system") out.push({ role: "system", content: joinText(msg.content) });
     else if (msg.role === "user") out.push({ role: "user", content: userContent(msg.content) });
     else formatAssistant(msg, options.reasoningRoundTrip === true, provider, out);

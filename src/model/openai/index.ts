@@ -1,14 +1,14 @@
-export { OpenAIBaseModel } from "./base-model.js";
 export { chatToolChoice, formatOpenAIChat, mediaPart, type OpenAIChatFormatOptions } from "./chat-format.js";
 export { OpenAIChatModel, type OpenAIChatModelOptions, openAICompatible } from "./chat-model.js";
-export { mapChatFinishReason, OpenAIChatStreamParser } from "./chat-stream-parser.js";
+export { mapChatFinishReason, OpenAIChatStreamParser } from "./chat-stream.js";
 export type {
   OpenAIChatContentPart,
   OpenAIChatMessage,
   OpenAIChatRequest,
   OpenAIChatToolCall,
   OpenAIChatToolChoice,
-} from "./chat-types.js";
+} from "./chat-wire.js";
+export { OpenAIBaseModel, OpenAICompatibleModel } from "./compatible-model.js";
 export { type OpenAIConnectionOptions, resolveConnection } from "./connection.js";
 export { OPENAI_PRESETS, type OpenAIPreset, type OpenAIPresetName } from "./presets.js";
 export {
@@ -18,10 +18,10 @@ export {
   responsesToolChoice,
 } from "./responses-format.js";
 export { OpenAIResponsesModel, type OpenAIResponsesModelOptions } from "./responses-model.js";
-export { OpenAIResponsesStreamParser } from "./responses-stream-parser.js";
+export { OpenAIResponsesStreamParser } from "./responses-stream.js";
 export type {
   OpenAIResponsesContentPart,
   OpenAIResponsesInputItem,
   OpenAIResponsesRequest,
   OpenAIResponsesToolChoice,
-} from "./responses-types.js";
+} from "./responses-wire.js";

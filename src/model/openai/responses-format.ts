@@ -1,6 +1,5 @@
 import type { DataBlock, Msg, TextBlock } from "../../message/index.js";
 import { attachmentPlaceholder, dataUrl, decodeText, mediaKind, mediaTypeOf } from "../media.js";
-import { normalizeMessages } from "../normalize.js";
 import type { ToolChoice, ToolSchema } from "../types.js";
 import { hostedItem } from "./responses-hosted-tools.js";
 import type {
@@ -8,7 +7,7 @@ import type {
   OpenAIResponsesInputItem,
   OpenAIResponsesRequest,
   OpenAIResponsesToolChoice,
-} from "./responses-types.js";
+} from "./responses-wire.js";
 
 export interface OpenAIResponsesFormatOptions {
   model: string;
@@ -27,7 +26,7 @@ export interface OpenAIResponsesFormatOptions {
 }
 
 /**
- * Msg[] → a streaming Responses body (pure). Normalises history first; each assistant reply becomes
+ * Msg[] → a streaming Responses body (pure; the history normalised already, see normalizeMessages). Each assistant reply becomes
  * reasoning items (own ones only, with their ids and encrypted content), messages, function_call and
  * function_call_output items in order. Tool outputs keep their images and files (the API takes them).
  */
@@ -37,7 +36,7 @@ export function formatOpenAIResponses(
 ): OpenAIResponsesRequest {
   const provider = options.provider ?? "openai";
   const input: OpenAIResponsesInputItem[] = [];
-  for (const msg of normalizeMessages(messages, { provider, keepProviderRuns: true })) {
+  for (const msg of messages) {
     if (msg.role !== "assistant") {
       input.push({ role: msg.role, content: userContent(msg.content) });
       continue;

@@ -1,6 +1,6 @@
 import type { DataBlock, Msg, TextBlock, ToolCallBlock, ToolResultBlock } from "../../message/index.js";
 import { jsonInput, providerCall, providerResult } from "../provider-kit/provider-runs.js";
-import type { OpenAIResponsesInputItem } from "./responses-types.js";
+import type { OpenAIResponsesInputItem } from "./responses-wire.js";
 
 /**
  * Responses hosted tool runs (`web_search_call`, `file_search_call`, `code_interpreter_call`,

@@ -1,14 +1,13 @@
 import type { Msg } from "../../message/index.js";
-import { builtinToolsFor } from "../provider-kit/builtin-tools.js";
-import { lazyStream } from "../provider-kit/lazy-stream.js";
-import { checkResponseFormat, openAIJsonSchema } from "../provider-kit/response-format.js";
-import { applySampling, mergeSampling } from "../provider-kit/sampling.js";
-import type { BuiltinTool, ChatChunk, ChatOptions } from "../types.js";
-import { OpenAIBaseModel } from "./base-model.js";
+import type { NormalizeOptions } from "../normalize.js";
+import type { ProviderCall } from "../provider-kit/provider-model.js";
+import { openAIJsonSchema } from "../provider-kit/response-format.js";
+import type { BuiltinTool, ResponseFormat } from "../types.js";
+import { OpenAICompatibleModel } from "./compatible-model.js";
 import type { OpenAIConnectionOptions } from "./connection.js";
 import { formatOpenAIResponses, type OpenAIResponsesFormatOptions } from "./responses-format.js";
-import { OpenAIResponsesStreamParser } from "./responses-stream-parser.js";
-import type { OpenAIResponsesRequest } from "./responses-types.js";
+import { OpenAIResponsesStreamParser } from "./responses-stream.js";
+import type { OpenAIResponsesRequest } from "./responses-wire.js";
 
 export interface OpenAIResponsesModelOptions extends OpenAIConnectionOptions {
   reasoningEffort?: OpenAIResponsesFormatOptions["reasoningEffort"];
@@ -67,43 +66,50 @@ function hostedTool(tool: BuiltinTool): Record<string, unknown> | undefined {
 }
 
 /** OpenAI Responses API (`/responses`), streaming, with reasoning items round-tripped by id and encrypted content. */
-export class OpenAIResponsesModel extends OpenAIBaseModel {
-  constructor(private readonly options: OpenAIResponsesModelOptions) {
-    super(options);
+export class OpenAIResponsesModel extends OpenAICompatibleModel<
+  OpenAIResponsesModelOptions,
+  OpenAIResponsesRequest
+> {
+  protected readonly path = "/responses";
+  /** The Responses API samples with temperature and top_p only. */
+  protected readonly samplingWire = { names: { topP: "top_p" } };
+  protected override builtinToolWire = hostedTool;
+
+  /** Keeps its own hosted tool runs (their items go back in place). */
+  protected override get normalization(): NormalizeOptions {
+    return { provider: this.provider, keepProviderRuns: true };
   }
 
-  stream(messages: Msg[], opts: ChatOptions = {}): AsyncIterable<ChatChunk> {
-    return lazyStream(() => this.sendResponses(messages, opts));
+  protected format(messages: Msg[], call: ProviderCall): OpenAIResponsesRequest {
+    const { opts } = call;
+    const formatOptions: OpenAIResponsesFormatOptions = {
+      model: this.name,
+      provider: this.provider,
+      tools: opts.tools,
+      toolChoice: opts.toolChoice,
+      maxTokens: opts.maxTokens,
+      temperature: opts.temperature,
+      reasoningEffort: this.options.reasoningEffort,
+      reasoningSummary: this.options.reasoningSummary,
+      store: this.options.store,
+      extraBody: opts.extraBody,
+    };
+    const request = formatOpenAIResponses(messages, formatOptions);
+    if (this.options.conversationState) {
+      continueConversation(
+        request,
+        call.messages,
+        (prefix) => formatOpenAIResponses(this.normalized(prefix), formatOptions).input,
+      );
+    }
+    return request;
   }
 
-  private sendResponses(messages: Msg[], opts: ChatOptions): AsyncIterable<ChatChunk> {
-    const sampling = mergeSampling(this.options.sampling, opts);
-    const body = this.body(messages, (msgs) => {
-      const formatOptions: OpenAIResponsesFormatOptions = {
-        model: this.name,
-        provider: this.provider,
-        tools: opts.tools,
-        toolChoice: opts.toolChoice,
-        maxTokens: opts.maxTokens,
-        temperature: opts.temperature,
-        reasoningEffort: this.options.reasoningEffort,
-        reasoningSummary: this.options.reasoningSummary,
-        store: this.options.store,
-        extraBody: opts.extraBody,
-      };
-      const request = formatOpenAIResponses(msgs, formatOptions);
-      // The Responses API samples with temperature and top_p only.
-      applySampling(this.provider, sampling, { topP: "top_p" }, request);
-      if (this.options.conversationState)
-        continueConversation(request, msgs, (prefix) => formatOpenAIResponses(prefix, formatOptions).input);
-      const hosted = builtinToolsFor(this.provider, this.options.builtinTools, hostedTool);
-      if (hosted.length > 0) request.tools = [...(request.tools ?? []), ...(hosted as never[])];
-      if (opts.responseFormat !== undefined) {
-        const format = checkResponseFormat(this.provider, opts.responseFormat);
-        request.text = { format: { type: "json_schema", ...openAIJsonSchema(format) } };
-      }
-      return request;
-    });
-    return this.send("/responses", body, () => new OpenAIResponsesStreamParser(this.provider), opts);
+  protected parser(): OpenAIResponsesStreamParser {
+    return new OpenAIResponsesStreamParser(this.provider);
+  }
+
+  protected override applyResponseFormat(body: Record<string, unknown>, format: ResponseFormat): void {
+    body.text = { format: { type: "json_schema", ...openAIJsonSchema(format) } };
   }
 }
