@@ -2,6 +2,7 @@ import type { Msg } from "../message/index.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { DEFAULT_CONTEXT_SIZE, modelInfo } from "./model-info.js";
 import { MODEL_PROVIDERS, parseModelSpec } from "./model-spec.js";
+import { knownModelProviders, registeredModelProvider } from "./provider-registry.js";
 import type {
   BatchedChatStream,
   ChatChunk,
@@ -29,9 +30,12 @@ export class SpecChatModel implements ChatModel {
 
   constructor(spec: string) {
     const parsed = parseModelSpec(spec);
-    if (!(MODEL_PROVIDERS as readonly string[]).includes(parsed.provider)) {
+    if (
+      !(MODEL_PROVIDERS as readonly string[]).includes(parsed.provider) &&
+      !registeredModelProvider(parsed.provider)
+    ) {
       throw new Error(
-        `model "${spec}": unknown provider "${parsed.provider}" (known: ${MODEL_PROVIDERS.join(", ")})`,
+        `model "${spec}": unknown provider "${parsed.provider}" (known: ${knownModelProviders().join(", ")})`,
       );
     }
     this.spec = spec;

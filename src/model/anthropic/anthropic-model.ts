@@ -1,7 +1,9 @@
 import type { Msg } from "../../message/index.js";
 import { modelInfo } from "../model-info.js";
 import type { NormalizeOptions } from "../normalize.js";
+import { unversionedBaseURL } from "../provider-kit/base-url.js";
 import { countOrEstimate } from "../provider-kit/count-tokens.js";
+import type { ModelProviderDefinition } from "../provider-kit/provider-definition.js";
 import { type ProviderCall, type ProviderEndpoint, ProviderModel } from "../provider-kit/provider-model.js";
 import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
@@ -154,3 +156,12 @@ export class AnthropicModel extends ProviderModel<AnthropicModelOptions, Anthrop
     return { ...headers, ...this.options.headers };
   }
 }
+
+/** `anthropic:claude-sonnet-4-5`: the base URL without the `/v1` its paths add. */
+export const anthropicProvider: ModelProviderDefinition = {
+  name: "anthropic",
+  baseURLVariable: "ANTHROPIC_BASE_URL",
+  normalizeBaseURL: (baseURL, field) => unversionedBaseURL(baseURL, field, "anthropic"),
+  create: (settings) => new AnthropicModel(settings),
+  defaultModel: { model: "claude-sonnet-4-5", when: "ANTHROPIC_API_KEY" },
+};

@@ -1,4 +1,6 @@
 import type { Msg } from "../../message/index.js";
+import { v1BaseURL } from "../provider-kit/base-url.js";
+import type { ModelProviderDefinition } from "../provider-kit/provider-definition.js";
 import { type ProviderCall, type ProviderEndpoint, ProviderModel } from "../provider-kit/provider-model.js";
 import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
@@ -90,3 +92,12 @@ export class DashScopeModel extends ProviderModel<DashScopeModelOptions, DashSco
     return new DashScopeStreamParser();
   }
 }
+
+/** `dashscope:qwen-plus`. */
+export const dashScopeProvider: ModelProviderDefinition = {
+  name: "dashscope",
+  baseURLVariable: "DASHSCOPE_BASE_URL",
+  normalizeBaseURL: (baseURL, field) => v1BaseURL(baseURL, field, "dashscope"),
+  create: (settings) => new DashScopeModel(settings),
+  defaultModel: { model: "qwen-plus", when: "DASHSCOPE_API_KEY" },
+};

@@ -1,6 +1,8 @@
 import type { Msg } from "../../message/index.js";
 import type { NormalizeOptions } from "../normalize.js";
+import { versionedBaseURL } from "../provider-kit/base-url.js";
 import { countOrEstimate } from "../provider-kit/count-tokens.js";
+import type { ModelProviderDefinition } from "../provider-kit/provider-definition.js";
 import { type ProviderCall, type ProviderEndpoint, ProviderModel } from "../provider-kit/provider-model.js";
 import { section } from "../provider-kit/sampling.js";
 import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
@@ -148,3 +150,12 @@ export class GeminiModel extends ProviderModel<GeminiModelOptions, GeminiRequest
     return { "content-type": "application/json", "x-goog-api-key": apiKey, ...this.options.headers };
   }
 }
+
+/** `gemini:gemini-2.5-flash`: the base URL with an API version (`/v1beta` when none is given). */
+export const geminiProvider: ModelProviderDefinition = {
+  name: "gemini",
+  baseURLVariable: "GEMINI_BASE_URL",
+  normalizeBaseURL: (baseURL, field) => versionedBaseURL(baseURL, field, "gemini"),
+  create: (settings) => new GeminiModel(settings),
+  defaultModel: { model: "gemini-2.5-flash", when: "GEMINI_API_KEY" },
+};

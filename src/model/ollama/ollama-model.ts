@@ -1,5 +1,6 @@
 import type { Msg } from "../../message/index.js";
-import { ollamaHostURL } from "../provider-kit/base-url.js";
+import { ollamaHostURL, plainBaseURL } from "../provider-kit/base-url.js";
+import type { ModelProviderDefinition } from "../provider-kit/provider-definition.js";
 import { type ProviderCall, type ProviderEndpoint, ProviderModel } from "../provider-kit/provider-model.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
 import type { TransportOptions } from "../transport/types.js";
@@ -106,3 +107,12 @@ export class OllamaModel extends ProviderModel<OllamaModelOptions, OllamaRequest
     return new OllamaStreamParser();
   }
 }
+
+/** `ollama:llama3.2`: the base URL in OLLAMA_HOST's forms (a host without scheme gets http://) is the host. */
+export const ollamaProvider: ModelProviderDefinition = {
+  name: "ollama",
+  baseURLVariable: "OLLAMA_HOST",
+  normalizeBaseURL: (baseURL, field) => plainBaseURL(ollamaHostURL(baseURL, field), field, "ollama"),
+  create: ({ baseURL, ...settings }) => new OllamaModel(baseURL ? { ...settings, host: baseURL } : settings),
+  defaultModel: { model: "llama3.2", when: "OLLAMA_HOST" },
+};

@@ -1,4 +1,6 @@
 import type { Msg } from "../../message/index.js";
+import { v1BaseURL } from "../provider-kit/base-url.js";
+import type { ModelProviderDefinition } from "../provider-kit/provider-definition.js";
 import type { ProviderCall } from "../provider-kit/provider-model.js";
 import { openAIJsonSchema } from "../provider-kit/response-format.js";
 import type { ResponseFormat } from "../types.js";
@@ -7,6 +9,7 @@ import { OpenAIChatStreamParser } from "./chat-stream.js";
 import type { OpenAIChatRequest } from "./chat-wire.js";
 import { OpenAICompatibleModel } from "./compatible-model.js";
 import type { OpenAIConnectionOptions } from "./connection.js";
+import { OPENAI_PRESETS, type OpenAIPresetName } from "./presets.js";
 
 export interface OpenAIChatModelOptions extends OpenAIConnectionOptions {
   /** `reasoning_effort` for reasoning models. */
@@ -62,3 +65,26 @@ export function openAICompatible(
 ): OpenAIChatModel {
   return new OpenAIChatModel({ ...options, preset });
 }
+
+/** `openai:gpt-4o-mini` (Chat Completions). */
+export const openAIChatProvider: ModelProviderDefinition = {
+  name: "openai",
+  baseURLVariable: "OPENAI_BASE_URL",
+  normalizeBaseURL: (baseURL, field) => v1BaseURL(baseURL, field, "openai"),
+  create: (settings) => new OpenAIChatModel(settings),
+  defaultModel: { model: "gpt-4o-mini", when: "OPENAI_API_KEY" },
+};
+
+/**
+ * The OpenAI-compatible presets under their own names (`deepseek:deepseek-chat`, `vllm:...`), except
+ * those whose name is a native provider's (ollama, dashscope: their native APIs win).
+ */
+export const openAIPresetProviders: readonly ModelProviderDefinition[] = (
+  Object.keys(OPENAI_PRESETS) as OpenAIPresetName[]
+)
+  .filter((name) => name !== "openai" && name !== "ollama" && name !== "dashscope")
+  .map((preset) => ({
+    name: preset,
+    normalizeBaseURL: (baseURL, field) => v1BaseURL(baseURL, field, preset),
+    create: (settings) => new OpenAIChatModel({ ...settings, preset }),
+  }));

@@ -1,5 +1,11 @@
 export { chatToolChoice, formatOpenAIChat, mediaPart, type OpenAIChatFormatOptions } from "./chat-format.js";
-export { OpenAIChatModel, type OpenAIChatModelOptions, openAICompatible } from "./chat-model.js";
+export {
+  OpenAIChatModel,
+  type OpenAIChatModelOptions,
+  openAIChatProvider,
+  openAICompatible,
+  openAIPresetProviders,
+} from "./chat-model.js";
 export { mapChatFinishReason, OpenAIChatStreamParser } from "./chat-stream.js";
 export type {
   OpenAIChatContentPart,
@@ -17,7 +23,11 @@ export {
   responsesMediaPart,
   responsesToolChoice,
 } from "./responses-format.js";
-export { OpenAIResponsesModel, type OpenAIResponsesModelOptions } from "./responses-model.js";
+export {
+  OpenAIResponsesModel,
+  type OpenAIResponsesModelOptions,
+  openAIResponsesProvider,
+} from "./responses-model.js";
 export { OpenAIResponsesStreamParser } from "./responses-stream.js";
 export type {
   OpenAIResponsesContentPart,

@@ -1,5 +1,7 @@
 import type { Msg } from "../../message/index.js";
 import type { NormalizeOptions } from "../normalize.js";
+import { v1BaseURL } from "../provider-kit/base-url.js";
+import type { ModelProviderDefinition } from "../provider-kit/provider-definition.js";
 import type { ProviderCall } from "../provider-kit/provider-model.js";
 import { openAIJsonSchema } from "../provider-kit/response-format.js";
 import type { BuiltinTool, ResponseFormat } from "../types.js";
@@ -113,3 +115,11 @@ export class OpenAIResponsesModel extends OpenAICompatibleModel<
     body.text = { format: { type: "json_schema", ...openAIJsonSchema(format) } };
   }
 }
+
+/** `openai-responses:o3` (the Responses API; same server and variable as `openai`). */
+export const openAIResponsesProvider: ModelProviderDefinition = {
+  name: "openai-responses",
+  baseURLVariable: "OPENAI_BASE_URL",
+  normalizeBaseURL: (baseURL, field) => v1BaseURL(baseURL, field, "openai-responses"),
+  create: (settings) => new OpenAIResponsesModel(settings),
+};

@@ -35,3 +35,33 @@ export function ollamaHostURL(value: string, field: string): string {
   httpBaseURL(`http://${value}`, field, "ollama");
   return `http://${value}`;
 }
+
+/** A checked base URL (see httpBaseURL) without trailing slashes, and its path. */
+function checkedBase(value: string, field: string, provider: string): { base: string; path: string } {
+  const url = new URL(httpBaseURL(value, field, provider));
+  const path = url.pathname.replace(/\/+$/, "");
+  return { base: `${url.origin}${path}${url.search}`, path };
+}
+
+/** A checked base URL as given, trailing slashes trimmed. */
+export function plainBaseURL(value: string, field: string, provider: string): string {
+  return checkedBase(value, field, provider).base;
+}
+
+/** OpenAI-style servers take `/v1`: added to a bare host (`http://h:1` → `http://h:1/v1`); a path stays. */
+export function v1BaseURL(value: string, field: string, provider: string): string {
+  const { base, path } = checkedBase(value, field, provider);
+  return path === "" ? `${base}/v1` : base;
+}
+
+/** For paths that add `/v1` themselves (Anthropic's): a trailing `/v1` is dropped. */
+export function unversionedBaseURL(value: string, field: string, provider: string): string {
+  const { base, path } = checkedBase(value, field, provider);
+  return path.endsWith("/v1") ? base.slice(0, base.length - 3) : base;
+}
+
+/** For APIs that need a version segment (Gemini's): `version` is added when the path ends in none. */
+export function versionedBaseURL(value: string, field: string, provider: string, version = "v1beta"): string {
+  const { base, path } = checkedBase(value, field, provider);
+  return /\/v\d+(beta|alpha)?\d*$/.test(path) ? base : `${base}/${version}`;
+}

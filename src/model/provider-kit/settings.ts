@@ -40,12 +40,25 @@ export function joinUrl(base: string, path: string): string {
   return `${trimmed}${path.startsWith("/") ? path : `/${path}`}`;
 }
 
-/** Where a native-API provider's key and base URL come from when the options do not give them. */
+/** Where a provider's key and base URL come from when the options do not give them. */
+export interface EndpointDefaults {
+  /** The provider's name in messages (`Anthropic`). */
+  label: string;
+  /** The variable holding the key (`ANTHROPIC_API_KEY`). */
+  keyEnv: string;
+  /** A second variable read when the first is not set (Gemini's GOOGLE_API_KEY). */
+  keyEnvFallback?: string;
+  /** The variable holding the base URL (`ANTHROPIC_BASE_URL`). */
+  urlEnv: string;
+  /** The public endpoint. */
+  url: string;
+}
+
+/** The built-in native-API providers' defaults. */
 const ENDPOINTS = {
   anthropic: {
     label: "Anthropic",
     keyEnv: "ANTHROPIC_API_KEY",
-    keyEnvFallback: undefined,
     urlEnv: "ANTHROPIC_BASE_URL",
     url: "https://api.anthropic.com",
   },
@@ -59,25 +72,26 @@ const ENDPOINTS = {
   dashscope: {
     label: "DashScope",
     keyEnv: "DASHSCOPE_API_KEY",
-    keyEnvFallback: undefined,
     urlEnv: "DASHSCOPE_BASE_URL",
     url: "https://dashscope.aliyuncs.com/api/v1",
   },
-} as const;
+} as const satisfies Record<string, EndpointDefaults>;
 
 /**
  * The API key and base URL for a chat or embedding request: the options, else the provider's
  * environment variables (read per request), else the public endpoint. No key: an authentication error;
- * a base URL that is not http(s): an error naming it (see baseURLSetting).
+ * a base URL that is not http(s): an error naming it (see baseURLSetting). `provider` is a built-in
+ * provider's name or a third-party provider's defaults (its name: `label` in lower case).
  */
 export function providerEndpoint(
-  provider: keyof typeof ENDPOINTS,
+  provider: keyof typeof ENDPOINTS | EndpointDefaults,
   options: { apiKey?: string; baseURL?: string },
 ): { apiKey: string; baseURL: string } {
-  const e = ENDPOINTS[provider];
+  const e: EndpointDefaults = typeof provider === "string" ? ENDPOINTS[provider] : provider;
+  const name = typeof provider === "string" ? provider : provider.label.toLowerCase();
   const fallbackKey = e.keyEnvFallback === undefined ? undefined : process.env[e.keyEnvFallback];
   return {
     apiKey: requireApiKey(setting(options.apiKey, e.keyEnv, fallbackKey), e.label, e.keyEnv),
-    baseURL: baseURLSetting(options.baseURL, e.urlEnv, e.url, provider),
+    baseURL: baseURLSetting(options.baseURL, e.urlEnv, e.url, name),
   };
 }
