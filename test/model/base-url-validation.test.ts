@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { resolveModel } from "../../src/app/server/config/model-spec.js";
 import { userMsg } from "../../src/message/index.js";
 import { AnthropicModel } from "../../src/model/anthropic/index.js";
-import { DashScopeModel } from "../../src/model/dashscope/index.js";
 import {
   DashScopeEmbedding,
   GeminiEmbedding,
@@ -15,9 +14,9 @@ import {
   modelFromSpec,
   parseModelSpec,
 } from "../../src/model/from-spec.js";
-import { GeminiModel } from "../../src/model/gemini/index.js";
 import { OllamaModel } from "../../src/model/ollama/index.js";
-import { OpenAIChatModel, OpenAIResponsesModel } from "../../src/model/openai/index.js";
+import type { ModelSpecSettings } from "../../src/model/provider-kit/provider-definition.js";
+import { BUILTIN_MODEL_PROVIDERS } from "../../src/model/providers.js";
 import type { FetchFunction } from "../../src/model/transport/types.js";
 
 /**
@@ -114,13 +113,10 @@ describe("provider classes given a bad baseURL directly send nothing", () => {
   for (const bad of NOT_HTTP) {
     it(`baseURL ${JSON.stringify(bad)}: each chat and embedding model fails naming it, no request made`, async () => {
       fetches.length = 0;
-      const chat = [
-        () => new OpenAIChatModel({ ...common, baseURL: bad }),
-        () => new OpenAIResponsesModel({ ...common, baseURL: bad }),
-        () => new AnthropicModel({ ...common, baseURL: bad }),
-        () => new GeminiModel({ ...common, baseURL: bad }),
-        () => new DashScopeModel({ ...common, baseURL: bad }),
-      ];
+      // Every provider's definition builds its model with the options as given (Ollama's is `host`: below).
+      const chat = BUILTIN_MODEL_PROVIDERS.filter(({ name }) => name !== "ollama").map(
+        (provider) => () => provider.create({ ...common, baseURL: bad } as ModelSpecSettings),
+      );
       for (const build of chat) {
         // Either the constructor or the first call refuses it; neither reaches the network.
         await expect(

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { userMsg } from "../../src/message/index.js";
 import { type ChatChunk, isBatchedStream, modelFromSpec } from "../../src/model/index.js";
 import { lazyStream } from "../../src/model/provider-kit/lazy-stream.js";
+import { BUILTIN_MODEL_PROVIDERS } from "../../src/model/providers.js";
 
 const final: ChatChunk = {
   type: "final",
@@ -37,14 +38,8 @@ describe("lazyStream", () => {
   });
 
   it("keeps every provider's stream batched for the agent's fast path", () => {
-    for (const spec of [
-      "openai:gpt-4o",
-      "openai-responses:gpt-5",
-      "anthropic:claude-sonnet-4-5",
-      "gemini:gemini-2.5-flash",
-      "ollama:llama3.1",
-      "dashscope:qwen-plus",
-    ]) {
+    // every built-in provider's definition (a new one joins by being listed in src/model/providers.ts)
+    for (const spec of BUILTIN_MODEL_PROVIDERS.map((p) => `${p.name}:${p.defaultModel?.model ?? "m"}`)) {
       const [provider, model] = spec.split(/:(.*)/s) as [string, string];
       const chat = modelFromSpec({ provider, model, apiKey: "k", baseURL: "http://127.0.0.1:9" });
       expect(isBatchedStream(chat.stream([userMsg("hi")])), spec).toBe(true);

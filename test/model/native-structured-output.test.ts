@@ -1,15 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { type AgentScopeError, userMsg } from "../../src/message/index.js";
-import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
-import { DashScopeModel } from "../../src/model/dashscope/dashscope-model.js";
-import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
-import { OllamaModel } from "../../src/model/ollama/ollama-model.js";
-import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
-import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
-import type { ChatModel, ResponseFormat } from "../../src/model/types.js";
+import type { ResponseFormat } from "../../src/model/types.js";
 import { collect } from "./helpers/collect-stream.js";
-import { chatCompletionFrames, responsesFrames, type TextWire } from "./helpers/openai-wire.js";
-import { anthropicFrames, dashScopeFrames, geminiFrames, ollamaFrames } from "./helpers/provider-wire.js";
+import type { TextWire } from "./helpers/openai-wire.js";
+import { casesWith } from "./helpers/provider-cases.js";
 import { wireServerForFile } from "./helpers/wire-server.js";
 
 const SCHEMA = {
@@ -31,49 +25,16 @@ const sent = () => wire.requests[0]?.body as Record<string, unknown>;
 const textOf = (final: Awaited<ReturnType<typeof collect>>["final"]) =>
   final.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
 
-const NATIVE: Array<
-  [string, (origin: string) => ChatModel, TextWire, (body: Record<string, unknown>) => unknown]
-> = [
-  [
-    "openai-chat",
-    (o) => new OpenAIChatModel({ model: "gpt-4o", baseURL: `${o}/v1`, apiKey: "k" }),
-    chatCompletionFrames(ANSWER, usage),
-    (body) => body.response_format,
-  ],
-  [
-    "openai-responses",
-    (o) => new OpenAIResponsesModel({ model: "gpt-5", baseURL: `${o}/v1`, apiKey: "k" }),
-    responsesFrames(ANSWER, usage),
-    (body) => body.text,
-  ],
-  [
-    "gemini",
-    (o) => new GeminiModel({ model: "gemini-2.5-flash", baseURL: `${o}/v1beta`, apiKey: "k" }),
-    geminiFrames(ANSWER, usage),
-    (body) => body.generationConfig,
-  ],
-  [
-    "ollama",
-    (o) => new OllamaModel({ model: "llama3.1", host: o }),
-    ollamaFrames(ANSWER, usage),
-    (body) => body.format,
-  ],
-];
-
-const EXPECTED: Record<string, unknown> = {
-  "openai-chat": { type: "json_schema", json_schema: { name: "weather", schema: SCHEMA, strict: true } },
-  "openai-responses": { format: { type: "json_schema", name: "weather", schema: SCHEMA, strict: true } },
-  gemini: {
-    responseMimeType: "application/json",
-    // Gemini's Schema dialect (upper-case types, no additionalProperties), as for function declarations.
-    responseSchema: {
-      type: "OBJECT",
-      properties: { city: { type: "STRING" }, celsius: { type: "NUMBER" } },
-      required: ["city", "celsius"],
-    },
-  },
-  ollama: SCHEMA,
-};
+/** Every provider (helpers/provider-cases.ts): those with native structured output, and those without. */
+const CASES = casesWith("structuredOutput");
+const NATIVE = CASES.flatMap(({ name, textWire, structuredOutput: { create, native } }) =>
+  native ? [[name, create, textWire(ANSWER, usage), native.pick] as const] : [],
+);
+const EXPECTED: Record<string, unknown> = Object.fromEntries(
+  CASES.flatMap(({ name, structuredOutput: { native } }) =>
+    native ? [[name, native.expected(SCHEMA)]] : [],
+  ),
+);
 
 describe.each(NATIVE)("%s native structured output", (name, create, frames, pick) => {
   it("sends the schema the provider's way and returns the JSON text", async () => {
@@ -96,18 +57,11 @@ describe.each(NATIVE)("%s native structured output", (name, create, frames, pick
   });
 });
 
-describe.each([
-  [
-    "anthropic",
-    (o: string) => new AnthropicModel({ model: "claude-sonnet-4-5", baseURL: o, apiKey: "k" }),
-    anthropicFrames(["x"], usage),
-  ],
-  [
-    "dashscope",
-    (o: string) => new DashScopeModel({ model: "qwen-plus", baseURL: o, apiKey: "k" }),
-    dashScopeFrames(["x"], usage),
-  ],
-] as const)("%s without native structured output", (_name, create, frames) => {
+describe.each(
+  CASES.flatMap(({ name, textWire, structuredOutput: { create, native } }) =>
+    native ? [] : [[name, create, textWire(["x"], usage)] as const],
+  ),
+)("%s without native structured output", (_name, create, frames) => {
   it("rejects responseFormat and points at the tool mode, sending nothing", async () => {
     serve(frames);
     const error = (await collect(create(wire.url).stream([userMsg("x")], { responseFormat: FORMAT })).catch(

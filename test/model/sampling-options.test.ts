@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type AgentScopeError, userMsg } from "../../src/message/index.js";
-import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
-import { DashScopeModel } from "../../src/model/dashscope/dashscope-model.js";
-import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
-import { OllamaModel } from "../../src/model/ollama/ollama-model.js";
-import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
-import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
 import type { ChatModel, SamplingOptions } from "../../src/model/types.js";
-import { chatCompletionFrames, responsesFrames, type TextWire } from "./helpers/openai-wire.js";
-import { anthropicFrames, dashScopeFrames, geminiFrames, ollamaFrames } from "./helpers/provider-wire.js";
+import { casesWith } from "./helpers/provider-cases.js";
 import { wireServerForFile } from "./helpers/wire-server.js";
 
 /** Every sampling option, with values the checks accept. */
@@ -21,82 +14,13 @@ const ALL: Required<SamplingOptions> = {
   frequencyPenalty: -0.5,
 };
 
-interface Case {
-  name: string;
-  create(origin: string, sampling?: SamplingOptions): ChatModel;
-  wire: TextWire;
-  /** Where the options land in the body, under the provider's names. */
-  expected: Record<string, unknown>;
-  section?: string;
-  unsupported: Array<keyof SamplingOptions>;
-}
-
 const usage = { input: 3, output: 2 };
-const CASES: Case[] = [
-  {
-    name: "openai-chat",
-    create: (o, sampling) =>
-      new OpenAIChatModel({ model: "gpt-4o", baseURL: `${o}/v1`, apiKey: "k", sampling }),
-    wire: chatCompletionFrames(["ok"], usage),
-    expected: { top_p: 0.9, stop: ["\n\nUser:"], seed: 7, presence_penalty: 0.5, frequency_penalty: -0.5 },
-    unsupported: ["topK"],
-  },
-  {
-    name: "openai-responses",
-    create: (o, sampling) =>
-      new OpenAIResponsesModel({ model: "gpt-5", baseURL: `${o}/v1`, apiKey: "k", sampling }),
-    wire: responsesFrames(["ok"], usage),
-    expected: { top_p: 0.9 },
-    unsupported: ["topK", "stopSequences", "seed", "presencePenalty", "frequencyPenalty"],
-  },
-  {
-    name: "anthropic",
-    create: (o, sampling) =>
-      new AnthropicModel({ model: "claude-sonnet-4-5", baseURL: o, apiKey: "k", sampling }),
-    wire: anthropicFrames(["ok"], usage),
-    expected: { top_p: 0.9, top_k: 40, stop_sequences: ["\n\nUser:"] },
-    unsupported: ["seed", "presencePenalty", "frequencyPenalty"],
-  },
-  {
-    name: "gemini",
-    create: (o, sampling) =>
-      new GeminiModel({ model: "gemini-2.5-flash", baseURL: `${o}/v1beta`, apiKey: "k", sampling }),
-    wire: geminiFrames(["ok"], usage),
-    expected: {
-      topP: 0.9,
-      topK: 40,
-      stopSequences: ["\n\nUser:"],
-      seed: 7,
-      presencePenalty: 0.5,
-      frequencyPenalty: -0.5,
-    },
-    section: "generationConfig",
-    unsupported: [],
-  },
-  {
-    name: "ollama",
-    create: (o, sampling) => new OllamaModel({ model: "llama3.1", host: o, sampling }),
-    wire: ollamaFrames(["ok"], usage),
-    expected: {
-      top_p: 0.9,
-      top_k: 40,
-      stop: ["\n\nUser:"],
-      seed: 7,
-      presence_penalty: 0.5,
-      frequency_penalty: -0.5,
-    },
-    section: "options",
-    unsupported: [],
-  },
-  {
-    name: "dashscope",
-    create: (o, sampling) => new DashScopeModel({ model: "qwen-plus", baseURL: o, apiKey: "k", sampling }),
-    wire: dashScopeFrames(["ok"], usage),
-    expected: { top_p: 0.9, top_k: 40, stop: ["\n\nUser:"], seed: 7, presence_penalty: 0.5 },
-    section: "parameters",
-    unsupported: ["frequencyPenalty"],
-  },
-];
+/** One entry per provider that samples (helpers/provider-cases.ts). */
+const CASES = casesWith("sampling").map(({ name, textWire, sampling }) => ({
+  name,
+  wire: textWire(["ok"], usage),
+  ...sampling,
+}));
 
 const wire = wireServerForFile();
 

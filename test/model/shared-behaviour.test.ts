@@ -9,139 +9,24 @@ import {
   textBlock,
   userMsg,
 } from "../../src/message/index.js";
-import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
-import { DashScopeModel } from "../../src/model/dashscope/dashscope-model.js";
-import { GeminiModel } from "../../src/model/gemini/gemini-model.js";
 import { MISSING_TOOL_RESULT } from "../../src/model/normalize.js";
-import { OllamaModel } from "../../src/model/ollama/ollama-model.js";
-import { OpenAIChatModel } from "../../src/model/openai/chat-model.js";
-import { OpenAIResponsesModel } from "../../src/model/openai/responses-model.js";
 import type { TransportOptions } from "../../src/model/transport/types.js";
 import type { ChatChunk, ChatFinal, ChatModel, ChatOptions } from "../../src/model/types.js";
 import { type DashScopeResponder, startDashScopeResponder } from "./helpers/dashscope-responder.js";
-import {
-  chatCompletionFrames,
-  openAIErrorBody,
-  responsesFrames,
-  type TextWire,
-} from "./helpers/openai-wire.js";
-import {
-  anthropicErrorBody,
-  anthropicFrames,
-  dashScopeErrorBody,
-  dashScopeFrames,
-  geminiFrames,
-  googleErrorBody,
-  ollamaErrorBody,
-  ollamaFrames,
-} from "./helpers/provider-wire.js";
+import { casesWith } from "./helpers/provider-cases.js";
 import { recordingTransport, TRANSPORTS } from "./helpers/transports.js";
 import { startWireServer, type WireServer } from "./helpers/wire-server.js";
 
 /**
- * One entry per provider; every behaviour below runs against each. `origin` is a local server
- * (aimock, or our own wire server serving recorded frames) that speaks the provider's wire format.
+ * One entry per provider (helpers/provider-cases.ts); every behaviour below runs against each.
+ * `origin` is a local server (aimock, or our own wire server serving recorded frames) that speaks the
+ * provider's wire format.
  */
-interface ProviderCase {
-  name: string;
-  create(origin: string, options: TransportOptions): ChatModel;
-  /** Recorded frames of a streamed text reply: opening frames, one frame per delta, closing frames (with usage). */
-  textWire(texts: string[], usage: { input: number; output: number }): TextWire;
-  /** The body the provider sends with an error status (401, 429). */
-  errorBody(status: number): string;
-  /** Content type of a streamed reply. */
-  contentType?: string;
-  /** Where the credentials hint points (env variable or option), checked in the 401 message. */
-  credentialHint: string;
-  /** Whether thinking this provider produced goes back to it on the next turn. */
-  thinkingRoundTrip: boolean;
-  /** False when aimock does not speak the provider: the aimock behaviours then run against our DashScope responder. */
-  aimock?: boolean;
-}
-
-const CASES: ProviderCase[] = [
-  {
-    name: "openai-chat",
-    create: (origin, options) =>
-      new OpenAIChatModel({ model: "gpt-5", baseURL: `${origin}/v1`, apiKey: "sk-test", ...options }),
-    textWire: (texts, usage) => chatCompletionFrames(texts, usage),
-    errorBody: openAIErrorBody,
-    credentialHint: "OPENAI_API_KEY",
-    thinkingRoundTrip: false,
-  },
-  {
-    name: "openai-chat (deepseek preset)",
-    create: (origin, options) =>
-      new OpenAIChatModel({
-        model: "deepseek-reasoner",
-        preset: "deepseek",
-        baseURL: `${origin}/v1`,
-        apiKey: "k",
-        ...options,
-      }),
-    textWire: (texts, usage) => chatCompletionFrames(texts, usage, "deepseek-reasoner"),
-    errorBody: openAIErrorBody,
-    credentialHint: "DEEPSEEK_API_KEY",
-    thinkingRoundTrip: true,
-  },
-  {
-    name: "openai-responses",
-    create: (origin, options) =>
-      new OpenAIResponsesModel({
-        model: "o3",
-        baseURL: `${origin}/v1`,
-        apiKey: "sk-test",
-        reasoningEffort: "low",
-        ...options,
-      }),
-    textWire: (texts, usage) => responsesFrames(texts, usage, "o3"),
-    errorBody: openAIErrorBody,
-    credentialHint: "OPENAI_API_KEY",
-    thinkingRoundTrip: true,
-  },
-  {
-    name: "anthropic",
-    create: (origin, options) =>
-      new AnthropicModel({ model: "claude-sonnet-4-5", baseURL: origin, apiKey: "sk-ant-test", ...options }),
-    textWire: (texts, usage) => anthropicFrames(texts, usage),
-    errorBody: anthropicErrorBody,
-    credentialHint: "ANTHROPIC_API_KEY",
-    thinkingRoundTrip: true,
-  },
-  {
-    name: "gemini",
-    create: (origin, options) =>
-      new GeminiModel({
-        model: "gemini-2.5-flash",
-        baseURL: `${origin}/v1beta`,
-        apiKey: "g-test",
-        ...options,
-      }),
-    textWire: (texts, usage) => geminiFrames(texts, usage),
-    errorBody: googleErrorBody,
-    credentialHint: "GEMINI_API_KEY",
-    thinkingRoundTrip: true,
-  },
-  {
-    name: "ollama",
-    create: (origin, options) => new OllamaModel({ model: "llama3.1", host: origin, ...options }),
-    textWire: (texts, usage) => ollamaFrames(texts, usage),
-    errorBody: ollamaErrorBody,
-    contentType: "application/x-ndjson",
-    credentialHint: "OLLAMA_API_KEY",
-    thinkingRoundTrip: true,
-  },
-  {
-    name: "dashscope",
-    create: (origin, options) =>
-      new DashScopeModel({ model: "qwen-plus", baseURL: origin, apiKey: "sk-ds", ...options }),
-    textWire: (texts, usage) => dashScopeFrames(texts, usage),
-    errorBody: dashScopeErrorBody,
-    credentialHint: "DASHSCOPE_API_KEY",
-    thinkingRoundTrip: true,
-    aimock: false,
-  },
-];
+const CASES = casesWith("behaviour").map(({ name, textWire, behaviour }) => ({
+  name,
+  textWire,
+  ...behaviour,
+}));
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import {
+  BASE_URL_VARIABLES,
+  MODEL_PROVIDERS,
+  modelFromEnvironment,
+  modelProvider,
+} from "../../src/model/from-spec.js";
+import { BUILTIN_MODEL_PROVIDERS } from "../../src/model/providers.js";
+
+describe("the built-in provider definitions (src/model/providers.ts)", () => {
+  it("are the providers a spec may name without loading them (MODEL_PROVIDERS in model-spec.ts)", () => {
+    expect(BUILTIN_MODEL_PROVIDERS.map(({ name }) => name).sort()).toEqual([...MODEL_PROVIDERS].sort());
+    for (const name of MODEL_PROVIDERS) expect(modelProvider(name)?.name).toBe(name);
+  });
+
+  it("give each provider's server variable", () => {
+    expect(BASE_URL_VARIABLES).toEqual({
+      openai: "OPENAI_BASE_URL",
+      "openai-responses": "OPENAI_BASE_URL",
+      anthropic: "ANTHROPIC_BASE_URL",
+      gemini: "GEMINI_BASE_URL",
+      dashscope: "DASHSCOPE_BASE_URL",
+      ollama: "OLLAMA_HOST",
+    });
+  });
+
+  it("pick the default model of the first provider whose key is set, in their order", () => {
+    const pick = (env: Record<string, string>) => {
+      const model = modelFromEnvironment(env);
+      return model && `${model.provider}:${model.name}`;
+    };
+    expect(pick({ OLLAMA_HOST: "127.0.0.1:11434", DASHSCOPE_API_KEY: "k" })).toBe("dashscope:qwen-plus");
+    expect(pick({ GEMINI_API_KEY: "k", ANTHROPIC_API_KEY: "k" })).toBe("anthropic:claude-sonnet-4-5");
+    expect(pick({ OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" })).toBe("openai:gpt-4o-mini");
+    expect(pick({ OLLAMA_HOST: "127.0.0.1:11434" })).toBe("ollama:llama3.2");
+    expect(pick({})).toBeUndefined();
+  });
+});
