@@ -1,18 +1,27 @@
 import type { EmbeddingModel } from "./embedding.js";
-import { DashScopeEmbedding, GeminiEmbedding, OllamaEmbedding, OpenAIEmbedding } from "./embeddings/index.js";
+import {
+  dashScopeEmbeddingProvider,
+  geminiEmbeddingProvider,
+  ollamaEmbeddingProvider,
+  openAIEmbeddingProvider,
+  openAIPresetEmbeddingProviders,
+} from "./embeddings/index.js";
 import { BASE_URL_VARIABLES, normalizeBaseURL } from "./from-spec.js";
 import { parseModelSpec } from "./model-spec.js";
-import { OPENAI_PRESETS, type OpenAIPresetName } from "./openai/presets.js";
-import { ollamaHostURL } from "./provider-kit/base-url.js";
+import type { EmbeddingProviderDefinition } from "./provider-kit/provider-definition.js";
+
+/** The embedding providers, each defined beside its model (src/model/embeddings/). */
+const DEFINITIONS: readonly EmbeddingProviderDefinition[] = [
+  openAIEmbeddingProvider,
+  geminiEmbeddingProvider,
+  ollamaEmbeddingProvider,
+  dashScopeEmbeddingProvider,
+  ...openAIPresetEmbeddingProviders,
+];
+const BY_NAME = new Map(DEFINITIONS.map((definition) => [definition.name, definition]));
 
 /** The providers `embeddingFromSpec` knows: the native ones and the OpenAI-compatible presets. */
-export const EMBEDDING_PROVIDERS = [
-  "openai",
-  "gemini",
-  "ollama",
-  "dashscope",
-  ...Object.keys(OPENAI_PRESETS).filter((name) => !["openai", "ollama", "dashscope"].includes(name)),
-] as const;
+export const EMBEDDING_PROVIDERS: readonly string[] = DEFINITIONS.map(({ name }) => name);
 
 /**
  * The EmbeddingModel a spec names, written like a chat model spec: `provider:model[@baseURL]`
@@ -29,37 +38,17 @@ export function embeddingFromSpec(
 ): EmbeddingModel {
   const parsed = parseModelSpec(spec);
   const { provider, model } = parsed;
+  const definition = BY_NAME.get(provider);
+  if (definition === undefined) {
+    throw new Error(
+      `embedding "${spec}": unknown provider "${provider}" (known: ${EMBEDDING_PROVIDERS.join(", ")})`,
+    );
+  }
   const variable = BASE_URL_VARIABLES[provider];
   const given = parsed.baseURL ?? (variable ? env[variable] || undefined : undefined);
   const field = parsed.baseURL !== undefined ? "baseURL" : (variable ?? "baseURL");
-  const dims = options.dimensions === undefined ? {} : { dimensions: options.dimensions };
-  switch (provider) {
-    case "ollama":
-      return new OllamaEmbedding({
-        model,
-        ...dims,
-        ...(given ? { host: normalizeBaseURL("ollama", ollamaHostURL(given, field), field) } : {}),
-      });
-    case "gemini":
-      return new GeminiEmbedding({
-        model,
-        ...dims,
-        ...(given ? { baseURL: normalizeBaseURL(provider, given, field) } : {}),
-      });
-    case "dashscope":
-      return new DashScopeEmbedding({ model, ...dims, ...(given ? { baseURL: given } : {}) });
-    default: {
-      if (!(EMBEDDING_PROVIDERS as readonly string[]).includes(provider)) {
-        throw new Error(
-          `embedding "${spec}": unknown provider "${provider}" (known: ${EMBEDDING_PROVIDERS.join(", ")})`,
-        );
-      }
-      return new OpenAIEmbedding({
-        model,
-        ...dims,
-        ...(provider === "openai" ? {} : { preset: provider as OpenAIPresetName }),
-        ...(given ? { baseURL: normalizeBaseURL(provider, given, field) } : {}),
-      });
-    }
-  }
+  const settings: { model: string; dimensions?: number; baseURL?: string } = { model };
+  if (options.dimensions !== undefined) settings.dimensions = options.dimensions;
+  if (given) settings.baseURL = definition.baseURLAsGiven ? given : normalizeBaseURL(provider, given, field);
+  return definition.create(settings);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { EMBEDDING_PROVIDERS, embeddingFromSpec } from "../../src/model/embedding-from-spec.js";
 import {
   BASE_URL_VARIABLES,
   MODEL_PROVIDERS,
@@ -34,5 +35,21 @@ describe("the built-in provider definitions (src/model/providers.ts)", () => {
     expect(pick({ OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k" })).toBe("openai:gpt-4o-mini");
     expect(pick({ OLLAMA_HOST: "127.0.0.1:11434" })).toBe("ollama:llama3.2");
     expect(pick({})).toBeUndefined();
+  });
+});
+
+describe("the embedding provider definitions (src/model/embeddings/)", () => {
+  it("are the native ones, then the OpenAI-compatible presets without a native API of the same name", () => {
+    expect(EMBEDDING_PROVIDERS).toEqual([
+      "openai",
+      "gemini",
+      "ollama",
+      "dashscope",
+      "deepseek",
+      "moonshot",
+      "vllm",
+      "lmstudio",
+    ]);
+    expect(() => embeddingFromSpec("acme:e")).toThrow(/unknown provider "acme" \(known: openai, gemini/);
   });
 });

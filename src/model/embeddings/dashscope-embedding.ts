@@ -1,4 +1,5 @@
 import type { EmbedOptions } from "../embedding.js";
+import type { EmbeddingProviderDefinition } from "../provider-kit/provider-definition.js";
 import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { HttpRequest } from "../transport/types.js";
 import {
@@ -63,3 +64,10 @@ export class DashScopeEmbedding extends BatchingEmbeddingModel<DashScopeEmbeddin
     return typeof tokens === "number" ? { vectors, inputTokens: tokens } : { vectors };
   }
 }
+
+/** `dashscope:text-embedding-v4`: a base URL is taken as given. */
+export const dashScopeEmbeddingProvider: EmbeddingProviderDefinition = {
+  name: "dashscope",
+  baseURLAsGiven: true,
+  create: (settings) => new DashScopeEmbedding(settings),
+};

@@ -1,4 +1,5 @@
 import type { EmbedOptions } from "../embedding.js";
+import type { EmbeddingProviderDefinition } from "../provider-kit/provider-definition.js";
 import { joinUrl, providerEndpoint } from "../provider-kit/settings.js";
 import type { HttpRequest } from "../transport/types.js";
 import {
@@ -53,3 +54,9 @@ export class GeminiEmbedding extends BatchingEmbeddingModel<GeminiEmbeddingOptio
     return { vectors: this.vectorsOf(list, count, (item) => (item as { values?: unknown }).values, body) };
   }
 }
+
+/** `gemini:gemini-embedding-001`. */
+export const geminiEmbeddingProvider: EmbeddingProviderDefinition = {
+  name: "gemini",
+  create: (settings) => new GeminiEmbedding(settings),
+};

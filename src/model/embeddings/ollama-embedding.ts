@@ -1,5 +1,6 @@
 import type { EmbedOptions } from "../embedding.js";
 import { ollamaHostOf } from "../ollama/ollama-model.js";
+import type { EmbeddingProviderDefinition } from "../provider-kit/provider-definition.js";
 import { joinUrl, setting } from "../provider-kit/settings.js";
 import type { HttpRequest } from "../transport/types.js";
 import {
@@ -46,3 +47,10 @@ export class OllamaEmbedding extends BatchingEmbeddingModel<OllamaEmbeddingOptio
     return typeof tokens === "number" ? { vectors, inputTokens: tokens } : { vectors };
   }
 }
+
+/** `ollama:nomic-embed-text`: a base URL is the host. */
+export const ollamaEmbeddingProvider: EmbeddingProviderDefinition = {
+  name: "ollama",
+  create: ({ baseURL, ...settings }) =>
+    new OllamaEmbedding(baseURL ? { ...settings, host: baseURL } : settings),
+};

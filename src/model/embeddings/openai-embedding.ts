@@ -4,6 +4,8 @@ import {
   type ResolvedConnection,
   resolveConnection,
 } from "../openai/connection.js";
+import { OPENAI_PRESETS, type OpenAIPresetName } from "../openai/presets.js";
+import type { EmbeddingProviderDefinition } from "../provider-kit/provider-definition.js";
 import type { HttpRequest } from "../transport/types.js";
 import {
   BatchingEmbeddingModel,
@@ -54,3 +56,16 @@ export class OpenAIEmbedding extends BatchingEmbeddingModel<OpenAIEmbeddingOptio
     return typeof tokens === "number" ? { vectors, inputTokens: tokens } : { vectors };
   }
 }
+
+/** `openai:text-embedding-3-small`. */
+export const openAIEmbeddingProvider: EmbeddingProviderDefinition = {
+  name: "openai",
+  create: (settings) => new OpenAIEmbedding(settings),
+};
+
+/** Each OpenAI-compatible preset whose name is not a native provider's (`deepseek:...`, `vllm:...`). */
+export const openAIPresetEmbeddingProviders: readonly EmbeddingProviderDefinition[] = (
+  Object.keys(OPENAI_PRESETS) as OpenAIPresetName[]
+)
+  .filter((name) => !["openai", "ollama", "dashscope"].includes(name))
+  .map((preset) => ({ name: preset, create: (settings) => new OpenAIEmbedding({ ...settings, preset }) }));

@@ -55,7 +55,11 @@ export { countOrEstimate } from "./count-tokens.js";
 export { lazyStream } from "./lazy-stream.js";
 export { acceptsMedia, base64Of, mainTypeOf } from "./media.js";
 // The base and the definition
-export type { ModelProviderDefinition, ModelSpecSettings } from "./provider-definition.js";
+export type {
+  EmbeddingProviderDefinition,
+  ModelProviderDefinition,
+  ModelSpecSettings,
+} from "./provider-definition.js";
 export {
   type ProviderCall,
   type ProviderEndpoint,

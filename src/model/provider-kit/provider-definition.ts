@@ -1,3 +1,4 @@
+import type { EmbeddingModel } from "../embedding.js";
 import type { ChatModel } from "../types.js";
 
 /** What a model spec (`provider:model@baseURL`, or the object form) hands a provider's factory. */
@@ -28,4 +29,14 @@ export interface ModelProviderDefinition {
   create(settings: ModelSpecSettings): ChatModel;
   /** The model `modelFromEnvironment` picks when `when` (the key's variable) is set and no model is named. */
   readonly defaultModel?: { model: string; when: string };
+}
+
+/** An embedding provider as `embeddingFromSpec` sees it (the spec grammar and base URLs as for chat models). */
+export interface EmbeddingProviderDefinition {
+  /** The spec prefix: `openai` in `openai:text-embedding-3-small`. */
+  readonly name: string;
+  /** Take a given base URL as is, not in the chat provider's form (DashScope's embedding path differs). */
+  readonly baseURLAsGiven?: boolean;
+  /** The model; `baseURL` and `dimensions` are left out when not given. */
+  create(settings: { model: string; dimensions?: number; baseURL?: string }): EmbeddingModel;
 }
