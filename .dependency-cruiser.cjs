@@ -11,8 +11,9 @@ const LAYERS = [
   ["state"],
   ["agent"],
   ["middleware", "trace", "rag", "workspace", "multiagent", "testing"],
-  // memory builds on rag's embeddings and vector stores.
-  ["memory", "client"],
+  // memory builds on rag's embeddings and vector stores; eval replays agents with testing's
+  // scripted model and reads trace/ files, so it sits above them.
+  ["memory", "client", "eval"],
   ["react", "app"],
 ];
 
