@@ -78,13 +78,14 @@ export async function parseDataset(
 
 /** Reads a dataset file; the format comes from its extension. */
 export async function loadDataset(file: string): Promise<EvalCase[]> {
+  const format = datasetFormatOf(file);
   let text: string;
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
     throw new EvalCaseError(`cannot read dataset ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return parseDataset(text, datasetFormatOf(file), file);
+  return parseDataset(text, format, file);
 }
 
 /** Writes cases as a dataset file (format from the extension) that `loadDataset` reads back. */
