@@ -9,9 +9,18 @@ export type {
   RecordedTurn,
 } from "./case.js";
 export { parseCase } from "./case-schema.js";
+export {
+  type CaseChange,
+  compareReports,
+  type RateDelta,
+  type ReportComparison,
+  rateDelta,
+} from "./compare.js";
 export { type DatasetFormat, loadDataset, parseDataset, saveDataset } from "./dataset.js";
 export { type Divergence, type DivergenceKind, firstDivergence, type RequestPart } from "./divergence.js";
 export { EvalCaseError } from "./eval-error.js";
+export { htmlReport } from "./html-report.js";
+export { junitXml } from "./junit.js";
 export { normalizeMsg, normalizeRequest } from "./normal-msg.js";
 export { caseFromRun } from "./record-run.js";
 export { type CaseFromStateOptions, caseFromState, caseFromStore } from "./record-state.js";
@@ -24,6 +33,7 @@ export {
 export { evalRecorder } from "./recorder-middleware.js";
 export { replayModel } from "./replay-model.js";
 export type { CaseSummary, Distribution, EvalReport, RunResult, ScorerSummary } from "./report.js";
+export { type ReportFiles, readReport, writeReports } from "./report-files.js";
 export {
   type AgentFactory,
   type AgentSetup,
@@ -62,4 +72,5 @@ export {
   type TrajectoryPattern,
   trajectoryMatches,
 } from "./scorers/trajectory-scorers.js";
+export { missedThresholds, type Thresholds } from "./thresholds.js";
 export type { Trajectory } from "./trajectory.js";

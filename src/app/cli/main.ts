@@ -148,7 +148,20 @@ async function kb(args: string[]): Promise<void> {
   await kbCommand(args, { out, err: process.stderr });
 }
 
-const COMMANDS: Record<string, (args: string[]) => Promise<void>> = { init, chat, serve, demo, replay, kb };
+async function evalDataset(args: string[]): Promise<void> {
+  const { evalCommand } = await import("./eval-command.js");
+  process.exitCode = await evalCommand(args, { out, err: process.stderr });
+}
+
+const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
+  init,
+  chat,
+  serve,
+  demo,
+  replay,
+  kb,
+  eval: evalDataset,
+};
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
