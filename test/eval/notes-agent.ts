@@ -56,19 +56,20 @@ const lastResult = (messages: Msg[]) => {
  * A model that follows the system prompt like a real one would: it searches or reads depending on
  * the prompt, writes a note with what it found, then answers. Deterministic, so live runs repeat.
  */
-export function promptFollowingModel(): ChatModel {
+export function promptFollowingModel(replies = 1): ChatModel {
   const file = (messages: Msg[]) =>
     /\b(\w+\.txt)\b/.exec(textOf(messages.findLast((m) => m.role === "user")!))?.[1] ?? "todo.txt";
-  return new ScriptedModel([
-    (messages) => {
+  const reply = [
+    (messages: Msg[]) => {
       const system = textOf(messages[0]!);
       return system.includes("Search")
         ? { toolCalls: [{ name: "search", input: { query: file(messages).replace(".txt", "") } }] }
         : { toolCalls: [{ name: "read_file", input: { path: file(messages) } }] };
     },
-    (messages) => ({ toolCalls: [{ name: "write_note", input: { text: lastResult(messages) } }] }),
-    (messages) => ({ text: `Done: ${lastResult(messages)}` }),
-  ]);
+    (messages: Msg[]) => ({ toolCalls: [{ name: "write_note", input: { text: lastResult(messages) } }] }),
+    (messages: Msg[]) => ({ text: `Done: ${lastResult(messages)}` }),
+  ];
+  return new ScriptedModel(Array.from({ length: replies }, () => reply).flat());
 }
 
 export function notesAgentOptions(prompt = PROMPT_READ, written: string[] = []): Omit<AgentOptions, "model"> {
