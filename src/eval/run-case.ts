@@ -54,12 +54,17 @@ const MAX_ROUNDS = 100;
 
 async function writeWorkspace(files: Record<string, string>): Promise<string> {
   const root = await mkdtemp(join(tmpdir(), "agentscope-eval-"));
-  for (const [path, content] of Object.entries(files)) {
-    const target = resolve(root, path);
-    if (!target.startsWith(root + sep))
-      throw new EvalCaseError(`input.files: "${path}" is outside the workspace`);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, content);
+  try {
+    for (const [path, content] of Object.entries(files)) {
+      const target = resolve(root, path);
+      if (!target.startsWith(root + sep))
+        throw new EvalCaseError(`input.files: "${path}" is outside the workspace`);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFile(target, content);
+    }
+  } catch (error) {
+    await rm(root, { recursive: true, force: true });
+    throw error;
   }
   return root;
 }
