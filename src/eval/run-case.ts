@@ -140,9 +140,14 @@ export async function runCase(
         }
         const waiting = state.replyContext?.waitingFor;
         if (waiting === undefined) break;
-        if (waiting !== "user_confirm" || !asked) {
+        if (waiting !== "user_confirm") {
           throw new EvalCaseError(
-            `case "${evalCase.id}": the agent waits for ${waiting.replace("_", " ")}, which an eval cannot give`,
+            `case "${evalCase.id}": the agent waits for external execution, which an eval cannot give`,
+          );
+        }
+        if (!asked) {
+          throw new EvalCaseError(
+            `case "${evalCase.id}": a sub-agent asks for confirmation; an eval answers the top-level agent only`,
           );
         }
         input = answers.answer(asked);
