@@ -10,6 +10,7 @@ Commands:
   serve    start the agent service (HTTP + SSE under /v1, AG-UI, web console)
   demo     start the service with the demo agent on the embedded store
   replay   print a JSONL trace as chat showed it live
+  eval     run a dataset of cases against an agent and write the reports (agentscope eval --help)
   kb       local knowledge bases: add documents, search them (agentscope kb --help)
 
 Run "agentscope <command> --help" for a command's options.
