@@ -14,7 +14,7 @@ export interface SandboxMount {
 /**
  * The bubblewrap arguments for one command: new user-visible namespaces (pid, ipc, uts, cgroup, net
  * unless allowed), no capabilities, the system read-only, empty tmpfs over /tmp and $HOME, the
- * workspace writable with its secret files hidden, and the sandbox dying with its parent.
+ * workspace writable with its secret files hidden (git configs shown without their credentials), and the sandbox dying with its parent.
  * Order matters: later mounts cover earlier ones.
  */
 export function bubblewrapArgs(policy: ResolvedSandboxPolicy, mount: SandboxMount): string[] {
@@ -38,6 +38,7 @@ export function bubblewrapArgs(policy: ResolvedSandboxPolicy, mount: SandboxMoun
   args.push("--bind", mount.root, mount.root);
   for (const file of mount.hidden.files) args.push("--ro-bind", "/dev/null", file);
   for (const dir of mount.hidden.directories) args.push("--tmpfs", dir);
+  for (const { path, copy } of mount.hidden.replaced ?? []) args.push("--ro-bind", copy, path);
   args.push("--chdir", mount.cwd, "--setenv", "HOME", home);
   return args;
 }

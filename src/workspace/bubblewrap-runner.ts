@@ -6,7 +6,7 @@ import { runProgram } from "../tool/builtin/run-process.js";
 import type { ProcessRequest, ProcessRunner } from "../tool/index.js";
 import { bubblewrapArgs, limitedCommand, sandboxEnv } from "./bubblewrap-args.js";
 import { SandboxUnavailableError } from "./errors.js";
-import { findHiddenPaths } from "./hidden-paths.js";
+import { HiddenPathScanner } from "./hidden-path-scanner.js";
 import { PidsCgroup } from "./pids-cgroup.js";
 import { type ResolvedSandboxPolicy, resolveSandboxPolicy, type SandboxPolicy } from "./sandbox-policy.js";
 
@@ -26,6 +26,8 @@ const preflights = new Map<string, Promise<void>>();
 export class BubblewrapRunner implements ProcessRunner {
   readonly kind = "bubblewrap";
   readonly policy: ResolvedSandboxPolicy;
+  /** What each command's sandbox covers, rescanned before every command (unchanged directories cached). */
+  readonly #hidden: HiddenPathScanner;
 
   constructor(
     readonly root: string,
@@ -39,6 +41,11 @@ export class BubblewrapRunner implements ProcessRunner {
           "a sandbox over it would show every file there: use a directory of its own",
       );
     this.policy = resolveSandboxPolicy(policy);
+    this.#hidden = new HiddenPathScanner(
+      root,
+      { files: this.policy.hiddenFiles, directories: this.policy.hiddenDirectories },
+      { limits: { maxEntries: this.policy.maxScanEntries } },
+    );
   }
 
   /**
@@ -88,7 +95,7 @@ export class BubblewrapRunner implements ProcessRunner {
       );
     await this.ready();
     const { policy } = this;
-    const hidden = await findHiddenPaths(this.root, policy.hiddenFiles, policy.hiddenDirectories);
+    const hidden = await this.#hidden.scan();
     const sandbox = [
       ...bubblewrapArgs(policy, { root: this.root, cwd: request.cwd, hidden }),
       "--",

@@ -33,6 +33,12 @@ export interface SandboxPolicy {
    * `.kube`, `.docker`, `.config/gcloud`, `.config/gh`, ...).
    */
   hiddenDirectories?: readonly string[];
+  /**
+   * Directory entries the scan for hidden paths may look at before each command, node_modules and
+   * .git included (default 200,000). Past it the command fails with an error saying so: what was not
+   * scanned is never shown unchecked.
+   */
+  maxScanEntries?: number;
   /** CPU seconds per process (RLIMIT_CPU; default 60). */
   cpuSeconds?: number;
   /** Address space per process in bytes (RLIMIT_AS; default 2 GiB). */
@@ -74,6 +80,7 @@ export function resolveSandboxPolicy(policy: SandboxPolicy = {}): ResolvedSandbo
     env: policy.env ?? {},
     hiddenFiles: policy.hiddenFiles ?? DEFAULT_HIDDEN_FILES,
     hiddenDirectories: policy.hiddenDirectories ?? DEFAULT_HIDDEN_DIRECTORIES,
+    maxScanEntries: policy.maxScanEntries ?? 200_000,
     cpuSeconds: policy.cpuSeconds ?? 60,
     memoryBytes: policy.memoryBytes ?? 2 * 1024 ** 3,
     maxFileBytes: policy.maxFileBytes ?? 1024 ** 3,
@@ -88,6 +95,7 @@ export function resolveSandboxPolicy(policy: SandboxPolicy = {}): ResolvedSandbo
   positive("memoryBytes", resolved.memoryBytes);
   positive("maxFileBytes", resolved.maxFileBytes);
   positive("maxProcesses", resolved.maxProcesses);
+  positive("maxScanEntries", resolved.maxScanEntries);
   for (const path of [...resolved.systemPaths, ...resolved.readOnlyPaths, ...resolved.writablePaths]) {
     if (!path.startsWith("/")) throw new RangeError(`sandbox policy: paths must be absolute, got "${path}"`);
   }
