@@ -26,7 +26,7 @@ const preflights = new Map<string, Promise<void>>();
 export class BubblewrapRunner implements ProcessRunner {
   readonly kind = "bubblewrap";
   readonly policy: ResolvedSandboxPolicy;
-  /** What each command's sandbox covers, rescanned before every command (unchanged directories cached). */
+  /** What each command's sandbox covers, rescanned before every command (listings cached per workspace). */
   readonly #hidden: HiddenPathScanner;
 
   constructor(
@@ -41,11 +41,7 @@ export class BubblewrapRunner implements ProcessRunner {
           "a sandbox over it would show every file there: use a directory of its own",
       );
     this.policy = resolveSandboxPolicy(policy);
-    this.#hidden = new HiddenPathScanner(
-      root,
-      { files: this.policy.hiddenFiles, directories: this.policy.hiddenDirectories },
-      { limits: { maxEntries: this.policy.maxScanEntries } },
-    );
+    this.#hidden = scannerFor(root, this.policy);
   }
 
   /**
@@ -119,6 +115,25 @@ export class BubblewrapRunner implements ProcessRunner {
       await cgroup?.kill();
     }
   }
+}
+
+/** Scanners shared by the runners over one workspace (the service makes a runner per command), most recent last. */
+const scanners = new Map<string, HiddenPathScanner>();
+const MAX_SCANNERS = 16;
+
+/** The scanner for this root and policy, so its cached listings outlive one runner. */
+function scannerFor(root: string, policy: ResolvedSandboxPolicy): HiddenPathScanner {
+  const key = JSON.stringify([root, policy.hiddenFiles, policy.hiddenDirectories, policy.maxScanEntries]);
+  let scanner = scanners.get(key);
+  scanners.delete(key);
+  scanner ??= new HiddenPathScanner(
+    root,
+    { files: policy.hiddenFiles, directories: policy.hiddenDirectories },
+    { limits: { maxEntries: policy.maxScanEntries } },
+  );
+  scanners.set(key, scanner);
+  if (scanners.size > MAX_SCANNERS) scanners.delete(scanners.keys().next().value!);
+  return scanner;
 }
 
 function noHidden() {

@@ -87,6 +87,7 @@ interface Found {
  * Listings are cached per directory and reused while the directory's inode, ctime and mtime are
  * unchanged (any entry added, removed or renamed changes them; ctime cannot be set back) and it
  * settled over two seconds before it was read; so a repeated scan costs one lstat per directory.
+ * BubblewrapRunner shares one scanner per workspace root and policy between its instances.
  */
 export class HiddenPathScanner {
   readonly #rawRoot: string;
