@@ -14,9 +14,10 @@ const NARROW_TO_WIDE: readonly PermissionMode[] = [
  * The permission context a sub-run gets: its own settings, never wider than its parent's. The mode
  * is the narrower of the two (explore parent → explore child); the parent's deny and ask rules
  * apply too (its allow rules do not carry over); working directories stay inside the parent's
- * (none of its own: the parent's); the parent's boundary (the service's workspace) binds the child
- * too, whatever the child's own settings say, for every tool (the parent's sandbox exemptions stay
- * behind). Narrowing again with the same parent adds nothing.
+ * (none of its own inside them: the parent's); the parent's boundary (the service's workspace) binds
+ * the child too, whatever the child's own settings say, for every tool (the parent's sandbox
+ * exemptions stay behind; the child's own boundary only when it lies inside the parent's). Narrowing
+ * again with the same parent adds nothing.
  */
 export function narrowPermission(own: PermissionContext, parent: PermissionContext): PermissionContext {
   const mode =
@@ -30,8 +31,12 @@ export function narrowPermission(own: PermissionContext, parent: PermissionConte
     workingDirectories: narrowDirectories(own.workingDirectories, parent.workingDirectories),
   };
   // The parent's sandbox exemptions stay behind: a sub-agent's tools are not known to be sandboxed.
-  if (parent.boundary) narrowed.boundary = { directory: parent.boundary.directory };
-  else if (own.boundary) narrowed.boundary = own.boundary;
+  // Its own boundary counts when it lies inside the parent's (the narrower of the two).
+  if (parent.boundary) {
+    const inner =
+      own.boundary && isInside(resolve(own.boundary.directory), resolve(parent.boundary.directory));
+    narrowed.boundary = { directory: inner ? own.boundary!.directory : parent.boundary.directory };
+  } else if (own.boundary) narrowed.boundary = own.boundary;
   return narrowed;
 }
 
@@ -39,9 +44,13 @@ function ruleKey(rule: PermissionRule): string {
   return `${rule.behavior}\u0000${rule.toolName}\u0000${rule.ruleContent ?? ""}`;
 }
 
+/**
+ * The child's directories that lie inside the parent's; the parent's when none does (or the child
+ * names none): an empty list would mean the process's cwd, which may be outside the parent's.
+ */
 function narrowDirectories(own: string[], parent: string[]): string[] {
-  if (own.length === 0) return [...parent]; // no settings of its own: work where the parent works
-  return own.filter((dir) => parent.some((outer) => isInside(resolve(dir), resolve(outer))));
+  const inside = own.filter((dir) => parent.some((outer) => isInside(resolve(dir), resolve(outer))));
+  return inside.length > 0 ? inside : [...parent];
 }
 
 function isInside(path: string, dir: string): boolean {
