@@ -81,6 +81,32 @@ export interface SanitizedGitConfig {
   repository: boolean;
 }
 
+const GIT_CONFIG_NAME = /^config(?:\.worktree)?$/i;
+/** A ref file (`refs/heads/config` is a branch, not a config). */
+const REF_CONTENT = /^(?:ref: [^\n]*|[0-9a-f]{40}|[0-9a-f]{64})\s*$/;
+
+/** Whether a file name is one git reads its config from (`config`, `config.worktree`). */
+export function isGitConfigName(name: string): boolean {
+  return GIT_CONFIG_NAME.test(name);
+}
+
+/** Whether a path (segments below the workspace root) lies under a `.git` directory. */
+export function isUnderGitDirectory(segments: readonly string[]): boolean {
+  return segments.slice(0, -1).some((segment) => segment.toLowerCase() === ".git");
+}
+
+/**
+ * What to show instead of the file at `segments` (below the workspace root, named `config` or
+ * `config.worktree`) holding `text`: its sanitized copy when it is a git config with something to
+ * drop — every such file under a `.git` directory, and any other that is a repository's config
+ * (`core.repositoryformatversion`: a bare repository, a renamed `.git`) — or undefined.
+ */
+export function credentialFreeGitConfig(segments: readonly string[], text: string): string | undefined {
+  if (REF_CONTENT.test(text)) return undefined;
+  const clean = sanitizeGitConfig(text);
+  return clean.changed && (isUnderGitDirectory(segments) || clean.repository) ? clean.text : undefined;
+}
+
 /** The sanitized copy of a git config file's text. */
 export function sanitizeGitConfig(text: string): SanitizedGitConfig {
   const { entries, malformed } = parseGitConfig(text);

@@ -1,7 +1,7 @@
 import { type BigIntStats, constants, type Dirent } from "node:fs";
 import { lstat, open, readdir, readlink } from "node:fs/promises";
 import { type CredentialLists, isInside, matchingCredentialEntry } from "../permission/index.js";
-import { sanitizeGitConfig } from "./git-config-sanitizer.js";
+import { credentialFreeGitConfig, isGitConfigName, isUnderGitDirectory } from "./git-config-sanitizer.js";
 import { type SanitizedCopies, sanitizedCopies } from "./sanitized-copies.js";
 
 /** What the sandbox covers inside a workspace, as absolute paths. */
@@ -36,9 +36,6 @@ const CONCURRENCY = 16;
 /** A listing is reused only for a directory unchanged for this long (ctime granularity, clock skew). */
 const SETTLED_NS = 2_000_000_000n;
 const MAX_CONFIG_BYTES = 1024 * 1024;
-const GIT_CONFIG_NAME = /^config(?:\.worktree)?$/i;
-/** A ref file (`refs/heads/config` is a branch, not a config). */
-const REF_CONTENT = /^(?:ref: [^\n]*|[0-9a-f]{40}|[0-9a-f]{64})\s*$/;
 const NON_ASCII = /[\u0080-\uffff]/;
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const lossyUtf8 = new TextDecoder("utf-8");
@@ -68,7 +65,7 @@ interface Found {
   files: string[];
   directories: string[];
   replaced: { path: string; copy: string }[];
-  configs: { raw: string; underGit: boolean }[];
+  configs: { raw: string; segments: string[] }[];
   listings: { raw: string; listing: Listing }[];
 }
 
@@ -137,10 +134,10 @@ export class HiddenPathScanner {
             "(node_modules and .git included); remove what is not needed, raise the sandbox policy's " +
             "maxScanEntries, or set hiddenFiles: [] and hiddenDirectories: [] to skip the scan",
         );
-      const underGit = dir.segments.some((segment) => segment.toLowerCase() === ".git");
       for (const name of listing.hiddenFiles) found.files.push(`${dir.raw}/${name}`);
       for (const name of listing.hiddenDirectories) found.directories.push(`${dir.raw}/${name}`);
-      for (const name of listing.gitConfigs) found.configs.push({ raw: `${dir.raw}/${name}`, underGit });
+      for (const name of listing.gitConfigs)
+        found.configs.push({ raw: `${dir.raw}/${name}`, segments: [...dir.segments, decodedName(name)] });
       found.listings.push({ raw: dir.raw, listing });
       for (const name of listing.subdirectories)
         push({ raw: `${dir.raw}/${name}`, segments: [...dir.segments, decodedName(name)] });
@@ -203,7 +200,7 @@ export class HiddenPathScanner {
       } else if (dirent.isFile()) {
         listing.files.push(raw);
         if (this.#matches("files", dir.segments, name)) listing.hiddenFiles.push(raw);
-        else if (GIT_CONFIG_NAME.test(name)) listing.gitConfigs.push(raw);
+        else if (isGitConfigName(name)) listing.gitConfigs.push(raw);
       }
     }
     return listing;
@@ -229,17 +226,15 @@ export class HiddenPathScanner {
         `the sandbox's copies directory ${this.#copies.directory} is inside the workspace ${this.root}; ` +
           "set TMPDIR to a directory outside it",
       );
-    await eachLimited(found.configs, async ({ raw, underGit }) => {
+    await eachLimited(found.configs, async ({ raw, segments }) => {
       const text = await readConfigFile(raw);
       if (text === "absent") return;
       if (text === "unchecked") {
-        if (underGit) found.files.push(raw);
+        if (isUnderGitDirectory(segments)) found.files.push(raw);
         return;
       }
-      if (REF_CONTENT.test(text)) return;
-      const clean = sanitizeGitConfig(text);
-      if (clean.changed && (underGit || clean.repository))
-        found.replaced.push({ path: raw, copy: this.#copies.copyOf(clean.text) });
+      const copy = credentialFreeGitConfig(segments, text);
+      if (copy !== undefined) found.replaced.push({ path: raw, copy: this.#copies.copyOf(copy) });
     });
   }
 }

@@ -1,11 +1,12 @@
 import { constants, type Stats } from "node:fs";
-import { type FileHandle, lstat, mkdir, open, readlink, realpath } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, readFile, readlink, realpath } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { glob } from "tinyglobby";
 import { type CredentialLists, expandHome, isInside } from "../permission/index.js";
 import { type FileListOptions, type FileRead, type FileView, readHandle } from "../tool/builtin/index.js";
 import { globRoot } from "../tool/builtin/tool-paths.js";
 import { WorkspacePathError } from "./errors.js";
+import { credentialFreeGitConfig, isGitConfigName } from "./git-config-sanitizer.js";
 import { isHiddenPath } from "./hidden-paths.js";
 
 const IGNORED = ["**/node_modules/**", "**/.git/**"];
@@ -22,6 +23,8 @@ const PROC_FD = "/proc/self/fd";
  * - A file with more than one hard link is refused: it may be a secret's other name.
  * - The hidden list (the sandbox policy's `hiddenFiles` / `hiddenDirectories`) is checked on the
  *   lexical and on the real path: hidden paths cannot be read, written or listed.
+ * - A git config holding credentials reads as the sandbox shows it (without them) and cannot be
+ *   written (writing the copy back would drop them).
  */
 export class WorkspaceFileView implements FileView {
   readonly kind = "workspace";
@@ -64,7 +67,9 @@ export class WorkspaceFileView implements FileView {
     const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       await this.#checkOpened(handle, absolute, real);
-      return await readHandle(handle, absolute);
+      const read = await readHandle(handle, absolute);
+      const copy = this.#credentialFreeCopy(real, read.data);
+      return copy === undefined ? read : { data: Buffer.from(copy), mtimeMs: read.mtimeMs };
     } finally {
       await handle.close();
     }
@@ -75,6 +80,14 @@ export class WorkspaceFileView implements FileView {
     await mkdir(dirname(absolute), { recursive: true });
     const parent = await this.#checkedReal(dirname(absolute), await realpath(dirname(absolute)));
     const target = await this.#checkedReal(absolute, join(parent, basename(absolute)));
+    const existing = isGitConfigName(basename(target))
+      ? await readFile(target).catch(() => undefined)
+      : undefined;
+    if (existing && this.#credentialFreeCopy(target, existing) !== undefined)
+      throw new WorkspacePathError(
+        absolute,
+        `${absolute} is a git config holding credentials; the file tools show it without them and cannot write it: change it on the host (git config)`,
+      );
     const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
     const handle = await open(target, flags, 0o666);
     try {
@@ -123,7 +136,11 @@ export class WorkspaceFileView implements FileView {
       return false;
     if (!file) return true;
     const info = await lstat(real).catch(() => undefined);
-    return info !== undefined && !(info.isFile() && info.nlink > 1);
+    if (info === undefined || (info.isFile() && info.nlink > 1)) return false;
+    // A search would print the real lines of a git config holding credentials: it shows none.
+    if (!info.isFile() || !isGitConfigName(basename(real))) return true;
+    const data = await readFile(real).catch(() => undefined);
+    return data !== undefined && this.#credentialFreeCopy(real, data) === undefined;
   }
 
   /** `real` (the real path of `absolute`, or where it will be created) when the view may use it. */
@@ -157,6 +174,12 @@ export class WorkspaceFileView implements FileView {
         absolute,
         `${absolute} changed while it was opened (now ${opened}); try again`,
       );
+  }
+
+  /** The sanitized text to show for a git config holding credentials at `real`, or undefined. */
+  #credentialFreeCopy(real: string, data: Buffer): string | undefined {
+    if (!isGitConfigName(basename(real))) return undefined;
+    return credentialFreeGitConfig(relative(this.root, real).split(sep), data.toString("utf8"));
   }
 
   #refuseHidden(path: string, absolute: string): void {
