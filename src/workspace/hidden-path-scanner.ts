@@ -52,6 +52,8 @@ interface Listing {
   hiddenFiles: string[];
   hiddenDirectories: string[];
   gitConfigs: string[];
+  /** Files named like the last part of an entry (`hosts.yml`, `pip.conf`) whose path does not match. */
+  namesakes: string[];
 }
 
 interface Directory {
@@ -64,6 +66,9 @@ interface Directory {
 interface Found {
   files: string[];
   directories: string[];
+  /** The directories covered because their path matches an entry (not unreadable ones). */
+  named: string[];
+  namesakes: string[];
   replaced: { path: string; copy: string }[];
   configs: { raw: string; segments: string[] }[];
   listings: { raw: string; listing: Listing }[];
@@ -78,8 +83,9 @@ interface Found {
  *
  * Every file of the workspace may have been written by an attacker, so the walk does not follow
  * symlinks, reads names as bytes (a name that is not UTF-8 is walked; covering one fails clearly), covers
- * a directory it cannot read with an empty tmpfs, covers the other names of a hard-linked secret, and
- * fails past its bounds (ScanLimits) instead of skipping what it did not see.
+ * a directory it cannot read with an empty tmpfs, covers the other names of a hard-linked secret,
+ * keeps covering what it covered once when a parent is renamed, and fails past its bounds
+ * (ScanLimits) instead of skipping what it did not see.
  *
  * Listings are cached per directory and reused while the directory's inode, ctime and mtime are
  * unchanged (any entry added, removed or renamed changes them; ctime cannot be set back) and it
@@ -95,6 +101,12 @@ export class HiddenPathScanner {
   readonly #now: () => bigint;
   readonly #cache = new Map<string, Listing>();
   readonly #possible = { files: new Map<string, boolean>(), directories: new Map<string, boolean>() };
+  /**
+   * Identities (device:inode) of what an earlier scan covered by name. A command can rename a
+   * directory above a covered path, so that an entry naming a parent too (`.config/gh`) stops
+   * matching (`mv .config cfg`); what was covered once stays covered under its new path.
+   */
+  readonly #covered = new Set<string>();
 
   constructor(
     readonly root: string,
@@ -116,7 +128,15 @@ export class HiddenPathScanner {
   async scan(): Promise<HiddenPaths> {
     if (this.#lists.files.length === 0 && this.#lists.directories.length === 0)
       return { files: [], directories: [], replaced: [] };
-    const found: Found = { files: [], directories: [], replaced: [], configs: [], listings: [] };
+    const found: Found = {
+      files: [],
+      directories: [],
+      named: [],
+      namesakes: [],
+      replaced: [],
+      configs: [],
+      listings: [],
+    };
     let entries = 0;
     await drain([{ raw: this.#rawRoot, segments: [] }], async (dir: Directory, push) => {
       if (dir.segments.length > this.#limits.maxDepth)
@@ -126,7 +146,7 @@ export class HiddenPathScanner {
         );
       const listing = await this.#list(dir);
       if (listing === "gone") return;
-      if (listing === "unreadable") return void found.directories.push(dir.raw);
+      if (listing === "unreadable" || listing === "covered") return void found.directories.push(dir.raw);
       entries += listing.count;
       if (entries > this.#limits.maxEntries)
         throw new Error(
@@ -135,15 +155,17 @@ export class HiddenPathScanner {
             "maxScanEntries, or set hiddenFiles: [] and hiddenDirectories: [] to skip the scan",
         );
       for (const name of listing.hiddenFiles) found.files.push(`${dir.raw}/${name}`);
-      for (const name of listing.hiddenDirectories) found.directories.push(`${dir.raw}/${name}`);
+      for (const name of listing.hiddenDirectories) found.named.push(`${dir.raw}/${name}`);
+      for (const name of listing.namesakes) found.namesakes.push(`${dir.raw}/${name}`);
       for (const name of listing.gitConfigs)
         found.configs.push({ raw: `${dir.raw}/${name}`, segments: [...dir.segments, decodedName(name)] });
       found.listings.push({ raw: dir.raw, listing });
       for (const name of listing.subdirectories)
         push({ raw: `${dir.raw}/${name}`, segments: [...dir.segments, decodedName(name)] });
     });
+    found.directories.push(...found.named);
     await this.#replaceGitConfigs(found);
-    await hideOtherNames(found);
+    await this.#coverMovedAndLinked(found);
     const hidden = {
       files: found.files.map(mountPath),
       directories: found.directories.map(mountPath),
@@ -158,13 +180,14 @@ export class HiddenPathScanner {
     return hidden;
   }
 
-  async #list(dir: Directory): Promise<Listing | "gone" | "unreadable"> {
+  async #list(dir: Directory): Promise<Listing | "gone" | "unreadable" | "covered"> {
     const bytes = Buffer.from(dir.raw, "latin1");
     let info: BigIntStats;
     let dirents: Dirent[];
     try {
       info = await lstat(bytes, { bigint: true });
       if (!info.isDirectory()) return "gone";
+      if (this.#covered.has(identity(info))) return "covered";
       const cached = this.#cache.get(dir.raw);
       if (cached && sameDirectory(cached, info)) return cached;
       dirents = (await readdir(bytes, { withFileTypes: true, encoding: "buffer" })) as unknown as Dirent[];
@@ -190,24 +213,30 @@ export class HiddenPathScanner {
       hiddenFiles: [],
       hiddenDirectories: [],
       gitConfigs: [],
+      namesakes: [],
     };
     for (const dirent of dirents) {
       const raw = (dirent.name as unknown as Buffer).toString("latin1");
       const name = decodedName(raw);
       if (dirent.isDirectory()) {
-        if (this.#matches("directories", dir.segments, name)) listing.hiddenDirectories.push(raw);
+        if (this.#match("directories", dir.segments, name) === "path") listing.hiddenDirectories.push(raw);
         else listing.subdirectories.push(raw);
       } else if (dirent.isFile()) {
         listing.files.push(raw);
-        if (this.#matches("files", dir.segments, name)) listing.hiddenFiles.push(raw);
+        const match = this.#match("files", dir.segments, name);
+        if (match === "path") listing.hiddenFiles.push(raw);
         else if (isGitConfigName(name)) listing.gitConfigs.push(raw);
+        if (match === "name") listing.namesakes.push(raw);
       }
     }
     return listing;
   }
 
-  /** Whether `segments/name` matches an entry of a list; the name alone is checked first (memoised). */
-  #matches(list: "files" | "directories", segments: readonly string[], name: string): boolean {
+  /**
+   * `path` when `segments/name` matches an entry of a list, `name` when only the name matches an
+   * entry's last part (`.config/gh` for a `gh` elsewhere), `none` otherwise (memoised by name).
+   */
+  #match(list: "files" | "directories", segments: readonly string[], name: string): "path" | "name" | "none" {
     const memo = this.#possible[list];
     const key = name.toLowerCase();
     let possible = memo.get(key);
@@ -216,7 +245,39 @@ export class HiddenPathScanner {
       if (memo.size > 100_000) memo.clear();
       memo.set(key, possible);
     }
-    return possible && matchingCredentialEntry([...segments, name], this.#lists[list]) !== undefined;
+    if (!possible) return "none";
+    return matchingCredentialEntry([...segments, name], this.#lists[list]) !== undefined ? "path" : "name";
+  }
+
+  /**
+   * Remembers what is covered by name; covers files named like an entry that were covered before
+   * under another path (a parent renamed), and the other names of a hard-linked covered file.
+   */
+  async #coverMovedAndLinked(found: Found): Promise<void> {
+    const stat = (raw: string) => lstat(Buffer.from(raw, "latin1"), { bigint: true }).catch(() => undefined);
+    if (this.#covered.size > 100_000) this.#covered.clear();
+    await eachLimited(found.namesakes, async (raw) => {
+      const info = await stat(raw);
+      if (info && this.#covered.has(identity(info))) found.files.push(raw);
+    });
+    const linked = new Set<string>();
+    const covered = [...found.files, ...found.named, ...found.replaced.map((replaced) => replaced.path)];
+    await eachLimited(covered, async (raw) => {
+      const info = await stat(raw);
+      if (info === undefined) return;
+      if (!info.isFile() || !found.replaced.some((replaced) => replaced.path === raw))
+        this.#covered.add(identity(info));
+      if (info.isFile() && info.nlink > 1n) linked.add(identity(info));
+    });
+    if (linked.size === 0) return;
+    const known = new Set(covered);
+    const others = found.listings.flatMap(({ raw, listing }) =>
+      listing.files.map((name) => `${raw}/${name}`).filter((path) => !known.has(path)),
+    );
+    await eachLimited(others, async (raw) => {
+      const info = await stat(raw);
+      if (info && linked.has(identity(info))) found.files.push(raw);
+    });
   }
 
   /** Git configs with credentials get a sanitized copy; one that cannot be checked is covered. */
@@ -237,25 +298,6 @@ export class HiddenPathScanner {
       if (copy !== undefined) found.replaced.push({ path: raw, copy: this.#copies.copyOf(copy) });
     });
   }
-}
-
-/** Files with another name of a covered file (a hard link) are covered too. */
-async function hideOtherNames(found: Found): Promise<void> {
-  const covered = [...found.files, ...found.replaced.map((replaced) => replaced.path)];
-  const linked = new Set<string>();
-  await eachLimited(covered, async (raw) => {
-    const info = await lstat(Buffer.from(raw, "latin1"), { bigint: true }).catch(() => undefined);
-    if (info?.isFile() && info.nlink > 1n) linked.add(`${info.dev}:${info.ino}`);
-  });
-  if (linked.size === 0) return;
-  const known = new Set(covered);
-  const others = found.listings.flatMap(({ raw, listing }) =>
-    listing.files.map((name) => `${raw}/${name}`).filter((path) => !known.has(path)),
-  );
-  await eachLimited(others, async (raw) => {
-    const info = await lstat(Buffer.from(raw, "latin1"), { bigint: true }).catch(() => undefined);
-    if (info && linked.has(`${info.dev}:${info.ino}`)) found.files.push(raw);
-  });
 }
 
 /**
@@ -285,6 +327,10 @@ async function readConfigFile(raw: string): Promise<string | "absent" | "uncheck
   } finally {
     await handle.close();
   }
+}
+
+function identity(info: BigIntStats): string {
+  return `${info.dev}:${info.ino}`;
 }
 
 function sameDirectory(cached: Listing, info: BigIntStats): boolean {

@@ -92,6 +92,17 @@ describe("the hidden-path scan looks everywhere an attacker can put a secret", (
     expect((await scan()).replaced).toEqual(["node_modules/a/b/c/repo/moved/config"]);
   });
 
+  it("what was covered by a path tail stays covered when a command renames a parent", async () => {
+    const { root, scan } = workspace({
+      ".config/gh/hosts.yml": "oauth_token: GH",
+      ".config/pip/pip.conf": "index-url = https://u:PIP@h/",
+      "other/pip.conf": "plain",
+    });
+    expect(await scan()).toMatchObject({ files: [".config/pip/pip.conf"], directories: [".config/gh"] });
+    renameSync(join(root, ".config"), join(root, "cfg"));
+    expect(await scan()).toMatchObject({ files: ["cfg/pip/pip.conf"], directories: ["cfg/gh"] });
+  });
+
   it("does not follow symlinks, and covers the other names of a hard-linked secret", async () => {
     const outside = workspace({ ".env": "OUTSIDE", config: TOKEN_CONFIG });
     const { root, scan } = workspace({ ".env": "S", ".git/config": TOKEN_CONFIG });
