@@ -24,7 +24,9 @@ export interface SandboxPolicy {
    * Files hidden inside the workspace, from commands and from the file tools alike: a base name
    * (`*` is a wildcard, case-insensitive) or a path tail with `/` (`.cargo/credentials`). Default:
    * every credential file the permission engine knows (CREDENTIAL_FILES in credential-paths.ts:
-   * `.env*`, keys, `.npmrc`, `.pgpass`, `.git-credentials`, shell histories, ...). `[]` hides none.
+   * `.env*`, keys, `.npmrc`, `.pgpass`, `.git-credentials`, shell histories, ...), at any depth
+   * (node_modules and .git included); git configs holding credentials are shown without them (see
+   * HiddenPathScanner). `[]` for both lists hides none and skips the scan.
    */
   hiddenFiles?: readonly string[];
   /**
