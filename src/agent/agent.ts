@@ -7,10 +7,14 @@ import { skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
 import { chatModelOf, checkAgentOptions } from "./agent-options.js";
 import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
-import { composeHooks } from "./middleware-runner.js";
+import { middlewareStages } from "./middleware-stages.js";
+import { pullEvents } from "./pull-events.js";
 import { recoverCutOffReply } from "./recover.js";
-import type { RunConfig } from "./reply-core.js";
-import { ReplyRun } from "./reply-run.js";
+import { runReply } from "./reply-loop.js";
+import { eventsTo } from "./reply-reader.js";
+import { ReplyRun, type RunConfig } from "./reply-run.js";
+import type { ReplyStages } from "./reply-stages.js";
+import { directStages } from "./stages.js";
 import type { AgentOptions, ReplyInput, ReplyOptions } from "./types.js";
 
 /** The reply Msg, with `structuredOutput` typed from the schema when one was given. */
@@ -56,6 +60,8 @@ export class Agent {
     if (options.checkpoint) config.checkpoint = options.checkpoint;
     this.config = config;
     this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);
+    const direct = directStages(config.decide);
+    this.stagesFor = config.middlewares.length === 0 ? () => direct : middlewareStages;
     this.permissionDefaults = permissionContextFrom(options.permission);
   }
 
@@ -82,16 +88,17 @@ export class Agent {
   ): AsyncGenerator<AgentEvent> {
     const run = this.newRun(input, options);
     if (!run) return (async function* () {})();
-    // Without onReply hooks the caller iterates the run itself: no generator layer in between.
-    return this.replyHooks ? this.withReplyHooks(run, input) : run.run(input);
+    const stream = (actual: ReplyInput) => pullEvents((reader) => runReply(run, actual, reader));
+    // Without onReply hooks the caller reads the run itself: no generator layer in between.
+    return this.replyHooks ? hooked(run.stages.reply(input, stream)) : stream(input);
   }
 
   /**
    * Runs one reply as `replyStream` does, but hands each event to `onEvent` as it is emitted instead
-   * of yielding it: no generator step per event, nothing suspended between the model's stream and
-   * the consumer while the reply waits for the model. For a consumer that only forwards events (the
-   * service's run). Resolves when the reply has ended or paused; errors about the input reject before
-   * any event, and change nothing. With `onReply` middleware, the hooks' stream is forwarded.
+   * of yielding it: the run pushes, nothing waits between the model's stream and the consumer. For a
+   * consumer that only forwards events (the service's run). Resolves when the reply has ended or
+   * paused; errors about the input reject before any event, and change nothing. With `onReply`
+   * middleware, the hooks' stream is forwarded.
    */
   async replyTo<S extends z.ZodType | undefined = undefined>(
     input: ReplyInput,
@@ -100,13 +107,9 @@ export class Agent {
   ): Promise<void> {
     const run = this.newRun(input, options);
     if (!run) return;
-    if (this.replyHooks) {
-      for await (const event of this.withReplyHooks(run, input)) onEvent(event);
-      return;
-    }
-    run.sink = onEvent;
-    const events = run.run(input);
-    for (let next = await events.next(); !next.done; next = await events.next()) onEvent(next.value);
+    if (!this.replyHooks) return runReply(run, input, eventsTo(onEvent));
+    const stream = (actual: ReplyInput) => pullEvents((reader) => runReply(run, actual, reader));
+    for await (const event of run.stages.reply(input, stream)) onEvent(event);
   }
 
   /** The run of one reply, or undefined for an interrupt with nothing in flight (changes nothing). */
@@ -120,11 +123,14 @@ export class Agent {
     ) {
       return undefined;
     }
-    return new ReplyRun(this.config, state, options, {
+    return new ReplyRun(this.config, state, options, this.stagesFor, {
       start: (actual) => this.enter(state, actual),
       end: () => this.running.delete(state),
     });
   }
+
+  /** How a reply runs its stages: chosen once, here (an agent without middleware calls them straight). */
+  private readonly stagesFor: (run: ReplyRun) => ReplyStages;
 
   /** One reply per state at a time; input checked and a cut-off reply repaired before anything runs. */
   private enter(state: AgentState, input: ReplyInput): void {
@@ -137,18 +143,6 @@ export class Agent {
       recoverCutOffReply(state);
     }
     this.running.add(state);
-  }
-
-  /** Runs the reply inside every middleware's `onReply`, outermost first. */
-  private async *withReplyHooks(run: ReplyRun, input: ReplyInput): AsyncGenerator<AgentEvent> {
-    const runner = run.middlewareRunner;
-    const chain = composeHooks<ReplyInput, AsyncIterable<AgentEvent>>(
-      this.config.middlewares,
-      (m) => m.onReply,
-      (m) => runner.contextFor(m),
-      (next) => run.run(next),
-    );
-    yield* chain(input);
   }
 
   /**
@@ -199,6 +193,11 @@ export class Agent {
     }
     state.context.push(...list);
   }
+}
+
+/** The stream of the `onReply` hooks as an AsyncGenerator (what `replyStream` returns). */
+async function* hooked(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent> {
+  yield* events;
 }
 
 function isAnswer(input: ReplyInput): input is InputEvent {

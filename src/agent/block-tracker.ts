@@ -1,8 +1,8 @@
 import type { TextBlock, TextBlockExtras } from "../message/index.js";
 import type { ChatChunk, ChatFinal } from "../model/core.js";
 
-/** A block being streamed; `text` is the reply's text block itself, for the fast path. */
-export type OpenBlock = { kind: "text" | "thinking" | "tool_call" | "data"; id: string; text?: TextBlock };
+/** A block being streamed: its kind and its id in the reply. */
+export type OpenBlock = { kind: "text" | "thinking" | "tool_call" | "data"; id: string };
 
 /** Maps provider block ids to reply block ids and remembers which blocks are still open. */
 export class BlockTracker {

@@ -1,81 +1,229 @@
-import type { InputEvent } from "../event/index.js";
-import type { Msg, ToolCallBlock } from "../message/index.js";
-import type { AgentState } from "../state/index.js";
+import type {
+  AgentEvent,
+  ExternalExecutionResultEvent,
+  InputEvent,
+  UserConfirmResultEvent,
+} from "../event/index.js";
+import { toErrorInfo } from "../message/index.js";
+import { type Approval, addRules, askKey, type CallVerdict, unofferedRules } from "../permission/index.js";
+import { noteAllDenied } from "./act.js";
 import { ReplyStateError } from "./errors.js";
+import { end, interrupt } from "./finish.js";
+import { currentDecision, decide, quietlyParsed } from "./gate.js";
 import { openCalls } from "./open-calls.js";
+import { checkAnswers, pausedReply } from "./paused-reply.js";
+import type { ReplyRun } from "./reply-run.js";
+import { emitOutput, writeResult } from "./result-events.js";
+import { runTool } from "./run-tool.js";
+import { valueToParts } from "./tool-output.js";
 
-export function isInputEvent(input: unknown): input is InputEvent {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) return false;
-  const type = (input as { type?: unknown }).type;
-  return type === "USER_CONFIRM_RESULT" || type === "EXTERNAL_EXECUTION_RESULT" || type === "USER_INTERRUPT";
+/** An external result that is not taken: the result written instead. */
+type Refusal = { state: "denied" | "error"; text: string };
+
+/**
+ * Resume: takes an answer to a paused reply. One whose replyId belongs to a nested run continues the
+ * call that waits on it; an interrupt also interrupts every nested run; anything else is this reply's
+ * own (see `takeAnswer`). Errors about the answer are thrown before anything changes.
+ */
+export async function resume(run: ReplyRun, input: InputEvent): Promise<void> {
+  const reply = run.state.replyContext;
+  let target = input.replyId ? reply?.suspended?.[input.replyId] : undefined;
+  const toThisReply = !input.replyId || input.replyId === reply?.replyId;
+  if (reply?.suspended && !target && toThisReply && input.type !== "USER_INTERRUPT") {
+    // An answer addressed to this reply (or to none) for calls it does not have: when one call waits
+    // on a nested run, that run is what the client answers (it only knew the top-level reply).
+    const entries = Object.entries(reply.suspended);
+    const last = run.state.context.at(-1);
+    const own = new Set(last ? openCalls(last).map((call) => call.id) : []);
+    const ids =
+      input.type === "USER_CONFIRM_RESULT"
+        ? input.confirmResults.map((a) => a.toolCall.id)
+        : input.toolResults.map((r) => r.id);
+    if (new Set(entries.map(([, e]) => e.toolCallId)).size === 1 && !ids.some((id) => own.has(id))) {
+      const [replyId, entry] = entries[0]!;
+      target = entry;
+      input = { ...input, replyId };
+    }
+  }
+  if (reply && target) {
+    run.msg = pausedReply(run.state, { ...input, replyId: reply.replyId });
+    delete reply.waitingFor;
+    await continueSuspended(run, target.toolCallId, input);
+    return;
+  }
+  if (
+    reply?.suspended &&
+    input.type === "USER_INTERRUPT" &&
+    (!input.replyId || input.replyId === reply.replyId)
+  ) {
+    run.msg = pausedReply(run.state, input);
+    const byCall = new Map<string, string>();
+    for (const [replyId, entry] of Object.entries(reply.suspended)) {
+      if (!byCall.has(entry.toolCallId)) byCall.set(entry.toolCallId, replyId);
+    }
+    for (const [toolCallId, replyId] of byCall) {
+      await continueSuspended(run, toolCallId, { ...input, replyId });
+    }
+  }
+  await takeAnswer(run, input);
 }
 
-/** The reply in flight and its assistant Msg, or a clear error when there is none. */
-export function pausedReply(state: AgentState, input: InputEvent): Msg {
-  const reply = state.replyContext;
-  if (!reply) throw new ReplyStateError(`${input.type}: session "${state.sessionId}" has no reply in flight`);
-  if (input.replyId && input.replyId !== reply.replyId) {
-    throw new ReplyStateError(
-      `${input.type} is for reply "${input.replyId}", but the reply in flight is "${reply.replyId}"`,
-    );
+/** Runs a suspended call again with the answer for its nested run. */
+async function continueSuspended(run: ReplyRun, toolCallId: string, input: InputEvent): Promise<void> {
+  const reply = run.state.replyContext!;
+  for (const [id, entry] of Object.entries(reply.suspended ?? {})) {
+    if (entry.toolCallId === toolCallId) delete reply.suspended![id];
   }
-  const msg = state.context[state.context.length - 1];
-  if (!msg || msg.id !== reply.replyId) {
-    throw new ReplyStateError(`the state of session "${state.sessionId}" has lost reply "${reply.replyId}"`);
+  if (Object.keys(reply.suspended ?? {}).length === 0) delete reply.suspended;
+  const call = run.findCall(toolCallId);
+  const tool = call ? run.findTool(call.name) : undefined;
+  if (!call || !tool) {
+    throw new ReplyStateError(`tool call "${toolCallId}" waits on a nested run, but its tool is gone`);
   }
-  return msg;
+  // It was admitted with this input before it paused; decided again, a deny that came since wins.
+  const parsed = quietlyParsed(call, tool);
+  let verdict: CallVerdict | undefined;
+  let failure: string | undefined;
+  try {
+    if (parsed) verdict = await decide(run, call, tool, parsed.value, { edited: false });
+  } catch (error) {
+    failure = `the permission check failed: ${toErrorInfo(error).message}`;
+  }
+  if (verdict?.behavior !== "allow") {
+    // Its result is already open: end it (the nested run stays paused and is never continued).
+    const reason = verdict
+      ? `Permission denied: ${verdict.decision.reason}`
+      : `Error: ${failure ?? "its arguments no longer parse"}`;
+    run.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId, delta: reason });
+    run.emit("TOOL_RESULT_END", { toolCallId, state: verdict ? "denied" : "error" });
+    await run.send();
+    return;
+  }
+  const admitted = { call, tool, decided: verdict.decided, input: parsed!.value, raw: call.input };
+  await run.sendUntil(runTool(run, admitted, input));
 }
 
 /**
- * Checks that every answer in `input` is for a call that is waiting for it (asking for a
- * confirmation; submitted for external execution), that no call is answered twice, and that an
- * answer or an external result names the tool of its call. Throws before anything changes.
+ * This reply's own answer: the answer event itself, then for a confirmation the refused calls' denied
+ * results (the approved ones run in the next act), for external results the results, for an interrupt
+ * the interrupted results and REPLY_END.
  */
-export function checkAnswers(msg: Msg, input: InputEvent): void {
-  if (input.type === "USER_INTERRUPT") return;
-  const waiting = new Map<string, ToolCallBlock>(openCalls(msg).map((call) => [call.id, call]));
-  const expected = input.type === "USER_CONFIRM_RESULT" ? "asking" : "submitted";
-  const ids =
-    input.type === "USER_CONFIRM_RESULT"
-      ? input.confirmResults.map((answer) => answer.toolCall.id)
-      : input.toolResults.map((result) => result.id);
-  if (ids.length === 0) throw new ReplyStateError(`${input.type} carries no answers`);
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (seen.has(id)) throw new ReplyStateError(`${input.type} answers tool call "${id}" twice`);
-    seen.add(id);
-    const call = waiting.get(id);
-    if (!call) {
-      const known = msg.content.some((b) => b.type === "tool_call" && b.id === id);
-      throw new ReplyStateError(
-        known
-          ? `tool call "${id}" is already answered`
-          : `unknown tool call "${id}" in reply "${msg.id}" (waiting: ${[...waiting.keys()].join(", ") || "none"})`,
-      );
-    }
-    if (call.state !== expected) {
-      throw new ReplyStateError(`tool call "${id}" is ${call.state}, not waiting for ${input.type}`);
-    }
+async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
+  run.msg = pausedReply(run.state, input);
+  checkAnswers(run.msg, input);
+  const reply = run.state.replyContext!;
+  if (reply.structuredOutput && !run.options.structuredOutput) {
+    throw new ReplyStateError(
+      `reply "${reply.replyId}" asked for structured output: pass the same schema to resume it`,
+    );
   }
+  // Answers are checked and decided before anything changes: a bad rule is an error, not half an answer.
+  let permission = run.state.permission;
+  let approvals: Map<string, Approval> | undefined;
+  let refusedResults: Map<string, Refusal> | undefined;
   if (input.type === "USER_CONFIRM_RESULT") {
-    // An empty name stands for the call's own (a client that only knew the id); another one is wrong.
-    for (const answer of input.confirmResults) {
-      const call = waiting.get(answer.toolCall.id)!;
-      if (answer.toolCall.name !== "" && answer.toolCall.name !== call.name) {
-        throw new ReplyStateError(
-          `the answer for tool call "${call.id}" names tool "${answer.toolCall.name}", but the call is to "${call.name}"`,
-        );
-      }
-    }
+    approvals = await approvalsOf(run, input);
+    permission = addRules(
+      permission,
+      input.confirmResults.flatMap((answer) => (answer.confirmed ? (answer.rules ?? []) : [])),
+    );
+  } else if (input.type === "EXTERNAL_EXECUTION_RESULT") {
+    refusedResults = await refusedResultsOf(run, input);
+  }
+  delete reply.waitingFor;
+  run.state.permission = permission;
+  for (const [id, approval] of approvals ?? []) run.approvals.set(id, approval);
+  run.push({ ...input, replyId: run.msg.id } as AgentEvent);
+  if (input.type === "USER_INTERRUPT") {
+    end(run, interrupt(run, input.reason ?? "interrupted by the user"));
     return;
   }
-  if (input.type !== "EXTERNAL_EXECUTION_RESULT") return;
-  for (const result of input.toolResults) {
-    const call = waiting.get(result.id)!;
-    if (result.name !== call.name) {
-      throw new ReplyStateError(
-        `the external result for tool call "${result.id}" names tool "${result.name}", but the call is to "${call.name}"`,
+  if (input.type === "USER_CONFIRM_RESULT") {
+    const refused = input.confirmResults.filter((answer) => !answer.confirmed);
+    for (const answer of refused) {
+      const call = run.findCall(answer.toolCall.id)!;
+      writeResult(
+        run,
+        call,
+        "denied",
+        `The user refused this call${answer.reason ? `: ${answer.reason}` : "."}`,
       );
     }
+    if (refused.length > 0 && openCalls(run.msg).length === 0) noteAllDenied(run);
+    return;
   }
+  for (const result of input.toolResults) {
+    run.emit("TOOL_RESULT_START", { toolCallId: result.id, toolCallName: result.name });
+    const refusal = refusedResults?.get(result.id);
+    if (refusal !== undefined) {
+      run.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId: result.id, delta: refusal.text });
+      run.emit("TOOL_RESULT_END", { toolCallId: result.id, state: refusal.state });
+      continue;
+    }
+    emitOutput(run, result.id, valueToParts(result.output));
+    run.emit("TOOL_RESULT_END", {
+      toolCallId: result.id,
+      state: result.state === "running" ? "success" : result.state,
+    });
+  }
+}
+
+/**
+ * Each confirmed answer as an approval for the gate, which decides the call again with it (see
+ * `gate`). Throws, before anything changes, for an answer that wants to remember a rule the ask did
+ * not offer. The ask answered is decided again for the call as it stands, before the answer's edits
+ * and rules: it is what the person saw.
+ */
+async function approvalsOf(run: ReplyRun, input: UserConfirmResultEvent): Promise<Map<string, Approval>> {
+  const approvals = new Map<string, Approval>();
+  for (const answer of input.confirmResults) {
+    if (!answer.confirmed) continue;
+    const call = run.findCall(answer.toolCall.id)!;
+    const edited = answer.toolCall.input !== call.input;
+    const rules = answer.rules ?? [];
+    const ask = edited || rules.length > 0 ? await currentDecision(run, call) : undefined;
+    const problem = unofferedRules(rules, ask);
+    if (problem !== undefined) {
+      throw new ReplyStateError(
+        `the answer to ${call.name} call "${call.id}" cannot be remembered: ${problem}`,
+      );
+    }
+    approvals.set(call.id, edited ? { edited: true, answered: askKey(ask) } : { edited: false });
+  }
+  return approvals;
+}
+
+/**
+ * External results whose call a deny now refuses (a rule added since it was submitted), or whose
+ * permission check fails: the result is not taken, and the model reads why. By call id.
+ */
+async function refusedResultsOf(
+  run: ReplyRun,
+  input: ExternalExecutionResultEvent,
+): Promise<Map<string, Refusal>> {
+  const refused = new Map<string, Refusal>();
+  for (const result of input.toolResults) {
+    const call = run.findCall(result.id)!;
+    const tool = run.findTool(call.name);
+    const parsed = tool ? quietlyParsed(call, tool) : undefined;
+    if (!tool || !parsed) continue;
+    const verdict = await decide(run, call, tool, parsed.value, { edited: false }).catch(
+      (error: unknown) => ({
+        behavior: "failed" as const,
+        reason: toErrorInfo(error).message,
+      }),
+    );
+    if (verdict.behavior === "deny") {
+      refused.set(result.id, {
+        state: "denied",
+        text: `Permission denied: ${verdict.decision.reason}; the external result was not taken`,
+      });
+    } else if (verdict.behavior === "failed") {
+      refused.set(result.id, {
+        state: "error",
+        text: `Error: the permission check failed (${verdict.reason}); the external result was not taken`,
+      });
+    }
+  }
+  return refused;
 }
