@@ -4,7 +4,7 @@ import type { Msg, ToolCallBlock, ToolResultBlock } from "../message/index.js";
  * Tool calls of `msg` that have no result yet, in the order the model made them. Built-in tool runs
  * of the provider (`executedBy: "provider"`) are never open: the agent does not run or wait on them.
  */
-export function openCalls(msg: Msg): ToolCallBlock[] {
+export function openCalls(msg: Pick<Msg, "content">): ToolCallBlock[] {
   const answered = new Set<string>();
   for (const block of msg.content) if (block.type === "tool_result") answered.add(block.id);
   return msg.content.filter(

@@ -1,12 +1,60 @@
-import type { Msg } from "../message/index.js";
+import { type AgentEvent, applyEventInPlace, createEvent, type EventInit } from "../event/index.js";
+import type { ErrorInfo, Msg } from "../message/index.js";
 import type { AgentState } from "../state/index.js";
 import { openCalls } from "./open-calls.js";
 
+/** The note a cut-off call's result ends with (the service writes the same note when it closes a reply). */
+export const CUT_OFF_NOTE =
+  "[interrupted: the reply was cut off before this call finished; it was not run again]";
+
 /**
- * A reply cut off mid-flight (a crash, a killed process, a consumer that stopped reading) leaves
- * calls without results. Before the next reply, finished results are kept, every call without a
- * result is closed as `interrupted` (never run twice), and the reply is marked interrupted.
- * A reply that is paused on purpose is left alone. Returns whether anything was repaired.
+ * The one rule for closing a reply cut off mid-run (a crash, a killed process, a consumer that
+ * stopped reading), as the events that close it: a tool result still running gets the cut-off note
+ * and ends `interrupted`; a call without a result gets an `interrupted` result with the note (it is
+ * never run again); then REPLY_END `interrupted` (with `error` when given), unless the reply has
+ * ended already. Finished results are kept. The agent's recovery folds these events into the stored
+ * Msg; the service logs the same list (after ending the blocks its log left open). A stored Msg has
+ * no open blocks, so none are ended here.
+ */
+export function cutOffEnding(
+  msg: Pick<Msg, "id" | "content" | "finishedReason">,
+  error?: ErrorInfo,
+): AgentEvent[] {
+  const replyId = msg.id;
+  const events: AgentEvent[] = [];
+  for (const block of msg.content) {
+    if (block.type !== "tool_result" || block.state !== "running") continue;
+    const toolCallId = block.id;
+    const empty = block.output === "" || (Array.isArray(block.output) && block.output.length === 0);
+    events.push(
+      createEvent("TOOL_RESULT_TEXT_DELTA", {
+        replyId,
+        toolCallId,
+        delta: empty ? CUT_OFF_NOTE : `\n${CUT_OFF_NOTE}`,
+      }),
+      createEvent("TOOL_RESULT_END", { replyId, toolCallId, state: "interrupted" }),
+    );
+  }
+  for (const call of openCalls(msg)) {
+    const toolCallId = call.id;
+    events.push(
+      createEvent("TOOL_RESULT_START", { replyId, toolCallId, toolCallName: call.name }),
+      createEvent("TOOL_RESULT_TEXT_DELTA", { replyId, toolCallId, delta: CUT_OFF_NOTE }),
+      createEvent("TOOL_RESULT_END", { replyId, toolCallId, state: "interrupted" }),
+    );
+  }
+  if (msg.finishedReason === undefined) {
+    const end: EventInit<"REPLY_END"> = { replyId, finishedReason: "interrupted" };
+    if (error) end.error = error;
+    events.push(createEvent("REPLY_END", end));
+  }
+  return events;
+}
+
+/**
+ * Before the next reply, a reply cut off mid-flight is closed by the one rule (`cutOffEnding`), its
+ * events folded into the stored Msg. A reply that is paused on purpose is left alone. Returns
+ * whether anything was repaired.
  */
 export function recoverCutOffReply(state: AgentState): boolean {
   const reply = state.replyContext;
@@ -14,34 +62,6 @@ export function recoverCutOffReply(state: AgentState): boolean {
   const msg = state.context.findLast((m) => m.id === reply.replyId);
   delete state.replyContext;
   if (!msg) return true;
-  closeCutOffCalls(msg);
-  msg.finishedReason ??= "interrupted";
+  for (const event of cutOffEnding(msg)) applyEventInPlace(msg, event);
   return true;
-}
-
-/** The note a cut-off call's result ends with (the service writes the same note when it closes a reply). */
-export const CUT_OFF_NOTE =
-  "[interrupted: the reply was cut off before this call finished; it was not run again]";
-
-function closeCutOffCalls(msg: Msg): void {
-  for (const block of msg.content) {
-    if (block.type === "tool_result" && block.state === "running") {
-      block.state = "interrupted";
-      block.output =
-        typeof block.output === "string"
-          ? `${block.output}\n${CUT_OFF_NOTE}`.trimStart()
-          : [...block.output, { type: "text", id: `${block.id}:cut`, text: CUT_OFF_NOTE }];
-    }
-    if (block.type === "tool_call") block.state = "finished";
-  }
-  for (const call of openCalls(msg)) {
-    call.state = "finished";
-    msg.content.push({
-      type: "tool_result",
-      id: call.id,
-      name: call.name,
-      output: CUT_OFF_NOTE,
-      state: "interrupted",
-    });
-  }
 }

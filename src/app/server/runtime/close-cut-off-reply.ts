@@ -1,7 +1,5 @@
-import { CUT_OFF_NOTE } from "../../../agent/index.js";
-import { openCalls } from "../../../agent/open-calls.js";
+import { cutOffEnding } from "../../../agent/index.js";
 import { type AgentEvent, createEvent, foldEvents } from "../../../event/index.js";
-import type { Msg } from "../../../message/index.js";
 import type { LoggedEvent } from "../backend/types.js";
 
 /** Why the service closed a reply, as its REPLY_END says. */
@@ -11,10 +9,9 @@ export const CUT_OFF_REASON =
 type Opened = { end: () => AgentEvent };
 
 /**
- * The events that close a reply cut off mid-run, by the rule the agent uses for the same case: every
- * block still open gets its END event, a tool result still running ends `interrupted` with the
- * cut-off note, a call without a result gets an `interrupted` result (it is never run again), then
- * REPLY_END `interrupted`. `events` are the reply's logged events from its REPLY_START on; folding them
+ * The events that close a reply cut off mid-run: every block the log left open gets its END event,
+ * then the agent's own rule for a cut-off reply (`cutOffEnding`: running results and calls without
+ * one end `interrupted` with the cut-off note, then REPLY_END `interrupted`, here with CUT_OFF_REASON). `events` are the reply's logged events from its REPLY_START on; folding them
  * followed by the returned events gives the Msg to store.
  */
 export function closingEvents(events: readonly AgentEvent[], replyId: string): AgentEvent[] {
@@ -50,42 +47,9 @@ export function closingEvents(events: readonly AgentEvent[], replyId: string): A
     }
   }
   const closing = [...open.values()].map((o) => o.end());
-  const msg = foldEvents([...events, ...closing]);
-  if (msg) closing.push(...closeToolResults(msg));
-  closing.push(
-    createEvent("REPLY_END", {
-      ...base,
-      finishedReason: "interrupted",
-      error: { type: "aborted", message: CUT_OFF_REASON },
-    }),
-  );
+  const msg = foldEvents([...events, ...closing]) ?? { id: replyId, content: [] };
+  closing.push(...cutOffEnding(msg, { type: "aborted", message: CUT_OFF_REASON }));
   return closing;
-}
-
-function closeToolResults(msg: Msg): AgentEvent[] {
-  const replyId = msg.id;
-  const out: AgentEvent[] = [];
-  for (const block of msg.content) {
-    if (block.type !== "tool_result" || block.state !== "running") continue;
-    const empty = block.output === "" || (Array.isArray(block.output) && block.output.length === 0);
-    out.push(
-      createEvent("TOOL_RESULT_TEXT_DELTA", {
-        replyId,
-        toolCallId: block.id,
-        delta: empty ? CUT_OFF_NOTE : `\n${CUT_OFF_NOTE}`,
-      }),
-      createEvent("TOOL_RESULT_END", { replyId, toolCallId: block.id, state: "interrupted" }),
-    );
-  }
-  for (const call of openCalls(msg)) {
-    const toolCallId = call.id;
-    out.push(
-      createEvent("TOOL_RESULT_START", { replyId, toolCallId, toolCallName: call.name }),
-      createEvent("TOOL_RESULT_TEXT_DELTA", { replyId, toolCallId, delta: CUT_OFF_NOTE }),
-      createEvent("TOOL_RESULT_END", { replyId, toolCallId, state: "interrupted" }),
-    );
-  }
-  return out;
 }
 
 /** The last top-level reply in `logged` (its REPLY_START on), and whether the log has ended it. */
