@@ -124,8 +124,8 @@ export class Agent {
       return undefined;
     }
     return new ReplyRun(this.config, state, options, this.stagesFor, {
-      start: (actual) => this.enter(state, actual),
-      end: () => this.running.delete(state),
+      take: (actual) => this.enter(state, actual),
+      release: () => this.running.delete(state),
     });
   }
 

@@ -38,7 +38,8 @@ export class BlockTracker {
     return this.ids.size > 0;
   }
 
-  drainOpen(): OpenBlock[] {
+  /** The blocks still open, in the order they opened; none is open afterwards. */
+  takeOpen(): OpenBlock[] {
     return this.openOrder.splice(0, this.openOrder.length);
   }
 }

@@ -112,7 +112,7 @@ export class ModelStreamEvents {
 
   /** Ends the blocks still open (a call that failed or was aborted mid-stream). */
   endOpen(): void {
-    for (const block of this.#blocks.drainOpen()) this.#end(block);
+    for (const block of this.#blocks.takeOpen()) this.#end(block);
   }
 
   /**

@@ -27,7 +27,7 @@ async function* stepsOf(run: (reader: ReplyReader) => Promise<void>): AsyncGener
   let arrived: (() => void) | undefined;
   let ended = false;
   let failure: { error: unknown } | undefined;
-  const wake = () => {
+  const signalArrival = () => {
     const resolve = arrived;
     arrived = undefined;
     resolve?.();
@@ -37,18 +37,18 @@ async function* stepsOf(run: (reader: ReplyReader) => Promise<void>): AsyncGener
     const waiting = new Promise<void>((resolve, reject) => {
       taken = { resolve, reject };
     });
-    wake();
+    signalArrival();
     return waiting;
   };
   const finished = run(reader).then(
     () => {
       ended = true;
-      wake();
+      signalArrival();
     },
     (error: unknown) => {
       ended = true;
       failure = { error };
-      wake();
+      signalArrival();
     },
   );
   try {

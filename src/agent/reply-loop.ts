@@ -9,7 +9,6 @@ import { openCalls } from "./open-calls.js";
 import { pauseForNested } from "./pause.js";
 import { isInputEvent } from "./paused-reply.js";
 import { reason } from "./reason.js";
-import { replyOutput } from "./reply-output.js";
 import type { ReplyReader } from "./reply-reader.js";
 import type { ReplyRun } from "./reply-run.js";
 import { resume } from "./resume.js";
@@ -24,9 +23,9 @@ import type { ReplyInput } from "./types.js";
  */
 export async function runReply(run: ReplyRun, input: ReplyInput, reader: ReplyReader): Promise<void> {
   run.reader = reader;
-  run.guard?.start(input);
+  run.turn?.take(input);
   try {
-    if (isInputEvent(input)) await resumeWith(run, input);
+    if (isInputEvent(input)) await resume(run, input);
     else start(run, input);
     await run.send();
     if (run.msg.finishedReason !== undefined) return await run.save("reply_end");
@@ -35,15 +34,8 @@ export async function runReply(run: ReplyRun, input: ReplyInput, reader: ReplyRe
     while (next === "go on") next = await step(run);
     if (next === "paused") await run.save("pause");
   } finally {
-    run.guard?.end();
+    run.turn?.release();
   }
-}
-
-/** A resumed reply keeps the structured-output mode it started with. */
-function resumeWith(run: ReplyRun, input: Parameters<typeof resume>[1]): Promise<void> {
-  const mode = run.state.replyContext?.structuredOutputMode ?? "tool";
-  run.output = replyOutput(run.options.structuredOutput, mode, run.config.model);
-  return resume(run, input);
 }
 
 type Next = "go on" | "paused" | "ended";

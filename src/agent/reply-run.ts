@@ -33,10 +33,13 @@ export interface RunConfig {
   context: ContextOptions;
 }
 
-/** Called when a reply starts (may throw: nothing has changed yet) and when it ends, however it ends. */
-export interface ReplyGuard {
-  start(input: ReplyInput): void;
-  end(): void;
+/**
+ * A session's turn: one reply at a time runs on a session state. `take` is called when the reply
+ * starts (it may throw: nothing has changed yet), `release` when it ends, however it ends.
+ */
+export interface SessionTurn {
+  take(input: ReplyInput): void;
+  release(): void;
 }
 
 /**
@@ -72,7 +75,7 @@ export class ReplyRun {
     readonly state: AgentState,
     readonly options: ReplyOptions<z.ZodType | undefined>,
     stagesFor: (run: ReplyRun) => ReplyStages,
-    readonly guard?: ReplyGuard,
+    readonly turn?: SessionTurn,
   ) {
     this.stages = stagesFor(this);
   }

@@ -12,6 +12,7 @@ import { end, interrupt } from "./finish.js";
 import { currentDecision, decide, quietlyParsed } from "./gate.js";
 import { openCalls } from "./open-calls.js";
 import { checkAnswers, pausedReply } from "./paused-reply.js";
+import { replyOutput } from "./reply-output.js";
 import type { ReplyRun } from "./reply-run.js";
 import { emitOutput, writeResult } from "./result-events.js";
 import { runTool } from "./run-tool.js";
@@ -27,6 +28,12 @@ type Refusal = { state: "denied" | "error"; text: string };
  */
 export async function resume(run: ReplyRun, input: InputEvent): Promise<void> {
   const reply = run.state.replyContext;
+  // A resumed reply keeps the structured-output mode it started with.
+  run.output = replyOutput(
+    run.options.structuredOutput,
+    reply?.structuredOutputMode ?? "tool",
+    run.config.model,
+  );
   let target = input.replyId ? reply?.suspended?.[input.replyId] : undefined;
   const toThisReply = !input.replyId || input.replyId === reply?.replyId;
   if (reply?.suspended && !target && toThisReply && input.type !== "USER_INTERRUPT") {
