@@ -42,11 +42,14 @@ export async function gate(run: ReplyRun, call: ToolCallBlock, asks: Ask[]): Pro
     );
     return undefined;
   }
-  const parsed = parseArguments(run, call, tool);
-  if (parsed === PARSE_FAILED) return undefined;
+  const parsed = parseArguments(call, tool);
+  if ("error" in parsed) {
+    writeResult(run, call, "error", parsed.error);
+    return undefined;
+  }
   let verdict: CallVerdict;
   try {
-    verdict = await decide(run, call, tool, parsed, approval);
+    verdict = await decide(run, call, tool, parsed.value, approval);
   } catch (error) {
     writeResult(run, call, "error", `Error: the permission check failed: ${toErrorInfo(error).message}`);
     return undefined;
@@ -60,7 +63,7 @@ export async function gate(run: ReplyRun, call: ToolCallBlock, asks: Ask[]): Pro
     asks.push({ call, decision: verdict.decision });
     return undefined;
   }
-  return { call, tool, decided: verdict.decided, input: parsed, raw: call.input };
+  return { call, tool, decided: verdict.decided, input: parsed.value, raw: call.input };
 }
 
 /**
@@ -93,11 +96,8 @@ const recordsTheAnswer = async (): Promise<PermissionDecision> => ({
 
 /** The parsed arguments of `call`, or undefined when they do not parse; writes nothing. */
 export function quietlyParsed(call: ToolCallBlock, tool: Tool): { value: unknown } | undefined {
-  try {
-    return { value: tool.parse(call.input.trim() === "" ? {} : JSON.parse(call.input)) };
-  } catch {
-    return undefined;
-  }
+  const parsed = parseArguments(call, tool);
+  return "value" in parsed ? parsed : undefined;
 }
 
 /**
@@ -141,26 +141,20 @@ export async function currentDecision(
   }
 }
 
-const PARSE_FAILED = Symbol("parse failed");
-
-function parseArguments(run: ReplyRun, call: ToolCallBlock, tool: Tool): unknown {
+/** The call's arguments as its tool parses them, or the error result the model reads. */
+function parseArguments(call: ToolCallBlock, tool: Tool): { value: unknown } | { error: string } {
   let args: unknown;
   try {
     args = call.input.trim() === "" ? {} : JSON.parse(call.input);
   } catch (error) {
-    writeResult(
-      run,
-      call,
-      "error",
-      `Error: the arguments are not valid JSON (${(error as Error).message}). Send a JSON object.`,
-    );
-    return PARSE_FAILED;
+    return {
+      error: `Error: the arguments are not valid JSON (${(error as Error).message}). Send a JSON object.`,
+    };
   }
   try {
-    return tool.parse(args);
+    return { value: tool.parse(args) };
   } catch (error) {
     const detail = error instanceof ToolInputError ? error.message : toErrorInfo(error).message;
-    writeResult(run, call, "error", `Error: invalid arguments for ${tool.name}: ${detail}`);
-    return PARSE_FAILED;
+    return { error: `Error: invalid arguments for ${tool.name}: ${detail}` };
   }
 }
