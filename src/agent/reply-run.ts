@@ -140,6 +140,7 @@ export class ReplyRun {
     while (true) {
       await this.send();
       if (settled) break;
+      if (this.#unsent.length > 0) continue; // emitted while the reader had the last ones
       await new Promise<void>((resolve) => {
         this.#nextEvent = resolve;
       });
