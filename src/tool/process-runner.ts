@@ -16,6 +16,12 @@ export interface ProcessRequest {
   maxOutputChars: number;
   /** Aborting kills the whole process tree and ends the stream with the signal's reason. */
   signal: AbortSignal;
+  /**
+   * Variables to set on top of the runner's own environment (`withCommandEnvironment`). The Bash
+   * tool sends BASH_COMMAND_ENVIRONMENT: a runner must apply them, since the permission check's
+   * read-only verdicts assume them (`git status` writes no index under them).
+   */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -3,6 +3,7 @@ import { functionTool } from "../function-tool.js";
 import type { ProcessRunner } from "../process-runner.js";
 import type { Tool } from "../types.js";
 import { bashPermission } from "./bash/bash-permission.js";
+import { BASH_COMMAND_ENVIRONMENT } from "./bash-environment.js";
 import { localProcessRunner } from "./run-process.js";
 import { toolCwd } from "./tool-paths.js";
 
@@ -13,11 +14,12 @@ export interface BashToolOptions {
   maxOutputChars?: number;
   /** The shell that runs the command (default `bash`). */
   shell?: string;
-  /** Environment of the command (default: this process's). */
+  /** Environment of the command (default: this process's), with BASH_COMMAND_ENVIRONMENT on top. */
   env?: NodeJS.ProcessEnv;
   /**
    * Where commands run (default: on the host, `shell -c` with `env`). A workspace passes its runner,
-   * e.g. a bubblewrap sandbox; `shell` and `env` are then the runner's business.
+   * e.g. a bubblewrap sandbox; `shell` and `env` are then the runner's business, and the runner
+   * adds BASH_COMMAND_ENVIRONMENT (sent with every request) to its environment.
    */
   runner?: ProcessRunner;
 }
@@ -55,6 +57,7 @@ export function bashTool(options: BashToolOptions = {}): Tool<z.infer<typeof inp
         timeoutMs: Math.min(args.timeoutMs ?? maxTimeout, maxTimeout),
         maxOutputChars: options.maxOutputChars ?? 30_000,
         signal: ctx.signal,
+        env: BASH_COMMAND_ENVIRONMENT,
       }),
   });
 }

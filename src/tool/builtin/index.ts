@@ -10,6 +10,7 @@ import { writeTool } from "./write.js";
 export { matchCommandRule } from "./bash/command-rule.js";
 export { type BashToolOptions, bashTool } from "./bash.js";
 export { analyzeBash, type BashAnalysis, type ShellCommand } from "./bash-analysis.js";
+export { BASH_COMMAND_ENVIRONMENT, withCommandEnvironment } from "./bash-environment.js";
 export { type EditToolOptions, editTool } from "./edit.js";
 export {
   type FileListOptions,

@@ -1,11 +1,13 @@
 import { spawn } from "node:child_process";
 import type { ProcessRequest, ProcessRunner } from "../process-runner.js";
+import { withCommandEnvironment } from "./bash-environment.js";
 import { ChunkQueue } from "./chunk-queue.js";
 
 /** A program to start with its arguments, plus the limits of `ProcessRequest`. */
-export interface ProgramLaunch extends Omit<ProcessRequest, "command"> {
+export interface ProgramLaunch extends Omit<ProcessRequest, "command" | "env"> {
   file: string;
   args: string[];
+  /** Its whole environment (default: this process's). */
   env?: NodeJS.ProcessEnv;
   /** Turns a failure to start `file` into the error the stream ends with. */
   describeStartError?: (error: NodeJS.ErrnoException) => Error;
@@ -91,12 +93,20 @@ export interface LocalProcessRunnerOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** Runs commands on the host with `<shell> -c`, in their own process group: today's behaviour. */
+/**
+ * Runs commands on the host with `<shell> -c`, in their own process group, in `env` (default this
+ * process's) with the request's variables on top.
+ */
 export function localProcessRunner(options: LocalProcessRunnerOptions = {}): ProcessRunner {
   const shell = options.shell ?? "bash";
   return {
     kind: "local",
-    run: ({ command, ...limits }) =>
-      runProgram({ ...limits, file: shell, args: ["-c", command], env: options.env }),
+    run: ({ command, env, ...limits }) =>
+      runProgram({
+        ...limits,
+        file: shell,
+        args: ["-c", command],
+        env: env === undefined ? options.env : withCommandEnvironment(options.env ?? process.env, env),
+      }),
   };
 }

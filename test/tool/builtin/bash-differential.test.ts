@@ -22,6 +22,9 @@ const recorded = loadFinds(FINDS_FILE);
 const open = openObservations(recorded);
 const settings = differentialSettings();
 const harness = await openHarness(settings.concurrency);
+afterAll(() => {
+  if (typeof harness !== "string") harness.close();
+});
 
 /** Finds not already recorded as open, as one message naming each command and what it did. */
 function unexpected(finds: readonly Find[]): string {
@@ -50,7 +53,6 @@ function summary(label: string, result: DifferentialResult): string {
 
 describe("the differential test: what the analysis allows, run for real", () => {
   if (typeof harness === "string") return reportMissingService(harness);
-  afterAll(() => harness.close());
 
   it("every corpus command it allows only reads", { timeout: 60_000 }, async ({ annotate }) => {
     const result = await harness.run(corpusCommands());
@@ -70,13 +72,25 @@ describe("the differential test: what the analysis allows, run for real", () => 
   });
 });
 
+describe("finds fixed by the Bash tool's environment stay harmless when they run", () => {
+  if (typeof harness === "string") return reportMissingService(harness);
+  for (const find of recorded.filter((entry) => entry.fixedBy === "environment")) {
+    const test = find.open ? it.fails : it;
+    test(`${find.open ? "(open) " : ""}${JSON.stringify(find.command)}: ${find.happened[0]}`, async () => {
+      const result = await harness.runIn(find.repository ?? "hostile", [find.command]);
+      expect(result.ran, `${find.command} is no longer allowed: the find may lose "fixedBy"`).toBe(1);
+      expect(result.finds.map(describeFind).join("\n\n")).toBe("");
+    });
+  }
+});
+
 describe("recorded finds stay fixed: none is allowed without asking any more", () => {
   const trees = { hostile: createCanaryTree("hostile"), benign: createCanaryTree("benign") };
   afterAll(() => {
     trees.hostile.remove();
     trees.benign.remove();
   });
-  for (const find of recorded) {
+  for (const find of recorded.filter((entry) => entry.fixedBy !== "environment")) {
     const test = find.open ? it.fails : it;
     test(`${find.open ? "(open) " : ""}${JSON.stringify(find.command)}: ${find.happened[0]}`, async () => {
       const judgement = await realJudge(find.command, trees[find.repository ?? "hostile"].work);

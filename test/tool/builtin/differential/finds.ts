@@ -17,6 +17,11 @@ export interface RecordedFind {
   source: string;
   /** Still allowed without asking: the test expects the check to fail until it is fixed. */
   open: boolean;
+  /**
+   * `environment`: fixed not by refusing the command but by what the Bash tool runs every command
+   * with (BASH_COMMAND_ENVIRONMENT): it stays allowed, and the test runs it and expects no find.
+   */
+  fixedBy?: "environment";
   note?: string;
 }
 
@@ -56,13 +61,18 @@ function checkFind(entry: unknown, where: string): RecordedFind {
   )
     throw new Error(`${where}.happened must be a non-empty array of strings`);
   if (typeof record.open !== "boolean") throw new Error(`${where}.open must be true or false`);
-  const known = new Set(["command", "foundAs", "repository", "happened", "date", "source", "open", "note"]);
+  const known = new Set([
+    ...["command", "foundAs", "repository", "happened", "date", "source", "open", "fixedBy", "note"],
+  ]);
   const unknown = Object.keys(record).find((key) => !known.has(key));
   if (unknown) throw new Error(`${where} has an unknown field "${unknown}"`);
   const out: RecordedFind = { command, happened, date, source: text("source")!, open: record.open };
   if (record.repository !== undefined && record.repository !== "benign")
     throw new Error(`${where}.repository must be "benign" when given`);
   if (record.repository === "benign") out.repository = "benign";
+  if (record.fixedBy !== undefined && record.fixedBy !== "environment")
+    throw new Error(`${where}.fixedBy must be "environment" when given`);
+  if (record.fixedBy === "environment") out.fixedBy = "environment";
   const foundAs = text("foundAs", true);
   if (foundAs !== undefined) out.foundAs = foundAs;
   const note = text("note", true);

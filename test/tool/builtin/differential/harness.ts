@@ -105,6 +105,16 @@ export class DifferentialHarness {
     return result;
   }
 
+  /** Runs the commands in the trees of one kind of repository only (the first worker's when none has it). */
+  async runIn(
+    repository: Repository,
+    commands: readonly string[],
+    options: DifferentialOptions = {},
+  ): Promise<DifferentialResult> {
+    const workers = this.workers.filter((worker) => worker.tree.repository === repository);
+    return this.runOn(workers.length > 0 ? workers : this.workers.slice(0, 1), commands, options);
+  }
+
   /**
    * The first piece of a compound command (split at its operators) that, on its own, is allowed and
    * still does something a reader must not; undefined for a simple command or when none does.

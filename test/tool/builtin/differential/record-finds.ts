@@ -8,7 +8,9 @@
  *
  * A find is added (reduced to the piece of a compound command that did it alone) only when it did
  * something no recorded open find did; a recorded open find the permission check now refuses is
- * marked fixed (`"open": false`). A tool for people, so it reports on stdout.
+ * marked fixed (`"open": false`), and so is one marked `"fixedBy": "environment"` that runs and
+ * no longer does what it did (the Bash tool's environment fixed it; set that mark by hand). A tool
+ * for people, so it reports on stdout.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,10 +35,14 @@ const recorded = loadFinds(FILE);
 // Recorded open finds the check now refuses are fixed.
 const trees = { hostile: createCanaryTree("hostile"), benign: createCanaryTree("benign") };
 for (const find of recorded) {
-  const allowed = (await realJudge(find.command, trees[find.repository ?? "hostile"].work)).allowed;
-  if (find.open && !allowed) say(`fixed now: ${find.command}`);
-  if (!find.open && allowed) say(`FIXED BEFORE, ALLOWED AGAIN: ${find.command}`);
-  find.open = allowed;
+  // One the Bash tool's environment fixed is open while it still does what it did.
+  const still =
+    find.fixedBy === "environment"
+      ? (await harness.runIn(find.repository ?? "hostile", [find.command])).finds.length > 0
+      : (await realJudge(find.command, trees[find.repository ?? "hostile"].work)).allowed;
+  if (find.open && !still) say(`fixed now: ${find.command}`);
+  if (!find.open && still) say(`FIXED BEFORE, ALLOWED AGAIN: ${find.command}`);
+  find.open = still;
 }
 trees.hostile.remove();
 trees.benign.remove();

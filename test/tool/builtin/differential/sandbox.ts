@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { withCommandEnvironment } from "../../../../src/tool/builtin/index.js";
 import { bubblewrapArgs } from "../../../../src/workspace/bubblewrap-args.js";
 import { resolveSandboxPolicy } from "../../../../src/workspace/sandbox-policy.js";
 import { type CanaryTree, SECRET_VARIABLE } from "./canary-tree.js";
@@ -52,15 +53,19 @@ export function bwrapPath(): string {
   return "bwrap";
 }
 
-/** The environment inside: the shims first on PATH, a secret in a variable, nothing from the host. */
+/**
+ * The environment inside: the shims first on PATH, a secret in a variable, nothing from the host,
+ * and what the Bash tool sets for every command (BASH_COMMAND_ENVIRONMENT), so a command runs as
+ * the tool would run it.
+ */
 export function canaryEnvironment(tree: CanaryTree, declared: readonly string[]): NodeJS.ProcessEnv {
-  return {
+  return withCommandEnvironment({
     PATH: [tree.shims, ...REAL_PATH].join(":"),
     HOME: homedir(),
     LANG: "C.UTF-8",
     [SECRET_VARIABLE]: tree.environmentSecret,
     [DECLARED_VARIABLE]: declared.join(" "),
-  };
+  });
 }
 
 /**
