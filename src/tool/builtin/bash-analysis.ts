@@ -4,6 +4,7 @@ import { dangerousGlobReason } from "../../permission/index.js";
 import { evaluatedOperandReason, isPlainArithmetic } from "./bash/evaluated-operands.js";
 import { readFind } from "./bash/find.js";
 import { analyzeGit } from "./bash/git.js";
+import type { GitContentRead } from "./bash/git-content.js";
 import { readOptions } from "./bash/options.js";
 import { programScriptFinding } from "./bash/program-scripts.js";
 import { readOnlyProgram } from "./bash/read-only-programs.js";
@@ -57,10 +58,16 @@ export interface BashAnalysis {
    */
   gitDirectories: string[];
   /**
-   * Where each git command that prints tracked files' contents runs (`git diff`, `git show`): at
-   * decision time every dangerous path the repository tracks is checked as a path it reads.
+   * Where each git command that prints tracked files' contents it does not name runs (`git grep`,
+   * `git blame`): at decision time every dangerous path the repository tracks is checked as a path it reads.
    */
   gitContentDirectories: string[];
+  /**
+   * What each git command may print of files' contents from the index or from history (`git diff`,
+   * `git show`, `git log -p`), and where it runs: at decision time it must be limited to files by
+   * pathspecs, or (the index only) the repository must track no dangerous path; otherwise it asks.
+   */
+  gitContentReads: (GitContentRead & { directory: string })[];
 }
 
 const WRITE_REDIRECTS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
@@ -137,6 +144,7 @@ class Analyzer {
   private readonly traversals: Traversal[] = [];
   private readonly gitDirectories: string[] = [];
   private readonly gitContentDirectories: string[] = [];
+  private readonly gitContentReads: BashAnalysis["gitContentReads"] = [];
   /** Glob words of the command being classified that were checked as paths. */
   private readonly checkedGlobWords = new Set<string>();
   private readOnly = true;
@@ -160,6 +168,7 @@ class Analyzer {
       traversals: this.traversals,
       gitDirectories: this.gitDirectories,
       gitContentDirectories: this.gitContentDirectories,
+      gitContentReads: this.gitContentReads,
     };
   }
 
@@ -480,6 +489,8 @@ class Analyzer {
       this.addPaths(verdict.paths, words);
       if (this.cwd !== undefined) this.gitDirectories.push(this.cwd);
       if (this.cwd !== undefined && verdict.printsContent) this.gitContentDirectories.push(this.cwd);
+      if (this.cwd !== undefined && verdict.content)
+        this.gitContentReads.push({ ...verdict.content, directory: this.cwd });
       if (verdict.subcommand === "grep") this.traverse(traversalOf("git grep", new Set(), verdict.searched));
       return;
     }
@@ -661,6 +672,7 @@ function failedAnalysis(command: string, reason: string): BashAnalysis {
     traversals: [],
     gitDirectories: [],
     gitContentDirectories: [],
+    gitContentReads: [],
   };
 }
 

@@ -267,7 +267,7 @@ describe("the shell-escape catalogue", () => {
     "ls -la",
     "git status",
     "git log --oneline -5",
-    "git diff HEAD~1 -- src",
+    "git diff HEAD~1 -- src/b.ts",
     "cat src/*.ts",
     "cat *.txt",
     "grep -rn foo src",

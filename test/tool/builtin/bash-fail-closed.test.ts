@@ -525,6 +525,103 @@ describe("suggested rules are as narrow as the call", () => {
   });
 });
 
+describe("git that prints files from history asks unless pathspecs limit it to files", () => {
+  // A repository whose history holds a secret deleted since, and a tag of that secret's blob.
+  const historic = join(root, "historic");
+  mkdirSync(join(historic, "docs"), { recursive: true });
+  writeFileSync(join(historic, "a.txt"), "a\n");
+  writeFileSync(join(historic, "docs", "d.md"), "d\n");
+  writeFileSync(join(historic, ".env.production"), "TOKEN=secret\n");
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {
+      cwd: historic,
+      encoding: "utf8",
+    }).trim();
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", "first");
+  const blob = git("rev-parse", "HEAD:.env.production");
+  git("tag", "secret-blob", blob);
+  git("rm", "-q", ".env.production");
+  git("commit", "-qm", "second");
+  git("rm", "-q", "--cached", "a.txt");
+  git("add", "a.txt");
+
+  it.each([
+    "git show HEAD",
+    "git show",
+    "git log -p",
+    "git log -u",
+    "git log -S TOKEN",
+    "git log -G TOKEN",
+    "git log --word-diff",
+    "git whatchanged -p",
+    "git reflog show -p",
+    "git diff HEAD~1",
+    "git diff --cached HEAD~1",
+    "git diff HEAD~1 HEAD",
+    "git diff HEAD~1..HEAD",
+    "git status -v",
+    "git show secret-blob",
+    "git show -s secret-blob",
+    "git show --stat secret-blob",
+    `git show ${blob}`,
+    `git cat-file -p ${blob}`,
+    "git cat-file blob secret-blob",
+    "git diff HEAD~1 -- docs",
+    "git diff HEAD~1 -- .",
+    "git log -p -- docs",
+    "git log -p -- gone.txt",
+    "git log -p --follow -- a.txt",
+    "git log -p --full-diff -- a.txt",
+    "git log -p -- '*.txt'",
+    "git log -p -- ':(glob)*'",
+    "git --icase-pathspecs log -p -- a.txt",
+    "git log -L1,2:a.txt",
+    "cd docs && git log -p",
+  ])("%j asks", async (command) => {
+    await expectInEveryMode(historic, command, "ask");
+  });
+
+  it.each([
+    "git status",
+    "git diff",
+    "git log --oneline -5",
+    "git log --stat",
+    "git log --name-status --format=%H",
+    "git whatchanged -1",
+    "git reflog",
+    "git show --stat HEAD",
+    "git show -s --format=%s HEAD~1",
+    "git show HEAD -- a.txt",
+    "git show HEAD~1 -- a.txt docs/d.md",
+    "git show HEAD:a.txt",
+    "git show HEAD~1:docs/d.md",
+    "git cat-file -p HEAD",
+    "git cat-file -t secret-blob",
+    "git log -p -- a.txt",
+    "git log -p a.txt",
+    "git diff HEAD~1 -- a.txt",
+    "git diff HEAD~1 a.txt",
+    "git diff --stat HEAD~1",
+    "git diff --name-only HEAD~1..HEAD",
+    "git diff -- docs",
+    "git status -v -- a.txt",
+    "cd docs && git log -p -- d.md",
+  ])("%j stays allowed", async (command) => {
+    await expectInEveryMode(historic, command, "allow");
+  });
+
+  it("a rev:path of a dangerous file is still a safety ask, and the index's secret still is", async () => {
+    await expectInEveryMode(historic, "git show HEAD~1:.env.production", "safety");
+    await expectInEveryMode(historic, "git log -p -- .env.production", "safety");
+    writeFileSync(join(historic, ".env.local"), "TOKEN=secret\n");
+    git("add", "-f", ".env.local");
+    await expectInEveryMode(historic, "git show HEAD", "safety");
+    git("rm", "-q", "--cached", ".env.local");
+  });
+});
+
 describe("files that run code or hold credentials are dangerous", () => {
   it.each([
     "cat ~/.config/git/config",
@@ -579,8 +676,12 @@ describe("the controls stay allowed", () => {
     "git status",
     "git log --oneline -5",
     "git diff",
-    "git diff HEAD~1 -- src",
-    "git show HEAD",
+    "git diff HEAD~1 -- src/b.ts",
+    "git diff --stat HEAD~1",
+    "git show --stat HEAD",
+    "git show HEAD -- a.txt",
+    "git show HEAD:a.txt",
+    "git log -p -- a.txt",
     "git branch -a",
     "rg foo src",
     "rg -n --glob '*.ts' foo src",

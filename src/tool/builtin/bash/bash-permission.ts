@@ -12,6 +12,7 @@ import {
 import { analyzeBash, type BashAnalysis } from "../bash-analysis.js";
 import { hasOtherLinks, stringField } from "../tool-paths.js";
 import { matchCommandRule, suggestCommandRules } from "./command-rule.js";
+import { gitContentConcern } from "./git-content.js";
 import { trackedDangerousPath } from "./git-index.js";
 import { dotGitDirectory, gitRepositoryConcern } from "./git-repository.js";
 import { walkTraversal } from "./tree-walk.js";
@@ -118,7 +119,16 @@ function decisionPaths(analysis: BashAnalysis, context: PermissionContext): Deci
     if ("unverifiable" in walked)
       return { paths, unverifiable: { reason: walked.unverifiable, safety: false } };
   }
-  for (const directory of new Set(analysis.gitContentDirectories)) {
+  // What git prints from history it cannot show to be safe asks, after the index is checked (a
+  // repository that tracks a secret is a safety ask either way).
+  const trackedIn = new Set(analysis.gitContentDirectories);
+  let history: string | undefined;
+  for (const read of analysis.gitContentReads) {
+    const concern = gitContentConcern(read, resolve(base, read.directory));
+    if ("reason" in concern) history ??= concern.reason;
+    if ("reason" in concern || concern.tracked) trackedIn.add(read.directory);
+  }
+  for (const directory of trackedIn) {
     const dotGit = dotGitDirectory(resolve(base, directory), base);
     const tracked = dotGit === undefined ? undefined : trackedDangerousPath(dotGit);
     if (tracked && "reason" in tracked)
@@ -134,6 +144,7 @@ function decisionPaths(analysis: BashAnalysis, context: PermissionContext): Deci
         unverifiable: { reason: concern, safety: !/^(no \.git|git would run in)/.test(concern) },
       };
   }
+  if (history !== undefined) return { paths, unverifiable: { reason: history, safety: false } };
   return { paths };
 }
 

@@ -1,3 +1,4 @@
+import { type GitContentRead, gitContentRead } from "./git-content.js";
 import { compileSpec, readOptions } from "./options.js";
 
 /** What the Bash analysis learns about one git command. */
@@ -11,8 +12,10 @@ export interface GitVerdict {
   subcommand?: string;
   /** For `git grep`: the trees or paths it searches (none: the whole directory it runs in). */
   searched: string[];
-  /** It prints tracked files' contents (`diff`, `show`, `grep`, `blame`, `log -p`). */
+  /** It prints tracked files' contents it does not name (`grep`, `blame`): the index is checked. */
   printsContent?: boolean;
+  /** What it may print of files' contents from the index or from history (`diff`, `show`, `log -p`). */
+  content?: GitContentRead;
   /**
    * It may run a program its text does not show as a command (`-c alias.x='!rm a'`, `-c
    * core.fsmonitor=...`, an alias or a `git-x` on PATH), and why: deny rules match it whatever they
@@ -42,10 +45,8 @@ const BUILTINS = new Set(
   ).split(" "),
 );
 
-/** Subcommands that print the contents of tracked files, and log's options that make it do so. */
-const PRINTS_CONTENT = new Set(["diff", "show", "grep", "blame", "cat-file", "whatchanged"]);
-const LOG_PATCH =
-  /^(-p|--patch|-U\d*|--unified(=.*)?|-L.*|--word-diff(=.*)?|--full-diff|-c|--cc|-m|--diff-merges=.*)$/;
+/** Subcommands that print the contents of tracked files they do not name (see also git-content.ts). */
+const PRINTS_CONTENT = new Set(["grep", "blame"]);
 
 /** Global options that make git run a program chosen on the command line (and their prefixes). */
 const UNSAFE_GLOBAL = ["--config-env", "--exec-path", "--upload-pack", "--receive-pack"];
@@ -198,7 +199,8 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
   }
   paths.push(...reading.paths, ...reading.operands.flatMap(pathsInOperand));
   const subcommand = sub;
-  const printsContent = PRINTS_CONTENT.has(sub) || (sub === "log" && rest.some((arg) => LOG_PATCH.test(arg)));
+  const printsContent = PRINTS_CONTENT.has(sub);
+  const content = gitContentRead(sub, rest, reading, args.slice(0, index));
   // What git grep searches: the trees or paths after the pattern and before `--`, and the pathspecs.
   const explicit = reading.seen.has("-e") || reading.seen.has("-f");
   const dashes = rest.indexOf("--");
@@ -216,27 +218,19 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
     (sub === "remote" && rest.some((arg) => /^(-v+|--verbose|get-url|show)$/.test(arg)))
   )
     paths.push(".git/config");
-  if (!READ_ONLY.has(sub) || !reading.known)
-    return { readOnly: false, paths, subcommand, searched, printsContent };
-  if (sub === "reflog")
-    return { readOnly: rest.length === 0 || rest[0] === "show", paths, subcommand, searched, printsContent };
-  if (sub === "config")
-    return {
-      readOnly: rest.length > 0 && LISTING_OPTIONS.has(rest[0]!),
-      paths,
-      subcommand,
-      searched,
-      printsContent,
-    };
-  if (LISTING_ONLY.has(sub))
-    return {
-      readOnly: rest.every((arg) => LISTING_OPTIONS.has(arg)),
-      paths,
-      subcommand,
-      searched,
-      printsContent,
-    };
-  return { readOnly: true, paths, subcommand, searched, printsContent };
+  const verdict = (readOnly: boolean): GitVerdict => {
+    const out: GitVerdict = { readOnly, paths, subcommand, searched, printsContent };
+    if (content) out.content = content;
+    return out;
+  };
+  if (!READ_ONLY.has(sub) || !reading.known) return verdict(false);
+  if (sub === "reflog") return verdict(rest.length === 0 || rest[0] === "show");
+  if (sub === "config") return verdict(rest.length > 0 && LISTING_OPTIONS.has(rest[0]!));
+  if (LISTING_ONLY.has(sub)) return verdict(rest.every((arg) => LISTING_OPTIONS.has(arg)));
+  // `describe --dirty` and `--broken` refresh `.git/index`, optional locks or not.
+  if (sub === "describe" && (reading.seen.has("--dirty") || reading.seen.has("--broken")))
+    return verdict(false);
+  return verdict(true);
 }
 
 /** A git operand may be a path or `rev:path` (which reads that file from history). */

@@ -266,6 +266,8 @@ function buildRepository(
   );
   git("add", "-f", ".env.production");
   git("commit", "-q", "--no-verify", "-m", "first");
+  // A tag of the secret's blob: `git show secret-blob` prints it whatever options limit the patch.
+  git("tag", "secret-blob", git("rev-parse", "HEAD:.env.production"));
   git("rm", "-q", "--cached", ".env.production");
   rmSync(join(tree.work, ".env.production"));
   const treeId = git("write-tree");

@@ -289,7 +289,22 @@ export const GIT_SUBCOMMANDS = [
   "for-each-ref",
   "count-objects -v",
   "whatchanged -1",
+  "whatchanged -p",
   "version",
+  "status -v",
+  "diff HEAD~1 -- a.txt",
+  "diff --stat HEAD~1",
+  "diff HEAD~1 -- docs",
+  "show --stat HEAD",
+  "show HEAD -- a.txt",
+  "show secret-blob",
+  "show -s secret-blob",
+  "log -p -- a.txt",
+  "log -p --follow -- a.txt",
+  "log -S TOKEN",
+  "reflog show -p",
+  "cat-file -p secret-blob",
+  "describe --always --dirty",
 ];
 
 /** Constructs the analysis must see through (most of these it should refuse). */
