@@ -1,4 +1,5 @@
 import { isAbsolute, resolve } from "node:path";
+import { pathsOfCall } from "./implied-paths.js";
 import { baseDirectory, expandHome, isInside, realPath } from "./paths.js";
 import type { PermissionContext, PermissionDecision, PermissionSubject } from "./types.js";
 
@@ -6,6 +7,7 @@ import type { PermissionContext, PermissionDecision, PermissionSubject } from ".
  * The deny for a call that would leave the session's boundary (`PermissionContext.boundary`), or
  * undefined when every path it names stays inside (or there is no boundary). Judged on real paths,
  * in every mode; a tool whose paths cannot be read, or a boundary that is not absolute, is denied.
+ * A tool that declares no `pathsOf` is judged on the places its arguments name (`impliedPaths`).
  */
 export function boundaryDenial(
   subject: PermissionSubject,
@@ -19,7 +21,7 @@ export function boundaryDenial(
   }
   let paths: string[];
   try {
-    paths = subject.pathsOf?.(input, context) ?? [];
+    paths = pathsOfCall(subject, input, context);
   } catch (error) {
     return deny(`the paths of this ${subject.name} call could not be read (${describe(error)})`);
   }
@@ -27,7 +29,11 @@ export function boundaryDenial(
   const root = realPath(boundary.directory);
   const base = baseDirectory(context);
   const outside = paths.find((path) => !isInside(realPath(resolve(base, expandHome(path))), root));
-  return outside === undefined ? undefined : deny(`${outside} is outside this session's workspace`);
+  if (outside === undefined) return undefined;
+  const declared = subject.pathsOf
+    ? ""
+    : ` (${subject.name} declares no paths, so its arguments that name places on disk count as its paths)`;
+  return deny(`${outside} is outside this session's workspace${declared}`);
 }
 
 function deny(reason: string): PermissionDecision {

@@ -1,4 +1,5 @@
 import { boundaryDenial } from "./boundary.js";
+import { pathsOfCall } from "./implied-paths.js";
 import { pathPermission, pathsAreSafe } from "./paths.js";
 import { formatRule, ruleNamesTool } from "./rule.js";
 import type {
@@ -102,7 +103,7 @@ function askToDeny(ask: PermissionDecision): PermissionDecision {
 function isReadOnlyCall(subject: PermissionSubject, input: unknown, context: PermissionContext): boolean {
   const readOnly = safely(() => (subject.isReadOnly ? subject.isReadOnly(input) : subject.readOnly), false);
   if (!readOnly) return false;
-  const paths = safely(() => subject.pathsOf?.(input, context) ?? [], undefined);
+  const paths = safely(() => pathsOfCall(subject, input, context), undefined);
   return paths !== undefined && pathsAreSafe(paths, context);
 }
 
@@ -118,7 +119,7 @@ async function ownCheck(
   } catch (error) {
     own = { behavior: "ask", reason: `${subject.name}'s permission check failed: ${describe(error)}` };
   }
-  const paths = safely(() => subject.pathsOf?.(input, context), undefined);
+  const paths = safely(() => pathsOfCall(subject, input, context), undefined);
   const byPath: ToolPermissionResult = paths
     ? pathPermission(paths, context, { editsFiles: subject.editsFiles === true })
     : { behavior: "passthrough" };

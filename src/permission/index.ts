@@ -3,6 +3,7 @@ export * from "./credential-paths.js";
 export * from "./dangerous-paths.js";
 export * from "./decided-call.js";
 export * from "./engine.js";
+export * from "./implied-paths.js";
 export * from "./path-rule.js";
 export * from "./paths.js";
 export * from "./permission-options.js";

@@ -92,6 +92,8 @@ export interface PermissionSubject {
    * first working directory). The engine asks before touching a dangerous path or one outside the
    * working directories, and auto-allows read-only and (in accept_edits) editing calls inside them.
    * The engine passes the context, so a tool can expand patterns against the working directories.
+   * A tool without it is judged on the places its arguments name (`impliedPaths`): declare
+   * `pathsOf: () => []` when its strings are never paths.
    */
   pathsOf?(input: unknown, context?: PermissionContext): string[];
   /** Rules to offer the user when this call asks. */
