@@ -4,6 +4,7 @@ export * from "./html-reader.js";
 export * from "./image-reader.js";
 export * from "./json-reader.js";
 export * from "./markdown-reader.js";
+export * from "./pdf-limits.js";
 export * from "./pdf-reader.js";
 export * from "./pptx-reader.js";
 export * from "./read-document.js";

@@ -1,15 +1,24 @@
 import { DocumentReadError } from "../errors.js";
 import type { Section } from "../types.js";
 import { importOptional } from "./lazy-import.js";
+import { checkPdfDocument } from "./pdf-limits.js";
 import type { Reader, ReaderInput } from "./reader.js";
+import type { ZipLimits } from "./zip-limits.js";
 
-/** PDF through unpdf (PDF.js): one section per page with its 1-based page number; blank pages skipped. */
+/**
+ * PDF through unpdf (PDF.js): one section per page with its 1-based page number; blank pages
+ * skipped. Under the zip readers' limits (`checkPdfDocument`): a PDF too big, or whose streams
+ * inflate too far, is a DocumentLimitError before PDF.js sees it.
+ */
 export class PdfReader implements Reader {
   readonly name = "pdf";
   readonly extensions = ["pdf"];
   readonly mediaTypes = ["application/pdf"];
 
+  constructor(private readonly limits: ZipLimits = {}) {}
+
   async read({ source, bytes }: ReaderInput): Promise<Section[]> {
+    checkPdfDocument(source, bytes, this.limits);
     const { extractText, getDocumentProxy } = await importOptional(
       () => import("unpdf"),
       "unpdf",

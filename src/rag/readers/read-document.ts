@@ -14,7 +14,7 @@ import { TextReader } from "./text-reader.js";
 import { XlsxReader } from "./xlsx-reader.js";
 import type { ZipLimits } from "./zip-limits.js";
 
-/** Every built-in reader (each loads its library on first use); `zip`: limits of the zip-based ones. */
+/** Every built-in reader (each loads its library on first use); `zip`: limits of the zip-based ones and PDF. */
 export function defaultReaders(options: { zip?: ZipLimits } = {}): Reader[] {
   return [
     new TextReader(),
@@ -22,7 +22,7 @@ export function defaultReaders(options: { zip?: ZipLimits } = {}): Reader[] {
     new HtmlReader(),
     new CsvReader(),
     new JsonReader(),
-    new PdfReader(),
+    new PdfReader(options.zip),
     new DocxReader(options.zip),
     new XlsxReader(options.zip),
     new PptxReader(options.zip),

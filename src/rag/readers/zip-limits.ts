@@ -18,7 +18,7 @@ export const DEFAULT_ZIP_LIMITS: Required<ZipLimits> = {
 };
 
 /** Below this many uncompressed bytes the ratio is not checked (a small run of zeros compresses 1000:1). */
-const RATIO_FLOOR = 1024 * 1024;
+export const RATIO_FLOOR = 1024 * 1024;
 
 const EOCD = 0x06054b50;
 const CENTRAL = 0x02014b50;
