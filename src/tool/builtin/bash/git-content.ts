@@ -120,6 +120,16 @@ export function gitContentRead(
 const OBJECT_TYPES = new Set(["blob", "tree", "commit", "tag"]);
 
 /**
+ * Whether no pathspec can limit `read`, whatever the disk holds: none after `--`, and every operand
+ * a revision (`HEAD`, `HEAD~1`: git refuses one that is also a file's name), so it prints from
+ * history unbounded (`git show HEAD`, `git log -p`, `git diff HEAD~1`). Known before decision time.
+ */
+export function isUnboundedHistory(read: GitContentRead): boolean {
+  if (read.pathspecs.length > 0 || !read.operands.every(isCommitExpression)) return false;
+  return read.kind === "history" || read.operands.length > 0;
+}
+
+/**
  * A revision that can only name a commit (or a tree), never a blob: `HEAD`, `@`, anything followed
  * by `~N`, `^N`, `^{commit}`, `^{tree}`, `^{/text}`, `^!`, `^@`, `^-`, a reflog entry of HEAD, or a
  * range. A bare name or hash may be a tag of a file's contents.

@@ -1,4 +1,4 @@
-import { type GitContentRead, gitContentRead } from "./git-content.js";
+import { type GitContentRead, gitContentRead, isUnboundedHistory } from "./git-content.js";
 import { compileSpec, readOptions } from "./options.js";
 
 /** What the Bash analysis learns about one git command. */
@@ -224,6 +224,8 @@ export function analyzeGit(args: readonly string[]): GitVerdict {
     return out;
   };
   if (!READ_ONLY.has(sub) || !reading.known) return verdict(false);
+  // It prints from history and nothing limits it: not read-only (the decision says why).
+  if (content && isUnboundedHistory(content)) return verdict(false);
   if (sub === "reflog") return verdict(rest.length === 0 || rest[0] === "show");
   if (sub === "config") return verdict(rest.length > 0 && LISTING_OPTIONS.has(rest[0]!));
   if (LISTING_ONLY.has(sub)) return verdict(rest.every((arg) => LISTING_OPTIONS.has(arg)));
