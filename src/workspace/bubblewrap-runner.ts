@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { homedir } from "node:os";
 import { isAbsolute } from "node:path";
 import { isInside } from "../permission/index.js";
+import { withCommandEnvironment } from "../tool/builtin/bash-environment.js";
 import { runProgram } from "../tool/builtin/run-process.js";
 import type { ProcessRequest, ProcessRunner } from "../tool/index.js";
 import { bubblewrapArgs, limitedCommand, sandboxEnv } from "./bubblewrap-args.js";
@@ -108,7 +109,7 @@ export class BubblewrapRunner implements ProcessRunner {
         ...request,
         file: cgroup ? "/bin/sh" : policy.bwrapPath,
         args: cgroup ? ["-c", JOIN_CGROUP, cgroup.procsFile, policy.bwrapPath, ...sandbox] : sandbox,
-        env: sandboxEnv(policy),
+        env: withCommandEnvironment(sandboxEnv(policy), request.env ?? {}),
         describeStartError: (error) => startFailure(policy.bwrapPath, error, ""),
       });
     } finally {

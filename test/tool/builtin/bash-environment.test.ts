@@ -118,13 +118,8 @@ describe("the environment every Bash command runs in", () => {
     expect(statSync(index).mtimeMs).not.toBe(before);
   });
 
-  /**
-   * Open: BubblewrapRunner (src/workspace, another owner) starts bwrap with sandboxEnv(policy) alone
-   * and drops the request's variables, so in the sandbox git status may still refresh the index.
-   * When it applies them (withCommandEnvironment(sandboxEnv(policy), request.env ?? {})), this
-   * it.fails fails: make it an it.
-   */
-  (sandbox === undefined ? it.fails : it.skip)("in a bubblewrap sandbox, commands see it too", async () => {
+  /** BubblewrapRunner applies the request's variables over the sandbox's own environment. */
+  (sandbox === undefined ? it : it.skip)("in a bubblewrap sandbox, commands see it too", async () => {
     const runner = new BubblewrapRunner(dir, { maxProcesses: null });
     const output = await run(
       bashTool({ runner }),
