@@ -56,6 +56,8 @@ export function subAgentTool<I extends z.ZodType = typeof PromptInput>(
     input: schema,
     readOnly: options.readOnly ?? true,
     concurrencySafe: options.concurrencySafe ?? true,
+    // The prompt names no place itself: each of the sub-agent's own calls is decided on its paths.
+    pathsOf: () => [],
     async execute(input, ctx) {
       const prompt = options.input ? JSON.stringify(input) : (input as z.infer<typeof PromptInput>).prompt;
       const outcome = await runNested(agent, userMsg(prompt), ctx, {

@@ -213,3 +213,21 @@ describe("subAgentTool", () => {
     });
   });
 });
+
+describe("subAgentTool with a prompt that names a place on disk", () => {
+  it("runs without asking in explore mode: the prompt is not a path, the sub-agent's own calls are decided", async () => {
+    const researcher = scriptedAgent("researcher", [{ text: "It holds the accounts." }]);
+    const main = scriptedAgent(
+      "main",
+      [
+        { toolCalls: [{ name: "researcher", input: { prompt: "/etc/passwd" } }] },
+        { text: "Done." },
+      ],
+      [subAgentTool(researcher, { description: "Researches" })],
+      { mode: "explore", workingDirectories: [process.cwd()] },
+    );
+    const reply = await main.reply(userMsg("what is in /etc/passwd?"));
+    expect(blocksOf(reply, "tool_result")[0]!.state).toBe("success");
+    expect(textOf(reply)).toBe("Done.");
+  });
+});
