@@ -219,10 +219,7 @@ describe("subAgentTool with a prompt that names a place on disk", () => {
     const researcher = scriptedAgent("researcher", [{ text: "It holds the accounts." }]);
     const main = scriptedAgent(
       "main",
-      [
-        { toolCalls: [{ name: "researcher", input: { prompt: "/etc/passwd" } }] },
-        { text: "Done." },
-      ],
+      [{ toolCalls: [{ name: "researcher", input: { prompt: "/etc/passwd" } }] }, { text: "Done." }],
       [subAgentTool(researcher, { description: "Researches" })],
       { mode: "explore", workingDirectories: [process.cwd()] },
     );
