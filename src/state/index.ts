@@ -1,12 +1,12 @@
 export * from "./agent-state.js";
 export * from "./create-state-store.js";
 export * from "./json-file-store.js";
-export * from "./memory-store.js";
-export * from "./mysql-store.js";
-export * from "./postgres-store.js";
-export * from "./redis-store.js";
+export * from "./memory/memory-store.js";
+export * from "./mysql/mysql-store.js";
+export * from "./postgres/postgres-store.js";
+export * from "./redis/redis-store.js";
 export { DEFAULT_STATE_TABLE } from "./sql-names.js";
-export * from "./sqlite-store.js";
+export * from "./sqlite/sqlite-store.js";
 export { decodeState, encodeState, MAX_SESSION_ID_LENGTH, replaceUnstorableChars } from "./state-codec.js";
 export { type CompactionPolicy, DEFAULT_COMPACTION } from "./state-delta.js";
 export * from "./store.js";

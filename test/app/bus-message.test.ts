@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { decodeBusMessage, encodeBusMessage } from "../../src/app/server/backend/local-bus.js";
 import type { LoggedEvent } from "../../src/app/server/backend/types.js";
 import { createEvent } from "../../src/event/index.js";
+import { decodeBusMessage, encodeBusMessage } from "../../src/state/service/local-bus.js";
 
 const logged: LoggedEvent[] = [
   { seq: 1, event: createEvent("TEXT_BLOCK_DELTA", { replyId: "r", blockId: "b", delta: "secret" }) },

@@ -8,6 +8,7 @@ import type { BackendOptions, RunLease, ServiceBackend } from "../../src/app/ser
 import { type AgentEvent, createEvent } from "../../src/event/index.js";
 import { emptyAgentState } from "../../src/state/index.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
+import { openTestDatabase } from "../support/sqlite-file.js";
 import { dropBackend } from "./drop-backend.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-fencing-"));
@@ -221,8 +222,7 @@ describe("fenced writes on PostgreSQL, against a takeover in flight", async () =
 describe("a store made before leases had generations", () => {
   it("SQLite: the leases table gets its generation column on open; a lease row left there is generation 0", async () => {
     const file = join(dir, `${runName("old")}.db`);
-    const { default: Database } = await import("better-sqlite3");
-    const old = new Database(file);
+    const old = await openTestDatabase(file);
     old.exec(
       "CREATE TABLE agentscope_leases (session_id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL)",
     );

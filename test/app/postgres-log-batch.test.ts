@@ -1,6 +1,6 @@
 import type { Pool } from "pg";
 import { describe, expect, it } from "vitest";
-import { postgresLogBatch } from "../../src/app/server/backend/postgres-log-batch.js";
+import { postgresLogBatch } from "../../src/state/postgres/postgres-log-batch.js";
 
 /** A pool whose statements answer when the test says: which sessions each wrote, in start order. */
 function heldPool() {

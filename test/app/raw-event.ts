@@ -1,3 +1,5 @@
+import { openTestDatabase } from "../support/sqlite-file.js";
+
 /**
  * Writes an event log entry straight into a SQLite, Redis or PostgreSQL backend's storage, bypassing
  * the backend, as an edited or damaged row would be (tests of what the backends do with one).
@@ -10,8 +12,7 @@ export async function appendRawEvent(
   text: string,
 ): Promise<void> {
   if (url.startsWith("sqlite:")) {
-    const { default: Database } = await import("better-sqlite3");
-    const db = new Database(url.slice("sqlite:".length));
+    const db = await openTestDatabase(url.slice("sqlite:".length));
     db.prepare(`INSERT INTO ${prefix}events (session_id, seq, event) VALUES (?, ?, ?)`).run(
       sessionId,
       seq,

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { redisBackend } from "../../src/app/server/backend/redis-backend.js";
 import type { BusMessage, ServiceBackend } from "../../src/app/server/backend/types.js";
 import { type AgentEvent, createEvent } from "../../src/event/index.js";
+import { redisBackend } from "../../src/state/redis/redis-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { dropBackend } from "./drop-backend.js";
 

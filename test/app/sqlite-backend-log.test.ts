@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, expect, it } from "vitest";
-import { sqliteBackend } from "../../src/app/server/backend/sqlite-backend.js";
 import { createEvent } from "../../src/event/index.js";
+import { sqliteBackend } from "../../src/state/sqlite/sqlite-backend.js";
+import { openTestDatabase, scalar } from "../support/sqlite-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-sqlite-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -19,13 +19,12 @@ it("answers each appended event with the seq its row was stored under, even afte
   const backend = await sqliteBackend(file);
   try {
     expect((await backend.events.append("s", [delta("a"), delta("b")])).map((e) => e.seq)).toEqual([1, 2]);
-    const raw = new Database(file);
+    const raw = await openTestDatabase(file);
     raw.prepare("INSERT INTO agentscope_events (session_id, seq, event) VALUES ('s', '3x', '{}')").run();
     const logged = await backend.events.append("s", [delta("c")]);
-    const stored = raw
-      .prepare("SELECT seq FROM agentscope_events WHERE session_id = 's' AND event = ?")
-      .pluck();
-    expect(logged.map((e) => e.seq)).toEqual(logged.map((e) => stored.get(e.json)));
+    const stored = (json: string) =>
+      scalar(raw, "SELECT seq FROM agentscope_events WHERE session_id = 's' AND event = ?", json);
+    expect(logged.map((e) => e.seq)).toEqual(logged.map((e) => stored(e.json!)));
     expect(logged.map((e) => e.seq)).toEqual([4]); // '3x' counts as 3 in SQLite's arithmetic
     raw.close();
   } finally {
@@ -42,7 +41,7 @@ it("keeps a new file's events in the order they were written, across sessions", 
     await backend.events.append("b", [delta("1")]);
     await backend.events.append("a", [delta("2")]);
     await backend.events.append("b", [delta("3")]);
-    const raw = new Database(file, { readonly: true });
+    const raw = await openTestDatabase(file);
     const rows = raw.prepare("SELECT session_id, seq FROM agentscope_events ORDER BY rowid").all();
     raw.close();
     expect(rows).toEqual([
@@ -60,7 +59,7 @@ it("keeps a new file's events in the order they were written, across sessions", 
 // statement of the backend works on it as it was.
 it("works on a file whose events table was made WITHOUT ROWID", async () => {
   const file = join(dir, "earlier.db");
-  const raw = new Database(file);
+  const raw = await openTestDatabase(file);
   raw.exec(
     "CREATE TABLE agentscope_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (session_id, seq)) WITHOUT ROWID",
   );
@@ -86,7 +85,7 @@ it("works on a file whose events table was made WITHOUT ROWID", async () => {
     ]);
     expect(await backend.locks.isHeld("s")).toBe(false);
     // a damaged row of the earlier table is reported by session and seq, as on the new one
-    const damage = new Database(file);
+    const damage = await openTestDatabase(file);
     damage.prepare("INSERT INTO agentscope_events VALUES ('s', 6, 'not json')").run();
     damage.prepare("INSERT INTO agentscope_events VALUES ('s', 7, '{\"no\":\"type\"}')").run();
     damage.close();
@@ -96,8 +95,8 @@ it("works on a file whose events table was made WITHOUT ROWID", async () => {
     await expect(backend.events.read("s", 6, 1)).rejects.toThrow(
       /event 7 in the log of session "s" is not an event/,
     );
-    const check = new Database(file, { readonly: true });
-    const sql = check.prepare("SELECT sql FROM sqlite_master WHERE name = 'agentscope_events'").pluck().get();
+    const check = await openTestDatabase(file);
+    const sql = scalar(check, "SELECT sql FROM sqlite_master WHERE name = 'agentscope_events'");
     check.close();
     expect(sql).toMatch(/WITHOUT ROWID/);
   } finally {

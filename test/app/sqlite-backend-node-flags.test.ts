@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it("the SQLite backend starts, writes and closes in a process started with V8 flags", async () => {
   const file = join(dir, "flags.db");
   const script = `
-    import { sqliteBackend } from ${JSON.stringify(join(process.cwd(), "src/app/server/backend/sqlite-backend.ts"))};
+    import { sqliteBackend } from ${JSON.stringify(join(process.cwd(), "src/state/sqlite/sqlite-backend.ts"))};
     const backend = await sqliteBackend(${JSON.stringify(file)});
     const event = { id: "evt_1", createdAt: new Date().toISOString(), type: "REPLY_START", replyId: "r1", sessionId: "s1", name: "a" };
     const logged = await backend.events.append("s1", [event]);

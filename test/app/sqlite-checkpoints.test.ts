@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { sqliteBackend } from "../../src/app/server/backend/sqlite-backend.js";
 import { createEvent } from "../../src/event/index.js";
+import { sqliteBackend } from "../../src/state/sqlite/sqlite-backend.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-wal-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

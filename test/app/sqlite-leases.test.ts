@@ -1,16 +1,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { sqliteBackend } from "../../src/app/server/backend/sqlite-backend.js";
+import { sqliteBackend } from "../../src/state/sqlite/sqlite-backend.js";
+import { openTestDatabase } from "../support/sqlite-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-leases-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Writes a lease row straight into the file, as another process (or a hand edit) would leave it. */
-function putLease(file: string, sessionId: string, owner: string, expiresAt: unknown): void {
-  const db = new Database(file);
+async function putLease(
+  file: string,
+  sessionId: string,
+  owner: string,
+  expiresAt: string | number,
+): Promise<void> {
+  const db = await openTestDatabase(file);
   db.prepare("INSERT OR REPLACE INTO agentscope_leases (session_id, owner, expires_at) VALUES (?, ?, ?)").run(
     sessionId,
     owner,
@@ -24,8 +29,8 @@ describe("SQLite leases as stored", () => {
     const file = join(dir, "leases.db");
     const backend = await sqliteBackend(file);
     try {
-      putLease(file, "edited", "otherhost:1:x", "never");
-      putLease(file, "live", "otherhost:1:y", Date.now() + 60_000);
+      await putLease(file, "edited", "otherhost:1:x", "never");
+      await putLease(file, "live", "otherhost:1:y", Date.now() + 60_000);
       const taken = await backend.locks.acquire("edited");
       expect(taken).toBeDefined();
       expect(await taken!.renew()).toBe(true);

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { sqliteBackend } from "../../src/app/server/backend/sqlite-backend.js";
 import { createEvent } from "../../src/event/index.js";
 import { emptyAgentState } from "../../src/state/index.js";
+import { sqliteBackend } from "../../src/state/sqlite/sqlite-backend.js";
+import { openTestDatabase, scalar } from "../support/sqlite-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-sqlite-prefix-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,12 +18,12 @@ const record = (owner: string) => ({
   agent: "a",
   createdAt: new Date().toISOString(),
 });
-const tables = (file: string) => {
-  const raw = new Database(file, { readonly: true });
+const tables = async (file: string) => {
+  const raw = await openTestDatabase(file);
   const names = raw
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-    .pluck()
-    .all() as string[];
+    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+    .all()
+    .map((row) => row.name);
   raw.close();
   return names;
 };
@@ -66,7 +66,7 @@ describe("storePrefix on SQLite", () => {
       await one.close();
       await two.close();
     }
-    const names = tables(file);
+    const names = await tables(file);
     for (const prefix of ["one_", "two_"])
       for (const table of ["events", "leases", "sessions", "state"])
         expect(names).toContain(`${prefix}${table}`);
@@ -81,7 +81,7 @@ describe("storePrefix on SQLite", () => {
       expectedVersion: 0,
     });
     await before.close();
-    expect(tables(file)).toContain("agentscope_state");
+    expect(await tables(file)).toContain("agentscope_state");
     const after = await sqliteBackend(file);
     try {
       expect((await after.store.load("s1"))?.version).toBe(1);
@@ -97,7 +97,7 @@ describe("storePrefix on SQLite", () => {
     const legacy = await sqliteBackend(file, { prefix: "x_" });
     await legacy.sessions.create(record("alice"));
     await legacy.close();
-    const raw = new Database(file);
+    const raw = await openTestDatabase(file);
     raw.exec(`DROP TABLE x_state; DROP TABLE IF EXISTS x_state_patches;
       CREATE TABLE agentscope_state (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, state TEXT NOT NULL, updated_at INTEGER NOT NULL)`);
     const state = JSON.stringify(emptyAgentState("s1"));
@@ -105,7 +105,7 @@ describe("storePrefix on SQLite", () => {
       .prepare("INSERT INTO agentscope_state (session_id, version, state, updated_at) VALUES ('s1', 3, ?, 0)")
       .run(state);
     raw.close();
-    expect(tables(file)).not.toContain("x_state");
+    expect(await tables(file)).not.toContain("x_state");
 
     const reopened = await sqliteBackend(file, { prefix: "x_" });
     try {
@@ -123,10 +123,8 @@ describe("storePrefix on SQLite", () => {
     } finally {
       await again.close();
     }
-    const check = new Database(file, { readonly: true });
-    expect(check.prepare("SELECT version FROM agentscope_state WHERE session_id = 's1'").pluck().get()).toBe(
-      3,
-    );
+    const check = await openTestDatabase(file);
+    expect(scalar(check, "SELECT version FROM agentscope_state WHERE session_id = 's1'")).toBe(3);
     check.close();
   });
 });

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../src/state/index.js";
+import { openTestDatabase, scalar } from "../support/sqlite-file.js";
 import { describeDeltaSaves } from "./delta-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
@@ -13,9 +13,9 @@ const deltaPath = join(directory, "delta.db");
 
 /** What the file holds for one save: its patch row, or the snapshot saved at that version. */
 function sqliteWritten(file: string, table: string) {
-  let db: Database.Database | undefined;
+  let db: Awaited<ReturnType<typeof openTestDatabase>> | undefined;
   return async (sessionId: string, version: number) => {
-    db ??= new Database(file, { readonly: true });
+    db ??= await openTestDatabase(file);
     const patch = db
       .prepare<[string, number], { bytes: number }>(
         `SELECT length(CAST(patch AS BLOB)) AS bytes FROM ${table}_patches WHERE session_id = ? AND version = ?`,
@@ -35,7 +35,7 @@ function sqliteWritten(file: string, table: string) {
 describeStoreContract("SqliteStateStore", {
   open: async () => new SqliteStateStore({ path }),
   writeRaw: async (sessionId, stateJson) => {
-    const db = new Database(path);
+    const db = await openTestDatabase(path);
     db.prepare(
       "INSERT INTO agentscope_state (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)",
     ).run(sessionId, stateJson, Date.now());
@@ -49,14 +49,14 @@ describeDeltaSaves("SqliteStateStore", {
   open: async (compaction) => new SqliteStateStore({ path: deltaPath, compaction }),
   written: sqliteWritten(deltaPath, "agentscope_state"),
   writeOld: async (sessionId, state) => {
-    const db = new Database(deltaPath);
+    const db = await openTestDatabase(deltaPath);
     db.prepare(
       "INSERT INTO agentscope_state (session_id, version, state, updated_at) VALUES (?, 1, ?, ?)",
     ).run(sessionId, JSON.stringify(state), Date.now());
     db.close();
   },
   damagePatch: async (sessionId, version, patch) => {
-    const db = new Database(deltaPath);
+    const db = await openTestDatabase(deltaPath);
     db.prepare("UPDATE agentscope_state_patches SET patch = ? WHERE session_id = ? AND version = ?").run(
       patch,
       sessionId,
@@ -79,14 +79,14 @@ describe("SqliteStateStore setup", () => {
     const store = new SqliteStateStore(file);
     await store.save("a", stateWith("a", ["x"]), { expectedVersion: 0 });
     await store.close();
-    const db = new Database(file, { readonly: true });
-    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    const db = await openTestDatabase(file);
+    expect(scalar(db, "PRAGMA journal_mode")).toBe("wal");
     db.close();
     rmSync(dir, { recursive: true });
   });
 
   it("brings a table made before patches up to date, keeping its states", async () => {
-    const db = new Database(":memory:");
+    const db = await openTestDatabase(":memory:");
     db.exec(
       "CREATE TABLE agentscope_state (session_id TEXT PRIMARY KEY, version INTEGER NOT NULL, state TEXT NOT NULL, updated_at INTEGER NOT NULL)",
     );
@@ -109,7 +109,7 @@ describe("SqliteStateStore setup", () => {
   });
 
   it("uses a database it is given, in the table it is told, and leaves it open on close", async () => {
-    const db = new Database(":memory:");
+    const db = await openTestDatabase(":memory:");
     const store = new SqliteStateStore({ database: db, table: "my_states" });
     await store.save("a", stateWith("a", ["x"]), { expectedVersion: 0 });
     await store.close();

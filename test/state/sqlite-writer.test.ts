@@ -3,15 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import Database from "better-sqlite3";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { SqliteWriter } from "../../src/state/sqlite-writer.js";
+import type { SqliteDatabase } from "../../src/state/sqlite/sqlite-driver.js";
+import { SqliteWriter } from "../../src/state/sqlite/sqlite-writer.js";
+import { openTestDatabase, scalar } from "../support/sqlite-file.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-writer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 let n = 0;
-const open: Array<{ db: Database.Database; writer: SqliteWriter }> = [];
+const open: Array<{ db: SqliteDatabase; writer: SqliteWriter }> = [];
 afterEach(async () => {
   for (const { db, writer } of open.splice(0)) {
     await writer.close();
@@ -20,10 +21,10 @@ afterEach(async () => {
 });
 
 /** A WAL database with a table `kv (k TEXT PRIMARY KEY, v INTEGER)` and its writer. */
-function setUp(inWorker: boolean) {
+async function setUp(inWorker: boolean) {
   const file = join(dir, `w${++n}.db`);
-  const db = new Database(file);
-  db.pragma("journal_mode = WAL");
+  const db = await openTestDatabase(file);
+  db.exec("PRAGMA journal_mode = WAL");
   db.exec("CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
   const writer = new SqliteWriter(db, inWorker ? { workerFile: file } : {});
   open.push({ db, writer });
@@ -36,7 +37,7 @@ function setUp(inWorker: boolean) {
 for (const inWorker of [false, true]) {
   describe(`SqliteWriter ${inWorker ? "with a worker thread" : "in this thread"}`, () => {
     it("answers each write (rows changed, or a RETURNING's first column) and this connection reads what it wrote", async () => {
-      const { writer, insert, bump, value } = setUp(inWorker);
+      const { writer, insert, bump, value } = await setUp(inWorker);
       expect(writer.inWorker).toBe(inWorker);
       expect(
         await writer.write([
@@ -50,7 +51,7 @@ for (const inWorker of [false, true]) {
     });
 
     it("commits the calls of one loop turn together: a failing statement rolls back every one of them", async () => {
-      const { writer, insert, value } = setUp(inWorker);
+      const { writer, insert, value } = await setUp(inWorker);
       await writer.write([{ statement: insert, args: ["taken", 1] }]);
       const [good, bad] = await Promise.allSettled([
         writer.write([{ statement: insert, args: ["fresh", 1] }]),
@@ -64,8 +65,8 @@ for (const inWorker of [false, true]) {
       expect(value("fresh")).toBe(3);
     });
 
-    it("refuses SQL that does not prepare, at once", () => {
-      const { writer } = setUp(inWorker);
+    it("refuses SQL that does not prepare, at once", async () => {
+      const { writer } = await setUp(inWorker);
       expect(() => writer.prepare("INSERT INTO nowhere VALUES (?)")).toThrow(/no such table: nowhere/);
     });
   });
@@ -73,7 +74,7 @@ for (const inWorker of [false, true]) {
 
 describe("SqliteWriter's worker", () => {
   it("if it stops, the writes in flight fail saying so and later ones run in this thread", async () => {
-    const { db, writer, insert, value } = setUp(true);
+    const { db, writer, insert, value } = await setUp(true);
     // A temporary table exists on this connection only: the worker cannot prepare a statement on it and dies.
     db.exec("CREATE TEMP TABLE mine (x INTEGER)");
     const doomed = writer.prepare("INSERT INTO mine (x) VALUES (?)");
@@ -88,7 +89,7 @@ describe("SqliteWriter's worker", () => {
   });
 
   it("close waits for the writes in flight", async () => {
-    const { writer, insert, value } = setUp(true);
+    const { writer, insert, value } = await setUp(true);
     const writes = Array.from({ length: 50 }, (_, k) =>
       writer.write([{ statement: insert, args: [`k${k}`, k] }]),
     );
@@ -99,7 +100,7 @@ describe("SqliteWriter's worker", () => {
   });
 
   it("keeps the process alive while a write is in flight, and not once it is done", async () => {
-    const { writer, insert } = setUp(true);
+    const { writer, insert } = await setUp(true);
     await writer.write([{ statement: insert, args: ["warm", 1] }]); // the worker has started
     const ports = () => process.getActiveResourcesInfo().filter((r) => r === "MessagePort").length;
     const idle = ports();
@@ -121,10 +122,10 @@ describe("SqliteWriter's worker", () => {
     async (_name, flags, env) => {
       const file = join(dir, `alive-${++n}.db`);
       const script = `
-      import Database from "better-sqlite3";
-      import { SqliteWriter } from ${JSON.stringify(join(process.cwd(), "src/state/sqlite-writer.ts"))};
-      const db = new Database(${JSON.stringify(file)});
-      db.pragma("journal_mode = WAL");
+      import { openSqlite } from ${JSON.stringify(join(process.cwd(), "src/state/sqlite/sqlite-driver.ts"))};
+      import { SqliteWriter } from ${JSON.stringify(join(process.cwd(), "src/state/sqlite/sqlite-writer.ts"))};
+      const db = await openSqlite(${JSON.stringify(file)}, "a test");
+      db.exec("PRAGMA journal_mode = WAL");
       db.exec("CREATE TABLE kv (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
       const writer = new SqliteWriter(db, { workerFile: ${JSON.stringify(file)} });
       const insert = writer.prepare("INSERT INTO kv (k, v) VALUES (?, ?)");
@@ -140,8 +141,8 @@ describe("SqliteWriter's worker", () => {
         },
       );
       expect(stdout.trim()).toBe("written, in the worker: true");
-      const db = new Database(file, { readonly: true });
-      expect(db.prepare("SELECT v FROM kv WHERE k = 'last'").pluck().get()).toBe(7);
+      const db = await openTestDatabase(file);
+      expect(scalar(db, "SELECT v FROM kv WHERE k = 'last'")).toBe(7);
       db.close();
     },
   );
