@@ -144,6 +144,13 @@ async function loadNodeSqlite(): Promise<LoadedSqliteDriver> {
   return { name: "node:sqlite", open: (file) => nodeSqliteDatabase(new DatabaseSync(file)) };
 }
 
+/** One driver by name, loaded now (for a caller that must use that one: tests, the bench). */
+export function loadSqliteDriver(name: SqliteDriverName, who: string): Promise<LoadedSqliteDriver> {
+  return name === "node:sqlite"
+    ? loadNodeSqlite().catch((error) => Promise.reject(noNodeSqlite(error)))
+    : loadBetterSqlite(who);
+}
+
 const noNodeSqlite = (cause: unknown) =>
   new Error(
     `Node ${process.version} has no node:sqlite (it is built into Node 22.13 and newer, 22.5 with --experimental-sqlite)`,
