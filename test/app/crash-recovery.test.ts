@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CUT_OFF_NOTE } from "../../src/agent/index.js";
 import { type RunningServer, startServer } from "../../src/app/server/start-server.js";
 import { type AgentEvent, foldEvents } from "../../src/event/index.js";
+import { dropBackend } from "../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { type ChildServer, startChildServer } from "./child-server.js";
-import { dropBackend } from "./drop-backend.js";
 import { crashModel, recordTool, slowTool } from "./fixtures/agents.js";
 import { type Frame, json, parseFrames } from "./helpers.js";
 

@@ -5,8 +5,8 @@ import { afterAll, expect, it } from "vitest";
 import { createApp } from "../../src/app/server/app.js";
 import { createBackend } from "../../src/app/server/backend/create-backend.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
+import { appendRawEvent } from "../state/raw-event.js";
 import { conversationModel } from "./fixtures/agents.js";
-import { appendRawEvent } from "./raw-event.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-damaged-log-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,9 +7,9 @@ import { FencedError } from "../../src/app/server/backend/fenced-error.js";
 import type { BackendOptions, RunLease, ServiceBackend } from "../../src/app/server/backend/types.js";
 import { type AgentEvent, createEvent } from "../../src/event/index.js";
 import { emptyAgentState } from "../../src/state/index.js";
+import { dropBackend } from "../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { openTestDatabase } from "../support/sqlite-file.js";
-import { dropBackend } from "./drop-backend.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-fencing-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/app/server/start-server.js";
 import { foldEvents } from "../../src/event/index.js";
+import { dropBackend } from "../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { type ChildServer, startChildServer } from "./child-server.js";
-import { dropBackend } from "./drop-backend.js";
 import { crashModel } from "./fixtures/agents.js";
 import { type Frame, json, parseFrames } from "./helpers.js";
 

@@ -2,8 +2,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { BusMessage, ServiceBackend } from "../../src/app/server/backend/types.js";
 import { type AgentEvent, createEvent } from "../../src/event/index.js";
 import { redisBackend } from "../../src/state/redis/redis-backend.js";
+import { dropBackend } from "../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
-import { dropBackend } from "./drop-backend.js";
 
 const url = "redis://127.0.0.1:6379";
 const missing = await missingService("Redis", 6379);

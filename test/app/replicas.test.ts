@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningServer } from "../../src/app/server/start-server.js";
 import { startServer } from "../../src/app/server/start-server.js";
+import { dropBackend } from "../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
-import { dropBackend } from "./drop-backend.js";
 import { conversationModel, recordTool } from "./fixtures/agents.js";
 import { isType, json, readSse, sleep } from "./helpers.js";
 

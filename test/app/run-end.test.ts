@@ -13,8 +13,8 @@ import type {
 import { type AgentEvent, createEvent } from "../../src/event/index.js";
 import { userMsg } from "../../src/message/index.js";
 import { emptyAgentState, StateConflictError, StateEncodingError } from "../../src/state/index.js";
+import { dropBackend } from "../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
-import { dropBackend } from "./drop-backend.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-run-end-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { startServer } from "../../src/app/server/start-server.js";
+import { dropBackend } from "../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
-import { dropBackend } from "./drop-backend.js";
 import { conversationModel } from "./fixtures/agents.js";
 import { json } from "./helpers.js";
 

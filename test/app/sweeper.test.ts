@@ -9,9 +9,9 @@ import type { ServiceLogEntry } from "../../src/app/server/runtime/service-log.j
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
 import { Sweeper } from "../../src/app/server/runtime/sweeper.js";
 import { foldEvents } from "../../src/event/index.js";
+import { dropBackend } from "../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { type ChildServer, startChildServer } from "./child-server.js";
-import { dropBackend } from "./drop-backend.js";
 import { crashModel, recordTool, slowTool } from "./fixtures/agents.js";
 import { json } from "./helpers.js";
 

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { Agent, Session } from "../../src/agent/index.js";
 import { userMsg } from "../../src/message/index.js";
 import { SqliteStateStore } from "../../src/state/index.js";
 import { ScriptedModel, type ScriptedTurn } from "../../src/testing/index.js";
 import { weather } from "../agent/helpers.js";
+import { openTestDatabase } from "../support/sqlite-file.js";
 import { canonical } from "./random-session.js";
 
 const directory = mkdtempSync(join(tmpdir(), "agentscope-agent-saves-"));
@@ -26,7 +26,7 @@ describe("a Session's saves through the agent", () => {
     const store = new SqliteStateStore({ path });
     const session = await Session.open(agent, store, "agent-session");
     for (let i = 0; i < replies; i++) await session.reply(userMsg(`Weather in City ${i}?`));
-    const db = new Database(path, { readonly: true });
+    const db = await openTestDatabase(path);
     const patches = db
       .prepare<[], { bytes: number }>(
         "SELECT length(CAST(patch AS BLOB)) AS bytes FROM agentscope_state_patches WHERE session_id = 'agent-session'",

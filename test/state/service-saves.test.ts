@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -9,8 +8,9 @@ import { createBackend } from "../../src/app/server/backend/create-backend.js";
 import type { ServiceBackend } from "../../src/app/server/backend/types.js";
 import { createEvent } from "../../src/event/index.js";
 import { PostgresStateStore, RedisStateStore, SqliteStateStore } from "../../src/state/index.js";
-import { dropBackend } from "../app/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
+import { openTestDatabase } from "../support/sqlite-file.js";
+import { dropBackend } from "./drop-backend.js";
 import { canonical, freshSession, playReply } from "./random-session.js";
 
 const directory = mkdtempSync(join(tmpdir(), "agentscope-service-saves-"));
@@ -20,7 +20,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 async function writtenBy(backend: ServiceBackend, url: string, sessionId: string, version: number) {
   const store = backend.store;
   if (store instanceof SqliteStateStore) {
-    const db = new Database(url.slice("sqlite:".length), { readonly: true });
+    const db = await openTestDatabase(url.slice("sqlite:".length));
     try {
       const row = db
         .prepare<[string, number], { bytes: number }>(

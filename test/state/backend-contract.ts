@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { hostname, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { createBackend } from "../../src/app/server/backend/create-backend.js";
@@ -7,24 +7,38 @@ import { newestEvent } from "../../src/app/server/backend/newest-event.js";
 import type { BackendOptions, ServiceBackend } from "../../src/app/server/backend/types.js";
 import { followEvents } from "../../src/app/server/runtime/follow-events.js";
 import { createEvent } from "../../src/event/index.js";
-import { ownerIsGone } from "../../src/state/service/lease-owner.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { dropBackend } from "./drop-backend.js";
 import { appendRawEvent } from "./raw-event.js";
 
+/** A driver family as the contract suites reach it: its real server, and what it shares. */
+export interface FamilyUnderTest {
+  name: string;
+  /** A URL of its server; called once per suite (a SQLite family gives a fresh file each time). */
+  url: () => string;
+  /** The port on 127.0.0.1 its server listens on (none for an embedded one). */
+  port?: number;
+  /** Whether two backends opened on one URL share their data (every family but memory:). */
+  shared: boolean;
+  /** Whether replicas tell each other through the server (a bus that crosses processes). */
+  replicaBus?: boolean;
+  /** How its prefix ends: `:` for key prefixes (Redis), `_` for table names. */
+  prefixEnd?: ":" | "_";
+}
+
 const dir = mkdtempSync(join(tmpdir(), "agentscope-backends-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const kinds = [
-  { name: "memory", url: () => "memory:", shared: false },
-  { name: "SQLite", url: () => `sqlite:${join(dir, `${runName("db")}.db`)}`, shared: true },
-  { name: "Redis", url: () => "redis://127.0.0.1:6379", port: 6379, shared: true },
-  { name: "PostgreSQL", url: () => "postgres://postgres@127.0.0.1:5432/test", port: 5432, shared: true },
-];
+/** A fresh SQLite file's URL, for a family under test. */
+export const freshSqliteUrl = () => `sqlite:${join(dir, `${runName("db")}.db`)}`;
 
-const event = (n: number) => createEvent("CUSTOM", { replyId: "r1", name: `e${n}` });
+export const event = (n: number) => createEvent("CUSTOM", { replyId: "r1", name: `e${n}` });
 
-for (const kind of kinds) {
+/**
+ * The service backend's contract (event log, run locks, bus, session directory), run against a
+ * family's real server: `test/state/families.test.ts` runs it for every family with a backend.
+ */
+export function describeBackendContract(kind: FamilyUnderTest): void {
   describe(`the ${kind.name} service backend`, async () => {
     const missing = kind.port ? await missingService(kind.name, kind.port) : undefined;
     if (missing) {
@@ -32,7 +46,7 @@ for (const kind of kinds) {
       return;
     }
     const url = kind.url();
-    const prefix = kind.name === "Redis" ? `${runName("be")}:` : `${runName("be")}_`;
+    const prefix = `${runName("be")}${kind.prefixEnd ?? "_"}`;
     const opened: ServiceBackend[] = [];
     const open = async (options: BackendOptions = {}) => {
       const backend = await createBackend(url, { prefix, ...options });
@@ -179,7 +193,7 @@ for (const kind of kinds) {
       expect(seen).toEqual([1, 2, "gap", 6, 7, 8, 9, 10]);
     });
 
-    if (kind.name === "Redis" || kind.name === "PostgreSQL")
+    if (kind.replicaBus)
       it("delivers a replica's own bus message once (the broker's echo is skipped) and the others' too", async () => {
         const [a, b] = [await open(), await open()];
         const s = runName("s");
@@ -310,31 +324,3 @@ for (const kind of kinds) {
     });
   });
 }
-
-describe("lease owners", () => {
-  it("a lease of a process that no longer exists on this host is abandoned; a live one or another host's is not", () => {
-    expect(ownerIsGone(`${hostname()}:2147483646:x`)).toBe(true);
-    expect(ownerIsGone(`${hostname()}:${process.ppid}:x`)).toBe(false);
-    expect(ownerIsGone("another-host:2147483646:x")).toBe(false);
-  });
-});
-
-describe("newestEvent", () => {
-  it("asks lastSeq then reads that one event when a log has no `last` (a custom backend)", async () => {
-    const backend = await createBackend("memory:");
-    const { last: _last, ...withoutLast } = backend.events;
-    const log = {
-      ...withoutLast,
-      append: backend.events.append.bind(backend.events),
-      read: backend.events.read.bind(backend.events),
-      lastSeq: backend.events.lastSeq.bind(backend.events),
-      firstSeq: backend.events.firstSeq.bind(backend.events),
-      delete: backend.events.delete.bind(backend.events),
-    };
-    expect(await newestEvent(log, "s")).toBeUndefined();
-    await log.append("s", [event(1), event(2)]);
-    const newest = await newestEvent(log, "s");
-    expect(newest).toMatchObject({ seq: 2, event: { name: "e2" } });
-    await backend.close();
-  });
-});
