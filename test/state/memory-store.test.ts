@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ValidationError } from "../../src/index.js";
 import { type AgentState, emptyAgentState, InMemoryStateStore } from "../../src/state/index.js";
+import { describeFamilyContract } from "./family-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 describeStoreContract("InMemoryStateStore", {
@@ -28,3 +29,5 @@ describe("InMemoryStateStore loads", () => {
     expect(loaded.context[0]).not.toBe(saved.context[0]);
   });
 });
+
+describeFamilyContract({ name: "memory", url: () => "memory:", shared: false });

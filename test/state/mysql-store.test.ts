@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MySqlStateStore } from "../../src/state/index.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { describeDeltaSaves } from "./delta-contract.js";
+import { describeFamilyContract } from "./family-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("MariaDB/MySQL", 3306);
@@ -90,3 +91,12 @@ if (missing) {
     });
   });
 }
+
+describeFamilyContract({
+  name: "MySQL",
+  url: () => url,
+  port: 3306,
+  shared: true,
+  noBackend:
+    /MySQL keeps agent state \(createStateStore\) but cannot back the service: .*no such notification/,
+});

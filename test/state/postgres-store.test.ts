@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { PostgresStateStore } from "../../src/state/index.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { describeDeltaSaves } from "./delta-contract.js";
+import { describeFamilyContract } from "./family-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("PostgreSQL", 5432);
@@ -113,3 +114,5 @@ if (missing) {
     });
   });
 }
+
+describeFamilyContract({ name: "PostgreSQL", url: () => url, port: 5432, shared: true, replicaBus: true });

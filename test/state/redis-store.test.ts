@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { RedisStateStore } from "../../src/state/index.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 import { describeDeltaSaves } from "./delta-contract.js";
+import { describeFamilyContract } from "./family-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const missing = await missingService("Redis", 6379);
@@ -86,3 +87,12 @@ if (missing) {
     });
   });
 }
+
+describeFamilyContract({
+  name: "Redis",
+  url: () => url,
+  port: 6379,
+  shared: true,
+  replicaBus: true,
+  prefixEnd: ":",
+});

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "../../src/state/index.js";
 import { openTestDatabase, scalar } from "../support/sqlite-file.js";
 import { describeDeltaSaves } from "./delta-contract.js";
+import { describeFamilyContract, freshSqliteUrl } from "./family-contract.js";
 import { describeStoreContract, stateWith } from "./store-contract.js";
 
 const directory = mkdtempSync(join(tmpdir(), "agentscope-sqlite-"));
@@ -119,3 +120,5 @@ describe("SqliteStateStore setup", () => {
     db.close();
   });
 });
+
+describeFamilyContract({ name: "SQLite", url: freshSqliteUrl, shared: true });
