@@ -8,7 +8,8 @@ const LIBRARIES = [
   "exceljs",
   "officeparser",
   "js-tiktoken",
-  "better-sqlite3",
+  // better-sqlite3 is not here: the SQLite vector store opens its file through the state's SQLite
+  // driver (better-sqlite3 or node:sqlite), which imports it on first use (test/state/lazy-drivers).
   "sqlite-vec",
   "pg",
   "@lancedb/lancedb",

@@ -104,6 +104,13 @@ for (const name of usable) {
       db.close();
     });
 
+    it("loads a SQLite extension (sqlite-vec) into a database opened with extensions", async () => {
+      const db = (await loadSqliteDriver(name, "a test")).open(":memory:", { extensions: true });
+      (await import("sqlite-vec")).load(db);
+      expect(Object.values(db.prepare("SELECT vec_version()").get() as object)[0]).toMatch(/^v\d/);
+      db.close();
+    });
+
     it("commits a transaction, rolls back one that throws, and names SQLite's error codes as better-sqlite3 does", async () => {
       const db = await open();
       db.exec("CREATE TABLE kv (k TEXT PRIMARY KEY)");

@@ -1,6 +1,11 @@
-import { mkdirSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
+import {
+  betterSqliteDatabase,
+  openSqlite,
+  type SqliteDatabase,
+  type SqliteValue,
+} from "../../state/sqlite/sqlite-driver.js";
 import { importOptional } from "../readers/lazy-import.js";
 import { keywordTokens } from "../similarity.js";
 import type {
@@ -31,8 +36,11 @@ export const DEFAULT_SQLITE_VECTOR_PATH = ".agentscope/vectors.db";
 export interface SqliteVectorStoreOptions {
   /** Database file (`:memory:` for a private one); default `.agentscope/vectors.db`. */
   path?: string;
-  /** An open better-sqlite3 database to use instead (left open by `close`). */
-  database?: BetterSqlite3.Database;
+  /**
+   * An open database to use instead (left open by `close`): a better-sqlite3 one, or either driver's
+   * as the state's `openSqlite` gives it (opened with `extensions`).
+   */
+  database?: BetterSqlite3.Database | SqliteDatabase;
 }
 
 interface ChunkRow {
@@ -52,14 +60,14 @@ interface CollectionRow {
 
 const CHUNK_COLUMNS = "c.id, c.document_id, c.chunk_index, c.text, c.source, c.location, c.metadata";
 
-function sqliteDialect(params: unknown[]): SqlFilterDialect {
+function sqliteDialect(params: SqliteValue[]): SqlFilterDialect {
   const path = (key: string) => {
     params.push(`$."${key}"`);
     return "?";
   };
   return {
     param(value) {
-      params.push(value);
+      params.push(value as SqliteValue);
       return "?";
     },
     equals(key, value) {
@@ -79,8 +87,8 @@ function sqliteDialect(params: unknown[]): SqlFilterDialect {
 }
 
 /** A SQLite condition for a filter, with its parameters (which come first in the statement). */
-function sqliteFilter(filter: MetadataFilter | undefined): { sql: string; params: unknown[] } {
-  const params: unknown[] = [];
+function sqliteFilter(filter: MetadataFilter | undefined): { sql: string; params: SqliteValue[] } {
+  const params: SqliteValue[] = [];
   const sql = compileSqlFilter(filter, sqliteDialect(params));
   return { sql, params };
 }
@@ -104,7 +112,8 @@ function locationJson(record: ChunkRecord): string {
 }
 
 /**
- * The embedded default: SQLite through better-sqlite3, vectors in a `sqlite-vec` vec0 table (cosine),
+ * The embedded default: SQLite (better-sqlite3, or Node's own node:sqlite where better-sqlite3 is
+ * missing or does not load: see the state's `openSqlite`), vectors in a `sqlite-vec` vec0 table (cosine),
  * keyword search through FTS5 (BM25). Each collection is three tables named after its id in a
  * `rag_collections` registry, so any collection name is safe. Writes run in one transaction.
  * Filtered vector searches scan the matching chunks exactly; unfiltered ones use vec0's KNN.
@@ -114,7 +123,7 @@ export class SqliteVectorStore implements VectorStore {
   readonly capabilities = { keyword: true };
   readonly path: string;
   readonly #options: SqliteVectorStoreOptions;
-  #db: Promise<BetterSqlite3.Database> | undefined;
+  #db: Promise<SqliteDatabase> | undefined;
 
   constructor(options: SqliteVectorStoreOptions | string = {}) {
     this.#options = typeof options === "string" ? { path: options } : options;
@@ -253,7 +262,7 @@ export class SqliteVectorStore implements VectorStore {
   async listChunks(collection: string, options: ListChunksOptions = {}): Promise<Chunk[]> {
     const { db, t } = await this.#collection(collection);
     const where = sqliteFilter(options.filter);
-    const params: unknown[] = [...where.params];
+    const params: SqliteValue[] = [...where.params];
     let sql = `SELECT ${CHUNK_COLUMNS} FROM ${t}_chunks c WHERE ${where.sql}`;
     if (options.documentId !== undefined) {
       sql += " AND c.document_id = ?";
@@ -270,18 +279,20 @@ export class SqliteVectorStore implements VectorStore {
     if (db && !this.#options.database) (await db).close();
   }
 
-  async #open(): Promise<BetterSqlite3.Database> {
+  async #open(): Promise<SqliteDatabase> {
     this.#db ??= (async () => {
-      const [{ default: Database }, sqliteVec] = await Promise.all([
-        importOptional(() => import("better-sqlite3"), "better-sqlite3", "the SQLite vector store"),
-        importOptional(() => import("sqlite-vec"), "sqlite-vec", "the SQLite vector store"),
-      ]);
-      let db = this.#options.database;
-      if (!db) {
-        if (this.path !== ":memory:") mkdirSync(dirname(this.path), { recursive: true });
-        db = new Database(this.path);
-        db.pragma("journal_mode = WAL");
-        db.pragma("busy_timeout = 5000");
+      const sqliteVec = await importOptional(
+        () => import("sqlite-vec"),
+        "sqlite-vec",
+        "the SQLite vector store",
+      );
+      const given = this.#options.database;
+      let db: SqliteDatabase;
+      if (given) db = "driver" in given ? given : betterSqliteDatabase(given);
+      else {
+        db = await openSqlite(this.path, "the SQLite vector store", { extensions: true });
+        db.exec("PRAGMA journal_mode = WAL");
+        db.exec("PRAGMA busy_timeout = 5000");
       }
       sqliteVec.load(db);
       db.exec(
@@ -292,20 +303,20 @@ export class SqliteVectorStore implements VectorStore {
     return this.#db;
   }
 
-  #find(db: BetterSqlite3.Database, name: string): CollectionRow | undefined {
+  #find(db: SqliteDatabase, name: string): CollectionRow | undefined {
     return db.prepare("SELECT id, dimensions FROM rag_collections WHERE name = ?").get(name) as
       | CollectionRow
       | undefined;
   }
 
-  async #collection(name: string): Promise<{ db: BetterSqlite3.Database; t: string; dimensions: number }> {
+  async #collection(name: string): Promise<{ db: SqliteDatabase; t: string; dimensions: number }> {
     const db = await this.#open();
     const found = this.#find(db, name);
     if (!found) throw missingCollection(this.kind, name);
     return { db, t: `rag_c${found.id}`, dimensions: found.dimensions };
   }
 
-  #insert(db: BetterSqlite3.Database, t: string, record: ChunkRecord): void {
+  #insert(db: SqliteDatabase, t: string, record: ChunkRecord): void {
     const { lastInsertRowid } = db
       .prepare(
         `INSERT INTO ${t}_chunks (document_id, chunk_index, text, source, location, metadata) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -324,11 +335,11 @@ export class SqliteVectorStore implements VectorStore {
   }
 
   /** Deletes the chunks matching `where` (over alias c) from all three tables; returns how many. */
-  #deleteWhere(db: BetterSqlite3.Database, t: string, where: string, params: unknown[]): number {
+  #deleteWhere(db: SqliteDatabase, t: string, where: string, params: SqliteValue[]): number {
     const ids = db
-      .prepare(`SELECT c.id FROM ${t}_chunks c WHERE ${where}`)
-      .pluck()
-      .all(...params) as number[];
+      .prepare<SqliteValue[], { id: number }>(`SELECT c.id FROM ${t}_chunks c WHERE ${where}`)
+      .all(...params)
+      .map((row) => row.id);
     for (const id of ids) {
       db.prepare(`DELETE FROM ${t}_vec WHERE rowid = ?`).run(BigInt(id));
       db.prepare(`DELETE FROM ${t}_fts WHERE rowid = ?`).run(id);

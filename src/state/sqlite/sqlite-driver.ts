@@ -11,11 +11,17 @@ export type SqliteArg = string | number | bigint | null;
 /** The two drivers: the `better-sqlite3` package (native, faster) and Node's own `node:sqlite`. */
 export type SqliteDriverName = "better-sqlite3" | "node:sqlite";
 
-/** A prepared statement; arguments are positional (`?`). */
-export interface SqliteStatement<Params extends SqliteArg[] = SqliteArg[], Row = unknown> {
+/** What a statement's parameter takes: a scalar, or a blob (a typed array: a vector, bytes). */
+export type SqliteValue = SqliteArg | ArrayBufferView;
+
+/**
+ * A prepared statement; arguments are positional (`?`). node:sqlite binds every JS number as REAL:
+ * pass a bigint where SQLite must see an INTEGER value itself (a virtual table's rowid).
+ */
+export interface SqliteStatement<Params extends SqliteValue[] = SqliteValue[], Row = unknown> {
   /** Whether it answers rows (SELECT, PRAGMA, RETURNING). */
   readonly reader: boolean;
-  run(...args: Params): { changes: number | bigint };
+  run(...args: Params): { changes: number | bigint; lastInsertRowid: number | bigint };
   get(...args: Params): Row | undefined;
   all(...args: Params): Row[];
 }
@@ -32,26 +38,33 @@ export interface SqliteTransaction<Args extends unknown[], T> {
  */
 export interface SqliteDatabase {
   readonly driver: SqliteDriverName;
-  prepare<Params extends SqliteArg[] = SqliteArg[], Row = unknown>(sql: string): SqliteStatement<Params, Row>;
+  prepare<Params extends SqliteValue[] = SqliteValue[], Row = unknown>(
+    sql: string,
+  ): SqliteStatement<Params, Row>;
   /** Runs one or more statements, answering nothing (PRAGMAs included). */
   exec(sql: string): void;
+  /** Loads a SQLite extension (e.g. sqlite-vec's `load(db)` calls it); only on a database opened with `extensions`. */
+  loadExtension(file: string): void;
   transaction<Args extends unknown[], T>(fn: (...args: Args) => T): SqliteTransaction<Args, T>;
   close(): void;
 }
 
 /** What `node:sqlite` offers (typed here: the Node 20 types have no such module). */
 interface NodeStatementSync {
-  run(...args: SqliteArg[]): { changes: number | bigint };
-  get(...args: SqliteArg[]): unknown;
-  all(...args: SqliteArg[]): unknown[];
+  run(...args: SqliteValue[]): { changes: number | bigint; lastInsertRowid: number | bigint };
+  get(...args: SqliteValue[]): unknown;
+  all(...args: SqliteValue[]): unknown[];
   columns?(): unknown[];
 }
 interface NodeDatabaseSync {
   prepare(sql: string): NodeStatementSync;
   exec(sql: string): void;
+  loadExtension(file: string): void;
   close(): void;
 }
-type NodeSqlite = { DatabaseSync: new (path: string) => NodeDatabaseSync };
+type NodeSqlite = {
+  DatabaseSync: new (path: string, options?: { allowExtension?: boolean }) => NodeDatabaseSync;
+};
 
 /** A statement answers rows: for a `node:sqlite` older than `columns()` (Node 22.16), by its text. */
 const READS = /^\s*(select|pragma|with|values|explain)\b|\breturning\b/i;
@@ -60,9 +73,10 @@ const READS = /^\s*(select|pragma|with|values|explain)\b|\breturning\b/i;
 export function betterSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase {
   return {
     driver: "better-sqlite3",
-    prepare: <Params extends SqliteArg[], Row>(sql: string) =>
+    prepare: <Params extends SqliteValue[], Row>(sql: string) =>
       db.prepare<Params, Row>(sql) as unknown as SqliteStatement<Params, Row>,
     exec: (sql) => void db.exec(sql),
+    loadExtension: (file) => void db.loadExtension(file),
     transaction: (fn) =>
       db.transaction(fn) as unknown as SqliteTransaction<Parameters<typeof fn>, ReturnType<typeof fn>>,
     close: () => db.close(),
@@ -98,7 +112,7 @@ function nodeSqliteDatabase(db: NodeDatabaseSync): SqliteDatabase {
     };
   return {
     driver: "node:sqlite",
-    prepare: <Params extends SqliteArg[], Row>(sql: string) => {
+    prepare: <Params extends SqliteValue[], Row>(sql: string) => {
       const statement = coded(() => db.prepare(sql));
       return {
         reader: statement.columns ? statement.columns().length > 0 : READS.test(sql),
@@ -108,6 +122,7 @@ function nodeSqliteDatabase(db: NodeDatabaseSync): SqliteDatabase {
       };
     },
     exec: (sql) => coded(() => db.exec(sql)),
+    loadExtension: (file) => coded(() => db.loadExtension(file)),
     transaction: (fn) =>
       Object.assign(inTransaction("BEGIN", fn), { immediate: inTransaction("BEGIN IMMEDIATE", fn) }),
     close: () => db.close(),
@@ -117,7 +132,8 @@ function nodeSqliteDatabase(db: NodeDatabaseSync): SqliteDatabase {
 /** A driver that loaded, and how to open a file with it. */
 export interface LoadedSqliteDriver {
   readonly name: SqliteDriverName;
-  open(file: string): SqliteDatabase;
+  /** `extensions`: allow `loadExtension` (node:sqlite refuses it otherwise). */
+  open(file: string, options?: { extensions?: boolean }): SqliteDatabase;
 }
 
 /** What the environment asks for: `AGENTSCOPE_SQLITE_DRIVER=node` (or `node:sqlite`), `better-sqlite3`, or either. */
@@ -141,7 +157,11 @@ async function loadBetterSqlite(who: string): Promise<LoadedSqliteDriver> {
 async function loadNodeSqlite(): Promise<LoadedSqliteDriver> {
   const name = "node:sqlite";
   const { DatabaseSync } = (await import(/* @vite-ignore */ name)) as NodeSqlite;
-  return { name: "node:sqlite", open: (file) => nodeSqliteDatabase(new DatabaseSync(file)) };
+  return {
+    name: "node:sqlite",
+    open: (file, options) =>
+      nodeSqliteDatabase(new DatabaseSync(file, options?.extensions ? { allowExtension: true } : {})),
+  };
 }
 
 /** One driver by name, loaded now (for a caller that must use that one: tests, the bench). */
@@ -203,8 +223,12 @@ export function sqliteDriver(who: string): Promise<LoadedSqliteDriver> {
 }
 
 /** Opens `file` (its folder made first; `:memory:` for a private one) with the process's driver. */
-export async function openSqlite(file: string, who: string): Promise<SqliteDatabase> {
+export async function openSqlite(
+  file: string,
+  who: string,
+  options?: { extensions?: boolean },
+): Promise<SqliteDatabase> {
   const driver = await sqliteDriver(who);
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-  return driver.open(file);
+  return driver.open(file, options);
 }
