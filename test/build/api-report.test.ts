@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs build script without type declarations
+import { apiReports, committedReports } from "../../scripts/api-report.mjs";
+
+interface Report {
+  subpath: string;
+  specifier: string;
+  file: string;
+  names: string[];
+  text: string;
+}
+
+const FIX = "the public surface changed: run `npm run api:report` and commit api/ (review the diff)";
+
+// Computed while collecting, so each entry point's test name carries its count of exported names.
+const reports: Report[] = apiReports();
+const committed: Map<string, string> = committedReports();
+
+describe("API report (scripts/api-report.mjs, api/*.api.md)", () => {
+  it.each(reports.map((r) => [r.specifier, r.names.length, r] as const))(
+    "%s exports %i names, as api/ records",
+    (_specifier, _count, report) => {
+      expect(committed.has(report.file), `api/${report.file} is missing: ${FIX}`).toBe(true);
+      expect(report.text, `api/${report.file} is stale: ${FIX}`).toBe(committed.get(report.file));
+    },
+  );
+
+  it("has no report for an entry point package.json no longer exports", () => {
+    const expected = new Set(reports.map((r) => r.file));
+    expect(
+      [...committed.keys()].filter((f) => !expected.has(f)),
+      FIX,
+    ).toEqual([]);
+  });
+
+  it("lists every name once, sorted, and the header counts them", () => {
+    for (const report of reports) {
+      expect(report.names).toEqual([...new Set(report.names)].sort());
+      expect(report.text).toContain(`\n${report.names.length} exported names.\n`);
+      for (const name of report.names) expect(report.text).toContain(`\n### ${name} (`);
+    }
+  });
+
+  it("prints no path of the checkout, so the report is the same on every machine", () => {
+    const root = new URL("../..", import.meta.url).pathname;
+    for (const report of reports) {
+      expect(report.text).not.toContain(root);
+      expect(report.text).not.toMatch(/import\("/);
+    }
+  });
+});
