@@ -73,11 +73,13 @@ class Printer {
   /** A class's or interface's own members (inherited ones show in the heritage clause), one a line. */
   members(symbols, { skipPrivate }) {
     const lines = [];
-    for (const member of [...symbols].sort((a, b) => compare(a.name, b.name))) {
+    // symbolToString prints a symbol-keyed member as [Symbol.asyncIterator], never its internal id.
+    const named = [...symbols].map((member) => ({ member, name: this.checker.symbolToString(member) }));
+    for (const { member, name } of named.sort((a, b) => compare(a.name, b.name))) {
       const declaration = member.valueDeclaration ?? member.declarations?.[0];
       const modifiers = declaration ? ts.getCombinedModifierFlags(declaration) : 0;
-      if (skipPrivate && (modifiers & ts.ModifierFlags.Private || member.name.startsWith("#"))) continue;
-      if (member.name === "prototype") continue;
+      if (skipPrivate && (modifiers & ts.ModifierFlags.Private || name.startsWith("#"))) continue;
+      if (name === "prototype") continue;
       const prefix = [
         modifiers & ts.ModifierFlags.Protected ? "protected " : "",
         modifiers & ts.ModifierFlags.Static ? "static " : "",
@@ -88,11 +90,11 @@ class Printer {
       const type = this.checker.getTypeOfSymbol(member);
       if (member.flags & ts.SymbolFlags.Method) {
         for (const signature of type.getCallSignatures())
-          lines.push(`  ${prefix}${member.name}${optional}${this.signature(signature)};`);
+          lines.push(`  ${prefix}${name}${optional}${this.signature(signature)};`);
       } else if (member.flags & ts.SymbolFlags.Accessor && !(member.flags & ts.SymbolFlags.SetAccessor)) {
-        lines.push(`  ${prefix}get ${member.name}(): ${this.type(type)};`);
+        lines.push(`  ${prefix}get ${name}(): ${this.type(type)};`);
       } else {
-        lines.push(`  ${prefix}${member.name}${optional}: ${this.type(type)};`);
+        lines.push(`  ${prefix}${name}${optional}: ${this.type(type)};`);
       }
     }
     return lines;
