@@ -1,27 +1,20 @@
-/**
- * The `type` of a service error body (`{ error: { type, message } }`), so callers branch on a
- * kind instead of parsing text. `http_<status>` when the body was not the service's error shape.
- */
-export type ServiceErrorType =
-  | "invalid_json"
-  | "invalid_request"
-  | "authentication"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "run_in_progress"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "rate_limit"
-  | "unavailable"
-  | "internal"
-  | `http_${number}`;
+import { AgentScopeError, type ErrorType } from "../message/index.js";
+import type { ServiceErrorType } from "../protocol/error-body.js";
+import { kindOfAnswer } from "../protocol/error-status.js";
 
-/** Base class of every error the client throws; `kind` tells which subclass without `instanceof`. */
-export class AgentScopeClientError extends Error {
+export type { ServiceErrorType } from "../protocol/error-body.js";
+
+/**
+ * Base class of every error the client throws, under the one error root (`AgentScopeError`, whose
+ * `info.type` is the error kind); `kind` tells which subclass without `instanceof`.
+ */
+export class AgentScopeClientError extends AgentScopeError {
   readonly kind: "service" | "connection" | "events_lost" = "service";
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(message: string, options?: { cause?: unknown; type?: ErrorType }) {
+    super(
+      { type: options?.type ?? "internal", message },
+      options && "cause" in options ? { cause: options.cause } : undefined,
+    );
     this.name = "AgentScopeClientError";
   }
 }
@@ -36,7 +29,7 @@ export class ServiceError extends AgentScopeClientError {
     /** What the request was, e.g. `POST /v1/sessions/s1/confirm`. */
     readonly request: string,
   ) {
-    super(`${request} failed (${status} ${type}): ${message}`);
+    super(`${request} failed (${status} ${type}): ${message}`, { type: kindOfAnswer(status, type) });
     this.name = "ServiceError";
   }
 
@@ -50,7 +43,7 @@ export class ServiceError extends AgentScopeClientError {
 export class ConnectionError extends AgentScopeClientError {
   override readonly kind = "connection" as const;
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(message, options ? { ...options, type: "connection" } : { type: "connection" });
     this.name = "ConnectionError";
   }
 }
@@ -69,6 +62,7 @@ export class EventsLostError extends AgentScopeClientError {
   ) {
     super(
       `events ${lastEventId + 1}..${firstEventId - 1} were dropped by the service's retention bound; reload the session's messages`,
+      { type: "not_found" },
     );
     this.name = "EventsLostError";
   }

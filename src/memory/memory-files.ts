@@ -1,3 +1,4 @@
+import { AgentScopeError, type ErrorType } from "../message/index.js";
 /** The directory the model sees its notes under; tool paths start with it (or are relative to it). */
 export const MEMORY_ROOT = "/memories";
 
@@ -32,7 +33,8 @@ export interface MemoryFiles {
 }
 
 /** Thrown for a path that would leave the memory directory, or is not a usable memory path. */
-export class MemoryPathError extends Error {
+export class MemoryPathError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_request";
   constructor(message: string) {
     super(message);
     this.name = "MemoryPathError";

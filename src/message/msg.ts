@@ -1,5 +1,6 @@
 import type { BlockOfType, BlockType, ContentBlock, DataBlock, TextBlock } from "./blocks.js";
 import type { ErrorInfo } from "./errors.js";
+import { AgentScopeError, type ErrorType } from "./errors.js";
 import { newId, nowIso } from "./id.js";
 
 export type Role = "user" | "assistant" | "system";
@@ -47,7 +48,8 @@ export const ROLE_BLOCKS: Record<Role, ReadonlySet<BlockType>> = {
   assistant: new Set<BlockType>(["text", "thinking", "hint", "data", "tool_call", "tool_result"]),
 };
 
-export class RoleViolationError extends Error {
+export class RoleViolationError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_request";
   constructor(
     readonly role: Role,
     readonly blockType: string,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ContentBlock } from "./blocks.js";
+import { AgentScopeError, type ErrorType } from "./errors.js";
 import { type Msg, ROLE_BLOCKS } from "./msg.js";
 
 export const TextBlockSchema = z.object({
@@ -144,7 +145,8 @@ export const MsgSchema = z
   });
 
 /** Thrown when data from outside is not a valid Msg (or event); `path` names the first bad field. */
-export class ValidationError extends Error {
+export class ValidationError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_request";
   constructor(
     readonly what: string,
     readonly path: string,

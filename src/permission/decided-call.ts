@@ -1,8 +1,10 @@
+import { AgentScopeError, type ErrorType } from "../message/index.js";
 import { boundaryDenial } from "./boundary.js";
 import type { PermissionContext, PermissionDecision, PermissionSubject } from "./types.js";
 
 /** Thrown when a tool is about to run with an input (or as a call) other than the one decided; nothing runs. */
-export class UndecidedInputError extends Error {
+export class UndecidedInputError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_state";
   constructor(message: string) {
     super(message);
     this.name = "UndecidedInputError";

@@ -1,7 +1,9 @@
+import { AgentScopeError, type ErrorType } from "../message/index.js";
 import type { PermissionContext, PermissionRule, RuleBehavior, RuleSource } from "./types.js";
 
 /** Thrown when a rule string cannot be read; the message quotes the rule and says what is wrong. */
-export class PermissionRuleError extends Error {
+export class PermissionRuleError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_request";
   constructor(
     readonly rule: string,
     readonly problem: string,

@@ -1,3 +1,4 @@
+import { AgentScopeError, type ErrorType } from "../message/index.js";
 import type { ToolSchema } from "../model/index.js";
 import { type Closeable, closeAll } from "./closeable.js";
 import { type Tool, toolSchemaOf } from "./types.js";
@@ -10,7 +11,8 @@ export interface ToolGroup {
   notes?: string;
 }
 
-export class ToolNameCollisionError extends Error {
+export class ToolNameCollisionError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "conflict";
   constructor(readonly toolName: string) {
     super(`a tool named "${toolName}" is already registered; remove it first or pick another name`);
     this.name = "ToolNameCollisionError";

@@ -1,5 +1,6 @@
 import type { AgentEvent, InputEvent } from "../event/index.js";
 import type { DataBlock, TextBlock } from "../message/index.js";
+import { AgentScopeError, type ErrorType } from "../message/index.js";
 import type { JsonSchema, ToolSchema } from "../model/index.js";
 import type { PermissionContext, PermissionSubject } from "../permission/index.js";
 
@@ -41,7 +42,8 @@ export type ToolOutput = unknown;
 export type ToolCallReturn = ToolOutput | Promise<ToolOutput> | AsyncIterable<ToolChunk>;
 
 /** Thrown by `Tool.parse` when the model's arguments do not fit the schema; the model reads the message. */
-export class ToolInputError extends Error {
+export class ToolInputError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_request";
   constructor(message: string) {
     super(message);
     this.name = "ToolInputError";

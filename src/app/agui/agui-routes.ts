@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { InputEvent } from "../../event/index.js";
 import type { Msg } from "../../message/index.js";
 import type { ServiceVariables } from "../server/http/auth.js";
+import { errorResponse } from "../server/http/error-response.js";
 import { incomingOf } from "../server/http/node-request.js";
 import { watchPeer } from "../server/http/peer-watch.js";
 import { readBody } from "../server/http/read-body.js";
@@ -46,9 +47,7 @@ export function aguiRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVa
       plan = await planRun(runtime, user, body);
       slot = runtime.streams.take(user); // the stream limit: 429 before anything runs
     } catch (error) {
-      const http = toHttpError(error);
-      if (http.retryAfterSeconds !== undefined) c.header("retry-after", String(http.retryAfterSeconds));
-      return c.json(http.body, http.status);
+      return errorResponse(c, error).response;
     }
     // A client that takes nothing for the write timeout is dropped (its socket, on Node).
     const socket = incomingOf(c)?.socket;

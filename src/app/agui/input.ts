@@ -2,8 +2,10 @@ import { z } from "zod";
 import type { ConfirmResult, InputEvent } from "../../event/index.js";
 import { externalExecutionResult, userConfirmResult, userInterrupt } from "../../event/index.js";
 import {
+  AgentScopeError,
   type ContentBlock,
   createMsg,
+  type ErrorType,
   type Msg,
   type ToolCallBlock,
   type ToolResultBlock,
@@ -59,7 +61,8 @@ const ConfirmPayload = z.object({
 const ExternalPayload = z.object({ output: z.string(), isError: z.boolean().optional() });
 
 /** A request the endpoint cannot act on; the route answers it with RUN_ERROR (code `invalid_request`). */
-export class AguiInputError extends Error {
+export class AguiInputError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_request";
   constructor(message: string) {
     super(message);
     this.name = "AguiInputError";

@@ -3,11 +3,12 @@ import { delegatesOf } from "../../multiagent/index.js";
 import { bearerAuth, type ServiceVariables } from "./http/auth.js";
 import { hostGuard, LOOPBACK_HOSTS, originGuard } from "./http/browser-guard.js";
 import { sendBodiesDirectly } from "./http/direct-body.js";
+import { errorResponse } from "./http/error-response.js";
 import { limitBodies } from "./http/node-body.js";
 import { openApiDocument } from "./http/openapi.js";
 import { replyRoutes } from "./http/reply-routes.js";
 import { sessionRoutes } from "./http/session-routes.js";
-import { HttpError, toHttpError } from "./http-error.js";
+import { RequestError } from "./request-error.js";
 import type { ServiceLog } from "./runtime/service-log.js";
 import type { ServiceRuntime } from "./runtime/service-runtime.js";
 
@@ -74,13 +75,12 @@ export function createApp(
   const maxSize = options.maxBodyBytes ?? 1024 * 1024;
 
   app.onError((error, c) => {
-    const http = toHttpError(error);
+    const { response, http } = errorResponse(c, error);
     if (http.status >= 500) tell(options.onServerError, error, c.req.method, c.req.path, http.status);
-    if (http.retryAfterSeconds !== undefined) c.header("retry-after", String(http.retryAfterSeconds));
-    return c.json(http.body, http.status);
+    return response;
   });
-  app.notFound((c) =>
-    c.json(new HttpError(404, "not_found", `no route ${c.req.method} ${c.req.path}`).body, 404),
+  app.notFound(
+    (c) => errorResponse(c, new RequestError("not_found", `no route ${c.req.method} ${c.req.path}`)).response,
   );
 
   const hosts = options.allowedHosts;
@@ -103,11 +103,13 @@ export function createApp(
   app.use("/v1/*", bearerAuth(options.tokens ?? new Map()));
   app.use(
     "/v1/*",
-    limitBodies(maxSize, (c) =>
-      c.json(
-        new HttpError(413, "payload_too_large", `the body is over the limit of ${maxSize} bytes`).body,
-        413,
-      ),
+    limitBodies(
+      maxSize,
+      (c) =>
+        errorResponse(
+          c,
+          new RequestError("payload_too_large", `the body is over the limit of ${maxSize} bytes`),
+        ).response,
     ),
   );
   app.get("/v1/agents", (c) =>

@@ -1,65 +1,59 @@
-import { ReplyStateError } from "../../agent/index.js";
-import { RoleViolationError, ValidationError } from "../../message/index.js";
-import { PermissionRuleError } from "../../permission/index.js";
-import { StateConflictError } from "../../state/index.js";
+import { AgentScopeError } from "../../message/index.js";
+import {
+  ANSWER_OF_KIND,
+  type ErrorAnswer,
+  type ErrorBody,
+  type ServiceErrorKind,
+} from "../../protocol/index.js";
+import { RequestError, sessionNotFound } from "./request-error.js";
 import { isStoreOutage } from "./store-outage.js";
 
-/** The `type` of an error body: what kind of mistake, so clients can branch without parsing text. */
-export type HttpErrorType =
-  | "invalid_json"
-  | "invalid_request"
-  | "authentication"
-  | "forbidden"
-  | "not_found"
-  | "conflict"
-  | "run_in_progress"
-  | "payload_too_large"
-  | "unsupported_media_type"
-  | "rate_limit"
-  | "unavailable"
-  | "internal";
+/** @deprecated the error body's `type`: use `ServiceErrorKind` from `agentscope/protocol`. */
+export type HttpErrorType = ServiceErrorKind;
 
 /**
- * An error the service answers with `{ error: { type, message } }` and this status; `retryAfterSeconds`
- * becomes a `Retry-After` header (429, 503).
+ * An error as the service answers it: `{ error: { type, message } }` with this status;
+ * `retryAfterSeconds` becomes a `Retry-After` header (429, 503). Built at the HTTP edge by
+ * `toHttpError`; code behind the edge throws a RequestError (a kind, no status).
  */
-export class HttpError extends Error {
+export class HttpError extends RequestError {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503,
-    readonly type: HttpErrorType,
+    readonly status: ErrorAnswer["status"],
+    readonly type: ServiceErrorKind,
     message: string,
-    readonly retryAfterSeconds?: number,
+    retryAfterSeconds?: number,
   ) {
-    super(message);
+    super(type, message, retryAfterSeconds);
     this.name = "HttpError";
   }
 
-  get body(): { error: { type: HttpErrorType; message: string } } {
+  get body(): ErrorBody {
     return { error: { type: this.type, message: this.message } };
   }
 }
 
-export const notFound = (sessionId: string) =>
-  new HttpError(404, "not_found", `session "${sessionId}" does not exist (or belongs to another user)`);
+/** @deprecated throw `sessionNotFound` (a RequestError of kind `not_found`). */
+export const notFound = sessionNotFound;
 
 /** What a 503 for a store outage tells the client to wait, in seconds. */
 export const STORE_RETRY_AFTER_SECONDS = 2;
 
 /**
- * Maps what the runtime throws to an HTTP error. The store out of reach (see isStoreOutage) is a 503
- * `unavailable` with Retry-After and a generic message: the driver's text (hosts, ports, SQL) stays
- * in the server's log. Anything else unexpected is a 500 that says what failed.
+ * The HTTP edge: what the runtime throws, as an answer. An agentscope error answers by its kind
+ * (ANSWER_OF_KIND), unless it carries a peer's HTTP status (a provider's failure is the server's,
+ * not the client's). The store out of reach (see isStoreOutage) is a 503 `unavailable` with
+ * Retry-After and a generic message: the driver's text (hosts, ports, SQL) stays in the server's
+ * log. Anything else is a 500 that says what failed.
  */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (
-    error instanceof ValidationError ||
-    error instanceof RoleViolationError ||
-    error instanceof PermissionRuleError
-  )
-    return new HttpError(400, "invalid_request", error.message);
-  if (error instanceof ReplyStateError) return new HttpError(409, "conflict", error.message);
-  if (error instanceof StateConflictError) return new HttpError(409, "conflict", error.message);
+  if (AgentScopeError.isInstance(error) && error.info.status === undefined) {
+    const answer = ANSWER_OF_KIND[error.info.type];
+    if (answer.status !== 500) {
+      const retryAfter = error instanceof RequestError ? error.retryAfterSeconds : undefined;
+      return new HttpError(answer.status, answer.type, error.message, retryAfter);
+    }
+  }
   if (isStoreOutage(error))
     return new HttpError(
       503,

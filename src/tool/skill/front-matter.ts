@@ -1,3 +1,4 @@
+import { AgentScopeError, type ErrorType } from "../../message/index.js";
 /** A front-matter value: a string, a list of strings, or a one-level map of strings. */
 export type FrontMatterValue = string | string[] | Record<string, string>;
 
@@ -8,7 +9,8 @@ export interface FrontMatter {
 }
 
 /** A SKILL.md (or other) file whose front matter cannot be read; the message names the file and line. */
-export class FrontMatterError extends Error {
+export class FrontMatterError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_request";
   constructor(
     readonly file: string,
     detail: string,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatPath } from "../../../message/index.js";
+import { AgentScopeError, type ErrorType, formatPath } from "../../../message/index.js";
 import { configIssueMessage, toolFieldMessage } from "./config-hints.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -283,7 +283,8 @@ export type TeamConfig = z.infer<typeof TeamConfigSchema>;
 export type ServiceConfig = z.infer<typeof ServiceConfigSchema>;
 
 /** Thrown for a config that does not fit; the message names the file and the bad field. */
-export class ConfigError extends Error {
+export class ConfigError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "invalid_request";
   constructor(message: string) {
     super(message);
     this.name = "ConfigError";

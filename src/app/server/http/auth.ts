@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import { requestHeader } from "./request-header.js";
 
 /** The user every request acts as when the server has no tokens (it then listens on 127.0.0.1 only). */
@@ -50,8 +50,7 @@ export function bearerAuth(
         : undefined);
     const user = token === undefined ? undefined : tokens.get(token);
     if (user === undefined) {
-      throw new HttpError(
-        401,
+      throw new RequestError(
         "authentication",
         token === undefined ? "send Authorization: Bearer <token>" : "the bearer token is not valid",
       );

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import { requestHeader } from "./request-header.js";
 
 /** Host names every server answers to: the loopback ones. */
@@ -31,8 +31,7 @@ export function hostGuard(allowed: readonly string[] | "*"): MiddlewareHandler {
   return async (c, next) => {
     const host = new URL(c.req.url).hostname.toLowerCase();
     if (!names.has(host))
-      throw new HttpError(
-        403,
+      throw new RequestError(
         "forbidden",
         `this server does not answer to the host "${host}"; add it to server.allowedHosts if it is yours`,
       );
@@ -62,7 +61,7 @@ export function originGuard(
     if (c.req.method === "OPTIONS") {
       if (!listed) {
         refuse(origin, `${c.req.method} ${c.req.path}`);
-        throw new HttpError(403, "forbidden", `the origin ${origin} is not in cors.origins`);
+        throw new RequestError("forbidden", `the origin ${origin} is not in cors.origins`);
       }
       return c.body(null, 204, {
         ...PREFLIGHT_HEADERS,
@@ -72,8 +71,7 @@ export function originGuard(
     }
     if (!SAFE_METHODS.has(c.req.method) && !sameOrigin && !listed) {
       refuse(origin, `${c.req.method} ${c.req.path}`);
-      throw new HttpError(
-        403,
+      throw new RequestError(
         "forbidden",
         `requests from the origin ${origin} are refused; list it in cors.origins to allow it`,
       );

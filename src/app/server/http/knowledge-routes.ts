@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import { citationOf, RagError } from "../../../rag/index.js";
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import type { ServiceVariables } from "./auth.js";
 import type { IndexJob, KnowledgeService } from "./knowledge-service.js";
 import { readBody } from "./read-body.js";
@@ -45,19 +45,17 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
     const name = c.req.param("name");
     await service.base(c.var.user, name); // 404 before reading the upload
     if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
-      throw new HttpError(
-        415,
+      throw new RequestError(
         "unsupported_media_type",
         "upload documents as multipart/form-data `file` fields",
       );
     }
     const form = await c.req.parseBody({ all: true });
     const files = [form.file].flat().filter((f): f is File => f instanceof File);
-    if (files.length === 0) throw new HttpError(400, "invalid_request", "file: attach at least one document");
+    if (files.length === 0) throw new RequestError("invalid_request", "file: attach at least one document");
     for (const file of files) {
       if (file.size > service.maxUploadBytes) {
-        throw new HttpError(
-          413,
+        throw new RequestError(
           "payload_too_large",
           `${file.name} is larger than ${service.maxUploadBytes} bytes`,
         );
@@ -109,7 +107,7 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
   app.delete(`${prefix}/:name/documents/:documentId`, async (c) => {
     const documentId = c.req.param("documentId");
     const deleted = await (await service.base(c.var.user, c.req.param("name"))).deleteDocument(documentId);
-    if (!deleted) throw new HttpError(404, "not_found", `no document ${documentId}`);
+    if (!deleted) throw new RequestError("not_found", `no document ${documentId}`);
     return c.body(null, 204);
   });
 
@@ -125,7 +123,7 @@ export function knowledgeRoutes(service: KnowledgeService): Hono<{ Variables: Se
       .catch((error: unknown) => {
         // A search the store cannot run (keyword search on a vector-only store) is the caller's to fix.
         if (error instanceof RagError && error.info.type === "invalid_request") {
-          throw new HttpError(400, "invalid_request", error.message);
+          throw new RequestError("invalid_request", error.message);
         }
         throw error;
       });

@@ -8,7 +8,7 @@ import {
   type VectorStore,
 } from "../../../rag/index.js";
 import { type AgentStateStore, InMemoryStateStore } from "../../../state/index.js";
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import { IndexingQueue } from "./indexing-queue.js";
 
 export interface KnowledgeServiceOptions {
@@ -95,11 +95,11 @@ export class KnowledgeService {
 
   async create(user: string, name: string, description = ""): Promise<KnowledgeBaseInfo> {
     if (!NAME.test(name))
-      throw new HttpError(400, "invalid_request", "name: letters, digits, _, . or - (at most 64)");
+      throw new RequestError("invalid_request", "name: letters, digits, _, . or - (at most 64)");
     const info = { name, description, createdAt: new Date().toISOString() };
     await this.#registryOf(user).update((doc) => {
       if (Object.hasOwn(doc.bases, name))
-        throw new HttpError(409, "conflict", `knowledge base ${name} already exists`);
+        throw new RequestError("conflict", `knowledge base ${name} already exists`);
       doc.bases[name] = info;
     });
     return info;
@@ -113,7 +113,7 @@ export class KnowledgeService {
   async base(user: string, name: string): Promise<KnowledgeBase> {
     const { bases } = await this.#registryOf(user).read();
     const info = Object.hasOwn(bases, name) ? bases[name] : undefined;
-    if (!info) throw new HttpError(404, "not_found", `no knowledge base ${name}`);
+    if (!info) throw new RequestError("not_found", `no knowledge base ${name}`);
     return this.#open(user, info);
   }
 
@@ -164,11 +164,7 @@ export class KnowledgeService {
   ): Promise<IndexJob> {
     const base = await this.base(user, name);
     if (file.bytes.byteLength > this.maxUploadBytes) {
-      throw new HttpError(
-        413,
-        "payload_too_large",
-        `${file.name} is larger than ${this.maxUploadBytes} bytes`,
-      );
+      throw new RequestError("payload_too_large", `${file.name} is larger than ${this.maxUploadBytes} bytes`);
     }
     const job: IndexJob = {
       id: `job_${this.#nextJob++}`,
@@ -232,7 +228,7 @@ export class KnowledgeService {
 
   #job(user: string, id: string) {
     const entry = this.#jobs.get(id);
-    if (!entry || entry.user !== user) throw new HttpError(404, "not_found", `no indexing job ${id}`);
+    if (!entry || entry.user !== user) throw new RequestError("not_found", `no indexing job ${id}`);
     return entry;
   }
 }

@@ -8,7 +8,7 @@ import {
   shownPath,
 } from "../../../memory/index.js";
 import type { ServiceMemory } from "../config/build-memory.js";
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import type { ServiceVariables } from "./auth.js";
 
 const KINDS: readonly MemoryKind[] = ["fact", "preference"];
@@ -29,17 +29,17 @@ export function memoryRoutes(served: ServiceMemory): Hono<{ Variables: ServiceVa
   const app = new Hono<{ Variables: ServiceVariables }>();
   const scopeOf = (user: string, agent: string | undefined): MemoryScope => {
     if (agent !== undefined && !/^[\w.-]{1,64}$/.test(agent)) {
-      throw new HttpError(400, "invalid_request", "agent: letters, digits, _, . or - (at most 64)");
+      throw new RequestError("invalid_request", "agent: letters, digits, _, . or - (at most 64)");
     }
     return agent === undefined ? { userId: user } : { userId: user, agentId: agent };
   };
   const semantic = (): LongTermMemory => {
     if (!served.semantic)
-      throw new HttpError(404, "not_found", "semantic memory is not enabled on this server");
+      throw new RequestError("not_found", "semantic memory is not enabled on this server");
     return served.semantic;
   };
   const notesOf = (user: string, agent: string | undefined) => {
-    if (!served.notes) throw new HttpError(404, "not_found", "memory notes are not enabled on this server");
+    if (!served.notes) throw new RequestError("not_found", "memory notes are not enabled on this server");
     return served.notes(scopeOf(user, agent));
   };
 
@@ -62,16 +62,16 @@ export function memoryRoutes(served: ServiceMemory): Hono<{ Variables: ServiceVa
     const files = notesOf(c.var.user, c.req.query("agent"));
     const given = c.req.query("path");
     if (!given)
-      throw new HttpError(400, "invalid_request", "path: the note to delete, e.g. /memories/prefs.md");
+      throw new RequestError("invalid_request", "path: the note to delete, e.g. /memories/prefs.md");
     let path: string;
     try {
       path = memoryPath(given);
     } catch (error) {
       if (error instanceof MemoryPathError)
-        throw new HttpError(400, "invalid_request", `path: ${error.message}`);
+        throw new RequestError("invalid_request", `path: ${error.message}`);
       throw error;
     }
-    if (path === "" || !(await files.delete(path))) throw new HttpError(404, "not_found", `no note ${given}`);
+    if (path === "" || !(await files.delete(path))) throw new RequestError("not_found", `no note ${given}`);
     return c.body(null, 204);
   });
 
@@ -86,7 +86,7 @@ export function memoryRoutes(served: ServiceMemory): Hono<{ Variables: ServiceVa
   app.delete("/v1/memories/:id", async (c) => {
     const id = c.req.param("id");
     if ((await semantic().forget(id, { userId: c.var.user })) === 0) {
-      throw new HttpError(404, "not_found", `no memory "${id}"`);
+      throw new RequestError("not_found", `no memory "${id}"`);
     }
     return c.body(null, 204);
   });
@@ -94,7 +94,7 @@ export function memoryRoutes(served: ServiceMemory): Hono<{ Variables: ServiceVa
   app.delete("/v1/memories", async (c) => {
     const kind = c.req.query("kind");
     if (kind !== undefined && !KINDS.includes(kind as MemoryKind)) {
-      throw new HttpError(400, "invalid_request", `kind: one of ${KINDS.join(", ")}`);
+      throw new RequestError("invalid_request", `kind: one of ${KINDS.join(", ")}`);
     }
     const scope = { userId: c.var.user };
     const memory = semantic();

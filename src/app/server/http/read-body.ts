@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { formatPath } from "../../../message/index.js";
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import { bodyText } from "./node-body.js";
 import { requestHeader } from "./request-header.js";
 
@@ -21,8 +21,7 @@ export function isJsonContentType(contentType: string | undefined): boolean {
 export function requireJsonContentType(c: Context, what: string, hasBody = true): void {
   const contentType = requestHeader(c, "content-type");
   if ((hasBody || contentType !== undefined) && !isJsonContentType(contentType))
-    throw new HttpError(
-      415,
+    throw new RequestError(
       "unsupported_media_type",
       `send the ${what} as Content-Type: application/json (got ${contentType ? `"${contentType}"` : "none"})`,
     );
@@ -42,14 +41,13 @@ export async function readBody<T>(c: Context, schema: z.ZodType<T>, what: string
     try {
       value = JSON.parse(text);
     } catch (error) {
-      throw new HttpError(400, "invalid_json", `the body is not JSON: ${(error as Error).message}`);
+      throw new RequestError("invalid_json", `the body is not JSON: ${(error as Error).message}`);
     }
   }
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  throw new HttpError(
-    400,
+  throw new RequestError(
     "invalid_request",
     `invalid ${what}: ${formatPath(issue.path) || "(body)"}: ${issue.message}`,
   );

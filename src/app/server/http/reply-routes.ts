@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { parseInputEvent } from "../../../event/index.js";
 import { type Msg, parseMsg, userMsg } from "../../../message/index.js";
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
 import type { ServiceVariables } from "./auth.js";
 import { readBody } from "./read-body.js";
@@ -14,7 +14,7 @@ function inputMessages(body: { text?: string | undefined; input?: unknown }): Ms
   const list = (Array.isArray(body.input) ? body.input : [body.input]).map((value) => parseMsg(value));
   const index = list.findIndex((msg) => msg.role !== "user");
   if (index >= 0)
-    throw new HttpError(400, "invalid_request", `input[${index}].role: a client may only send user messages`);
+    throw new RequestError("invalid_request", `input[${index}].role: a client may only send user messages`);
   return list;
 }
 

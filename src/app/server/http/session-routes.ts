@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { HttpError, notFound } from "../http-error.js";
+import { RequestError, sessionNotFound } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
 import type { ServiceVariables } from "./auth.js";
 import { readBody } from "./read-body.js";
@@ -24,7 +24,7 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
     const limitText = c.req.query("limit");
     const limit = limitText === undefined ? undefined : Number(limitText);
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 500))
-      throw new HttpError(400, "invalid_request", "limit: an integer from 1 to 500");
+      throw new RequestError("invalid_request", "limit: an integer from 1 to 500");
     const options: { limit?: number; cursor?: string } = {};
     if (limit !== undefined) options.limit = limit;
     const cursor = c.req.query("cursor");
@@ -42,7 +42,7 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
     const sessionId = c.req.param("id");
     await runtime.getSession(user, sessionId);
     const { title } = await readBody(c, RenameSessionBody, "session rename");
-    if (!(await runtime.backend.sessions.setTitle(sessionId, title))) throw notFound(sessionId);
+    if (!(await runtime.backend.sessions.setTitle(sessionId, title))) throw sessionNotFound(sessionId);
     return c.json(await runtime.getSession(user, sessionId));
   });
 
@@ -63,11 +63,10 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
     await runtime.getSession(user, sessionId);
     const after = resumePoint(requestHeader(c, "last-event-id"), c.req.query("after"), 0);
     if (after === undefined)
-      throw new HttpError(400, "invalid_request", "Last-Event-ID / after: a decimal event id like 42");
+      throw new RequestError("invalid_request", "Last-Event-ID / after: a decimal event id like 42");
     const newest = await runtime.backend.events.lastSeq(sessionId);
     if (after > newest)
-      throw new HttpError(
-        400,
+      throw new RequestError(
         "invalid_request",
         `Last-Event-ID / after: ${after} is ahead of the session's log (its newest event is ${newest})`,
       );

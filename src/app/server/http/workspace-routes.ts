@@ -4,7 +4,7 @@ import { basename } from "node:path";
 import { Readable } from "node:stream";
 import { Hono } from "hono";
 import { listWorkspaceFiles, WorkspaceFileView, WorkspacePathError } from "../../../workspace/index.js";
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
 import type { WorkspaceManager } from "../workspace-manager.js";
 import type { ServiceVariables } from "./auth.js";
@@ -30,7 +30,7 @@ export function workspaceRoutes(
     const path = c.req.query("path") || ".";
     const recursive = c.req.query("recursive");
     if (recursive !== undefined && recursive !== "0" && recursive !== "1")
-      throw new HttpError(400, "invalid_request", "recursive: 0 or 1");
+      throw new RequestError("invalid_request", "recursive: 0 or 1");
     const entries = await listWorkspaceFiles(root, path, {
       recursive: recursive === "1",
       limit: MAX_LISTED + 1,
@@ -44,17 +44,16 @@ export function workspaceRoutes(
     const root = await rootOf(c.var.user, c.req.param("id"));
     const path = c.req.query("path");
     if (!path)
-      throw new HttpError(400, "invalid_request", "path: the file to download, relative to the workspace");
+      throw new RequestError("invalid_request", "path: the file to download, relative to the workspace");
     // The file tools' view: no hidden (credential) path, no link out, no hard-linked file.
     const view = new WorkspaceFileView(root, manager.hidden);
     const absolute = await view.resolve(path, root).catch(pathError);
     const info = await stat(absolute).catch(() => {
-      throw new HttpError(404, "not_found", `${path} does not exist in the workspace`);
+      throw new RequestError("not_found", `${path} does not exist in the workspace`);
     });
-    if (!info.isFile()) throw new HttpError(400, "invalid_request", `${path} is not a file`);
+    if (!info.isFile()) throw new RequestError("invalid_request", `${path} is not a file`);
     if (!(await view.shows(absolute)))
-      throw new HttpError(
-        400,
+      throw new RequestError(
         "invalid_request",
         `path: ${path} has more than one hard link; it is not served`,
       );
@@ -72,11 +71,11 @@ export function workspaceRoutes(
   return app;
 }
 
-/** A bad or escaping path is the client's mistake (400); anything else goes on. */
+/** A bad or escaping path is the client's mistake (`invalid_request`, or `not_found`); anything else goes on. */
 function pathError(error: unknown): never {
   if (WorkspacePathError.isInstance(error)) {
-    const status = /does not exist/.test(error.message) ? 404 : 400;
-    throw new HttpError(status, status === 404 ? "not_found" : "invalid_request", `path: ${error.message}`);
+    const missing = /does not exist/.test(error.message);
+    throw new RequestError(missing ? "not_found" : "invalid_request", `path: ${error.message}`);
   }
   throw error;
 }

@@ -4,7 +4,7 @@ import { toErrorInfo } from "../../../message/index.js";
 import type { AgentState } from "../../../state/index.js";
 import { newestEvent } from "../backend/newest-event.js";
 import type { RunLease, ServiceBackend } from "../backend/types.js";
-import { HttpError, notFound } from "../http-error.js";
+import { RequestError, sessionNotFound } from "../request-error.js";
 import { EventQueue } from "./event-queue.js";
 import type { LeaseRenewals } from "./lease-renewals.js";
 import { closeCutOffReply } from "./recover-session.js";
@@ -49,8 +49,7 @@ async function acquire(ctx: RunContext): Promise<RunLease> {
     const lease = await ctx.backend.locks.acquire(ctx.sessionId);
     if (lease) return lease;
     if (attempt === 3) {
-      throw new HttpError(
-        409,
+      throw new RequestError(
         "run_in_progress",
         `session "${ctx.sessionId}" is already running a reply; wait for it to finish or interrupt it`,
       );
@@ -115,7 +114,7 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     const newest = await newestEvent(backend.events, sessionId);
     after = newest?.seq ?? 0;
     const { stored } = await closeCutOffReply(backend, sessionId, { event: newest }, lease);
-    if (!stored) throw notFound(sessionId);
+    if (!stored) throw sessionNotFound(sessionId);
     state = stored.state;
     version = stored.version;
     ctx.hooks.set(state, async (current, reason) => {

@@ -1,4 +1,4 @@
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 
 export interface RunLimits {
   /** Runs at once on this replica, all users together (default 100). */
@@ -91,10 +91,9 @@ export class RunSlots {
     }
   }
 
-  #refusal(user: string): HttpError {
+  #refusal(user: string): RequestError {
     const mine = (this.#byUser.get(user) ?? 0) >= this.#perUser;
-    return new HttpError(
-      429,
+    return new RequestError(
       "rate_limit",
       mine
         ? `you already run ${this.#perUser} replies on this server (the per-user limit); retry when one ends`

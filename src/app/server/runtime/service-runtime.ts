@@ -9,7 +9,7 @@ import {
 import { type Msg, newId, type ToolResultBlock } from "../../../message/index.js";
 import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
-import { HttpError, notFound } from "../http-error.js";
+import { RequestError, sessionNotFound } from "../request-error.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
 import { followerItems } from "./follow-events.js";
 import { Follower, type FollowItem, type FollowOptions, type StopSignal } from "./follower.js";
@@ -92,7 +92,9 @@ const SESSION_ID = /^[\w.:-]{1,200}$/;
 /**
  * The agent service without HTTP: sessions owned by users, replies that run server-side under a
  * cross-replica lock and log every event, and followers that read that log from any event id.
- * Every method takes the calling user; another user's session is "not found" (HttpError 404).
+ * Every method takes the calling user; another user's session is "not found".
+ * Refusals are RequestErrors with a kind (`not_found`, `conflict`, `invalid_state`, `run_in_progress`,
+ * `rate_limit`, ...), never an HTTP status: the HTTP edge maps kinds to codes (`ANSWER_OF_KIND`).
  * The HTTP routes, the AG-UI endpoint and the CLI all drive the service through this object.
  */
 export class ServiceRuntime {
@@ -176,16 +178,11 @@ export class ServiceRuntime {
   async createSession(user: string, options: CreateSessionOptions = {}): Promise<SessionRecord> {
     const sessionId = options.sessionId ?? newId("session");
     if (!SESSION_ID.test(sessionId))
-      throw new HttpError(
-        400,
-        "invalid_request",
-        `sessionId: use 1-200 letters, digits, "_", ".", ":" or "-"`,
-      );
+      throw new RequestError("invalid_request", `sessionId: use 1-200 letters, digits, "_", ".", ":" or "-"`);
     const agentName = options.agent ?? this.#defaultAgent;
     const agent = this.#agents.get(agentName);
     if (!agent)
-      throw new HttpError(
-        400,
+      throw new RequestError(
         "invalid_request",
         `agent: unknown agent "${agentName}" (have: ${this.agentNames.join(", ")})`,
       );
@@ -199,8 +196,8 @@ export class ServiceRuntime {
     if (!(await this.backend.sessions.create(record))) {
       // Another user's session id is "not found" here too, so ids cannot be probed.
       const existing = await this.backend.sessions.get(sessionId);
-      if (existing && existing.owner !== user) throw notFound(sessionId);
-      throw new HttpError(409, "conflict", `session "${sessionId}" already exists`);
+      if (existing && existing.owner !== user) throw sessionNotFound(sessionId);
+      throw new RequestError("conflict", `session "${sessionId}" already exists`);
     }
     try {
       await this.backend.store.save(sessionId, agent.createState(sessionId), { expectedVersion: 0 });
@@ -222,7 +219,8 @@ export class ServiceRuntime {
     try {
       return await this.createSession(user, { ...options, sessionId });
     } catch (error) {
-      if (error instanceof HttpError && error.status === 409) return this.getSession(user, sessionId);
+      if (RequestError.isInstance(error) && error.info.type === "conflict")
+        return this.getSession(user, sessionId);
       throw error;
     }
   }
@@ -243,8 +241,7 @@ export class ServiceRuntime {
   async deleteSession(user: string, sessionId: string): Promise<void> {
     const record = await this.getSession(user, sessionId);
     if (await this.backend.locks.isHeld(sessionId))
-      throw new HttpError(
-        409,
+      throw new RequestError(
         "run_in_progress",
         `session "${sessionId}" is running a reply; interrupt it first`,
       );
@@ -392,7 +389,7 @@ export class ServiceRuntime {
     }
     const reply = (await this.#load(sessionId)).replyContext;
     if (!reply?.waitingFor)
-      throw new HttpError(409, "conflict", `session "${sessionId}" has no reply to interrupt`);
+      throw new RequestError("invalid_state", `session "${sessionId}" has no reply to interrupt`);
     const run = await this.#run(user, sessionId, userInterrupt({ replyId: reply.replyId, reason }));
     return { was: "paused", run };
   }
@@ -447,9 +444,8 @@ export class ServiceRuntime {
     const record = await this.getSession(user, sessionId);
     const agent = this.#agents.get(record.agent);
     if (!agent)
-      throw new HttpError(
-        409,
-        "conflict",
+      throw new RequestError(
+        "invalid_state",
         `session "${sessionId}" uses agent "${record.agent}", which this server does not offer`,
       );
     const release = await this.#slots.take(user);
@@ -482,18 +478,21 @@ export class ServiceRuntime {
   #replyId(state: AgentState): string {
     const reply = state.replyContext;
     if (!reply?.waitingFor)
-      throw new HttpError(409, "conflict", `session "${state.sessionId}" has no reply waiting for an answer`);
+      throw new RequestError(
+        "invalid_state",
+        `session "${state.sessionId}" has no reply waiting for an answer`,
+      );
     return reply.replyId;
   }
 
   async #load(sessionId: string): Promise<AgentState> {
     const stored = await this.backend.store.load(sessionId);
-    if (!stored) throw notFound(sessionId);
+    if (!stored) throw sessionNotFound(sessionId);
     return stored.state;
   }
 
   #own(record: SessionRecord | undefined, user: string, sessionId: string): SessionRecord {
-    if (!record || record.owner !== user) throw notFound(sessionId);
+    if (!record || record.owner !== user) throw sessionNotFound(sessionId);
     return record;
   }
 }

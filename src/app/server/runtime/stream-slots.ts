@@ -1,4 +1,4 @@
-import { HttpError } from "../http-error.js";
+import { RequestError } from "../request-error.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
 
 export interface StreamLimits {
@@ -87,8 +87,7 @@ export class StreamSlots {
   take(user: string): StreamSlot {
     const open = this.openBy(user);
     if (open >= this.maxStreamsPerUser)
-      throw new HttpError(
-        429,
+      throw new RequestError(
         "rate_limit",
         `you already have ${open} event streams open on this server (the per-user limit, server.maxStreamsPerUser); close one or retry later`,
         RETRY_AFTER_SECONDS,
