@@ -4,6 +4,8 @@
  */
 const LAYERS = [
   ["message"],
+  // The service's wire contract (schemas, error kinds, route table): browser-safe, on the data floor.
+  ["protocol"],
   ["event"],
   ["model"],
   ["permission"],
@@ -36,10 +38,10 @@ LAYERS.forEach((row, level) => {
 // The typed client runs in browsers: it may only use the plain data layers.
 forbidden.push({
   name: "client-imports-only-data",
-  comment: "src/client may only import src/message and src/event (it is browser-safe)",
+  comment: "src/client may only import src/message, src/protocol and src/event (it is browser-safe)",
   severity: "error",
   from: { path: "^(test/architecture/fixtures/)?src/client/" },
-  to: { path: "^(test/architecture/fixtures/)?src/(?!client/|message/|event/)[^/]+/" },
+  to: { path: "^(test/architecture/fixtures/)?src/(?!client/|message/|protocol/|event/)[^/]+/" },
 });
 forbidden.push({
   name: "no-circular",

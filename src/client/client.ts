@@ -10,6 +10,7 @@ import type {
   ExternalResultsRequest,
   InterruptResult,
   MemoryList,
+  RunStarted,
   SendInput,
   ServiceHealth,
   SessionDetail,
@@ -35,14 +36,6 @@ export interface AgentScopeClientOptions {
 export interface StreamOptions {
   signal?: AbortSignal;
   onConnectionChange?: (state: ConnectionState) => void;
-}
-
-/** The service's answer to a request that starts or resumes a run. */
-export interface RunStarted {
-  sessionId: string;
-  replyId: string;
-  /** The last event id before the run's first event. */
-  after: number;
 }
 
 /** The events of one run: from its first event to its REPLY_END or the pause that asks the client. */

@@ -1,11 +1,6 @@
 import { z } from "zod";
-import {
-  parseJsonOrThrow,
-  parseWith,
-  ToolCallBlockSchema,
-  ToolResultBlockSchema,
-  ValidationError,
-} from "../message/index.js";
+import { parseJsonOrThrow, parseWith, ToolResultBlockSchema, ValidationError } from "../message/index.js";
+import { ConfirmResultSchema } from "../protocol/confirm-result.js";
 import type { AgentEvent, InputEvent } from "./types.js";
 
 const inputBase = {
@@ -16,16 +11,7 @@ const inputBase = {
   metadata: z.record(z.string(), z.unknown()).optional(),
 };
 
-export const ConfirmResultSchema = z.object({
-  confirmed: z.boolean(),
-  toolCall: ToolCallBlockSchema.partial().extend({
-    id: z.string().min(1),
-    name: z.string().min(1),
-    input: z.string(),
-  }),
-  rules: z.array(z.string()).optional(),
-  reason: z.string().optional(),
-});
+export { ConfirmResultSchema };
 
 export const UserConfirmResultSchema = z.object({
   ...inputBase,

@@ -8,6 +8,10 @@ import type {
   ToolResultBlock,
   ToolResultState,
 } from "../message/index.js";
+import type { ConfirmResult } from "../protocol/confirm-result.js";
+
+/** One answer to a confirmation (the wire type lives in protocol/; re-exported here). */
+export type { ConfirmResult };
 
 /**
  * Events: the streaming view of a reply. Invariants:
@@ -189,15 +193,6 @@ export interface RequireExternalExecutionEvent extends EventBase {
   toolCalls: ToolCallBlock[];
 }
 
-/** One answer to a confirmation: the user may edit the call's arguments and add rules to remember. */
-export interface ConfirmResult {
-  confirmed: boolean;
-  toolCall: Pick<ToolCallBlock, "id" | "name" | "input"> & Partial<ToolCallBlock>;
-  /** Permission rules (string form, e.g. `Bash(git status:*)`) to allow from now on. */
-  rules?: string[];
-  /** Shown to the model when the call is refused. */
-  reason?: string;
-}
 export interface UserConfirmResultEvent extends EventBase {
   type: "USER_CONFIRM_RESULT";
   confirmResults: ConfirmResult[];

@@ -1,2 +1,12 @@
+export * from "./confirm-result.js";
 export * from "./error-body.js";
 export * from "./error-status.js";
+export type * from "./knowledge-types.js";
+export type * from "./memory-types.js";
+export * from "./openapi-document.js";
+export type * from "./reply-types.js";
+export * from "./request-schemas.js";
+export * from "./route.js";
+export * from "./route-table.js";
+export type * from "./session-types.js";
+export type * from "./workspace-types.js";

@@ -1,13 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app/server/app.js";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
-import { tooDeepAt } from "../../src/app/server/http/json-bounds.js";
-import {
-  MAX_BODY_DEPTH,
-  MAX_METADATA_BYTES,
-  MAX_METADATA_DEPTH,
-} from "../../src/app/server/http/request-schemas.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
+import { MAX_BODY_DEPTH, MAX_METADATA_BYTES, MAX_METADATA_DEPTH } from "../../src/protocol/index.js";
+import { tooDeepAt } from "../../src/protocol/json-bounds.js";
 import { conversationModel } from "./fixtures/agents.js";
 import { json } from "./helpers.js";
 

@@ -25,4 +25,12 @@ describe("layers (DESIGN.md §2)", () => {
     const found = await violations(["test/architecture/fixtures/src"]);
     expect(found.length).toBeGreaterThan(0);
   }, 60_000);
+
+  it("protocol/ sits just above message/: it may not import event/, and the client may import it", async () => {
+    const found = await violations(["test/architecture/fixtures/src"]);
+    expect(found).toContain(
+      "protocol-imports-upward: test/architecture/fixtures/src/protocol/wire.ts -> test/architecture/fixtures/src/event/event-thing.ts",
+    );
+    expect(found.filter((line) => line.includes("fixtures/src/client/"))).toEqual([]);
+  }, 60_000);
 });

@@ -7,10 +7,13 @@ import {
   JsonRpcTransportHandler,
   type User,
 } from "@a2a-js/sdk/server";
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { ServiceVariables } from "../server/http/auth.js";
+import { errorResponse } from "../server/http/error-response.js";
 import { requireJsonContentType } from "../server/http/read-body.js";
+import { routesFrom, type ServiceContext } from "../server/http/routes-from.js";
+import { RequestError } from "../server/request-error.js";
 import type { ServiceRuntime } from "../server/runtime/service-runtime.js";
 import { agentCardOf } from "./agent-card.js";
 import { ServiceAgentExecutor } from "./service-executor.js";
@@ -35,7 +38,6 @@ class ServiceUser implements User {
  * service's bearer auth like every /v1 route; a task's context is a session of the calling user.
  */
 export function a2aRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
-  const app = new Hono<{ Variables: ServiceVariables }>();
   const endpoints = new Map<string, Endpoint>();
   const endpointOf = (agent: string, url: string): Endpoint | undefined => {
     const known = endpoints.get(agent);
@@ -57,47 +59,47 @@ export function a2aRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVar
   };
   const urlOf = (requestUrl: string, agent: string) =>
     `${new URL(requestUrl).origin}/v1/a2a/${encodeURIComponent(agent)}`;
-  const unknown = (agent: string) => ({
-    error: {
-      type: "not_found",
-      message: `no agent named "${agent}" (agents: ${runtime.agentNames.join(", ")})`,
+  const unknown = (c: ServiceContext, agent: string) =>
+    errorResponse(
+      c,
+      new RequestError("not_found", `no agent named "${agent}" (agents: ${runtime.agentNames.join(", ")})`),
+    ).response;
+
+  return routesFrom({
+    a2aAgentCard: async (c, request) => {
+      const agent = request.param("agent");
+      const endpoint = endpointOf(agent, urlOf(c.req.url, agent));
+      if (!endpoint) return unknown(c, agent);
+      return c.json(await endpoint.handler.getAgentCard());
+    },
+
+    a2a: async (c, request) => {
+      const agent = request.param("agent");
+      const endpoint = endpointOf(agent, urlOf(c.req.url, agent));
+      if (!endpoint) return unknown(c, agent);
+      requireJsonContentType(c, "A2A JSON-RPC request");
+      let body: Record<string, unknown>;
+      try {
+        body = (await c.req.json()) as Record<string, unknown>;
+      } catch {
+        return c.json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "the body is not JSON" } });
+      }
+      const requestedVersion = c.req.header(A2A_VERSION_HEADER);
+      const legacy = requestedVersion === undefined || requestedVersion === "0.3";
+      const context = defaultServerCallContextBuilder({
+        extensions: undefined,
+        user: new ServiceUser(c.get("user")),
+        headers: c.req.header(),
+        ...(requestedVersion ? { requestedVersion } : {}),
+      });
+      const transport = legacy ? endpoint.v03 : endpoint.v1;
+      const result = await transport.handle(body, context);
+      if (!isAsyncIterable(result)) return c.json(result);
+      return streamSSE(c, async (stream) => {
+        for await (const response of result) await stream.writeSSE({ data: JSON.stringify(response) });
+      });
     },
   });
-
-  app.get("/v1/a2a/:agent/.well-known/agent-card.json", async (c) => {
-    const agent = c.req.param("agent");
-    const endpoint = endpointOf(agent, urlOf(c.req.url, agent));
-    if (!endpoint) return c.json(unknown(agent), 404);
-    return c.json(await endpoint.handler.getAgentCard());
-  });
-
-  app.post("/v1/a2a/:agent", async (c) => {
-    const agent = c.req.param("agent");
-    const endpoint = endpointOf(agent, urlOf(c.req.url, agent));
-    if (!endpoint) return c.json(unknown(agent), 404);
-    requireJsonContentType(c, "A2A JSON-RPC request");
-    let body: Record<string, unknown>;
-    try {
-      body = (await c.req.json()) as Record<string, unknown>;
-    } catch {
-      return c.json({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "the body is not JSON" } });
-    }
-    const requestedVersion = c.req.header(A2A_VERSION_HEADER);
-    const legacy = requestedVersion === undefined || requestedVersion === "0.3";
-    const context = defaultServerCallContextBuilder({
-      extensions: undefined,
-      user: new ServiceUser(c.get("user")),
-      headers: c.req.header(),
-      ...(requestedVersion ? { requestedVersion } : {}),
-    });
-    const transport = legacy ? endpoint.v03 : endpoint.v1;
-    const result = await transport.handle(body, context);
-    if (!isAsyncIterable(result)) return c.json(result);
-    return streamSSE(c, async (stream) => {
-      for await (const response of result) await stream.writeSSE({ data: JSON.stringify(response) });
-    });
-  });
-  return app;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

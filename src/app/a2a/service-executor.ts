@@ -8,7 +8,7 @@ import {
 import { type AgentEvent, applyEvent } from "../../event/index.js";
 import { type Msg, userMsg } from "../../message/index.js";
 import { finalText } from "../../multiagent/index.js";
-import { ConfirmAnswerSchema } from "../server/http/request-schemas.js";
+import { ConfirmAnswerSchema } from "../../protocol/index.js";
 import type { RunHandle } from "../server/runtime/run-execution.js";
 import type { ConfirmAnswer, ServiceRuntime } from "../server/runtime/service-runtime.js";
 import {

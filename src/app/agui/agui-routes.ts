@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import type { InputEvent } from "../../event/index.js";
 import type { Msg } from "../../message/index.js";
 import type { ServiceVariables } from "../server/http/auth.js";
@@ -6,6 +6,7 @@ import { errorResponse } from "../server/http/error-response.js";
 import { incomingOf } from "../server/http/node-request.js";
 import { watchPeer } from "../server/http/peer-watch.js";
 import { readBody } from "../server/http/read-body.js";
+import { routesFrom } from "../server/http/routes-from.js";
 import { dropConnection } from "../server/http/stall-watch.js";
 import { StreamPacer } from "../server/http/stream-pacer.js";
 import { toHttpError } from "../server/http-error.js";
@@ -34,28 +35,28 @@ type Plan = { error: { message: string; code: string } } | { input: Msg[] | Inpu
  * Malformed bodies and another user's thread are 4xx JSON errors; protocol mistakes are RUN_ERROR.
  */
 export function aguiRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
-  const app = new Hono<{ Variables: ServiceVariables }>();
-  app.post("/v1/agui", async (c) => {
-    const user = c.get("user");
-    let body: RunAgentInput;
-    let plan: Plan;
-    let slot: StreamSlot;
-    try {
-      body = await readBody(c, RunAgentInputSchema, "AG-UI RunAgentInput");
-      const agent = agentOf(body.forwardedProps);
-      await runtime.ensureSession(user, body.threadId, agent ? { agent } : {});
-      plan = await planRun(runtime, user, body);
-      slot = runtime.streams.take(user); // the stream limit: 429 before anything runs
-    } catch (error) {
-      return errorResponse(c, error).response;
-    }
-    // A client that takes nothing for the write timeout is dropped (its socket, on Node).
-    const socket = incomingOf(c)?.socket;
-    const drop = () => dropConnection(socket);
-    socket?.once("close", watchPeer(slot, socket, drop));
-    return aguiStream(runtime, user, body, plan, c.req.raw.signal, { slot, drop });
+  return routesFrom({
+    agui: async (c) => {
+      const user = c.get("user");
+      let body: RunAgentInput;
+      let plan: Plan;
+      let slot: StreamSlot;
+      try {
+        body = await readBody(c, RunAgentInputSchema, "AG-UI RunAgentInput");
+        const agent = agentOf(body.forwardedProps);
+        await runtime.ensureSession(user, body.threadId, agent ? { agent } : {});
+        plan = await planRun(runtime, user, body);
+        slot = runtime.streams.take(user); // the stream limit: 429 before anything runs
+      } catch (error) {
+        return errorResponse(c, error).response;
+      }
+      // A client that takes nothing for the write timeout is dropped (its socket, on Node).
+      const socket = incomingOf(c)?.socket;
+      const drop = () => dropConnection(socket);
+      socket?.once("close", watchPeer(slot, socket, drop));
+      return aguiStream(runtime, user, body, plan, c.req.raw.signal, { slot, drop });
+    },
   });
-  return app;
 }
 
 function agentOf(forwardedProps: unknown): string | undefined {

@@ -1,12 +1,13 @@
 import { Hono } from "hono";
 import { delegatesOf } from "../../multiagent/index.js";
+import { openApiDocument } from "../../protocol/index.js";
 import { bearerAuth, type ServiceVariables } from "./http/auth.js";
 import { hostGuard, LOOPBACK_HOSTS, originGuard } from "./http/browser-guard.js";
 import { sendBodiesDirectly } from "./http/direct-body.js";
 import { errorResponse } from "./http/error-response.js";
 import { limitBodies } from "./http/node-body.js";
-import { openApiDocument } from "./http/openapi.js";
 import { replyRoutes } from "./http/reply-routes.js";
+import { routesFrom } from "./http/routes-from.js";
 import { sessionRoutes } from "./http/session-routes.js";
 import { RequestError } from "./request-error.js";
 import type { ServiceLog } from "./runtime/service-log.js";
@@ -95,10 +96,14 @@ export function createApp(
       }),
     ),
   );
-  app.get("/v1/health", (c) =>
-    c.json({ status: "ok", backend: runtime.backend.kind, agents: runtime.agentNames }),
+  // The open routes (auth: "none" in the table) register before the auth middleware.
+  app.route(
+    "/",
+    routesFrom({
+      health: (c) => c.json({ status: "ok", backend: runtime.backend.kind, agents: runtime.agentNames }),
+      openApi: (c) => c.json(openApiDocument(version)),
+    }),
   );
-  app.get("/v1/openapi.json", (c) => c.json(openApiDocument(version)));
 
   app.use("/v1/*", bearerAuth(options.tokens ?? new Map()));
   app.use(
@@ -112,16 +117,24 @@ export function createApp(
         ).response,
     ),
   );
-  app.get("/v1/agents", (c) =>
-    c.json({
-      agents: runtime.agentNames.map((name) => {
-        const { subagents, members } = delegatesOf(runtime.agent(name)!.toolkit);
-        return { name, ...(subagents.length ? { subagents } : {}), ...(members.length ? { members } : {}) };
-      }),
+  app.route(
+    "/",
+    routesFrom({
+      listAgents: (c) =>
+        c.json({
+          agents: runtime.agentNames.map((name) => {
+            const { subagents, members } = delegatesOf(runtime.agent(name)!.toolkit);
+            return {
+              name,
+              ...(subagents.length ? { subagents } : {}),
+              ...(members.length ? { members } : {}),
+            };
+          }),
+        }),
     }),
   );
-  app.route("/v1/sessions", sessionRoutes(runtime));
-  app.route("/v1/sessions", replyRoutes(runtime));
+  app.route("/", sessionRoutes(runtime));
+  app.route("/", replyRoutes(runtime));
   for (const mount of options.mounts ?? []) app.route("/", mount as Hono<{ Variables: ServiceVariables }>);
   // On Node, SSE bodies go straight to the socket (see direct-body.ts); elsewhere fetch is unchanged.
   app.fetch = sendBodiesDirectly(app.fetch);

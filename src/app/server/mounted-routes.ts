@@ -2,14 +2,37 @@ import type { Hono } from "hono";
 import { a2aRoutes } from "../a2a/index.js";
 import { aguiRoutes } from "../agui/index.js";
 import { consoleRoutes } from "../console/index.js";
+import type { ServiceMemory } from "./config/build-memory.js";
 import type { ServiceVariables } from "./http/auth.js";
+import { knowledgeRoutes } from "./http/knowledge-routes.js";
+import type { KnowledgeService } from "./http/knowledge-service.js";
+import { memoryRoutes } from "./http/memory-routes.js";
+import { workspaceRoutes } from "./http/workspace-routes.js";
 import type { ServiceRuntime } from "./runtime/service-runtime.js";
+import type { WorkspaceManager } from "./workspace-manager.js";
+
+/** The services the routes beside the sessions serve; absent ones mount nothing. */
+export interface MountedServices {
+  memory: ServiceMemory;
+  workspaces?: WorkspaceManager | undefined;
+  knowledge?: KnowledgeService | undefined;
+  /** Mount the AG-UI and A2A endpoints and the web console (default true). */
+  optional?: boolean;
+}
 
 /**
- * The routes mounted next to /v1: the AG-UI endpoint (POST /v1/agui, under the same auth), the A2A
- * endpoint (/v1/a2a/<agent>, same auth) and the web
- * console (`/`). Add further front-ends here.
+ * The routes mounted next to the sessions (`createApp`'s `mounts`, under the same /v1 auth):
+ * memories, the AG-UI endpoint, A2A, the web console (`/`), workspace files and knowledge bases.
+ * Each builds its Hono app from the route table (`routesFrom`); a new front-end goes here.
  */
-export function mountedRoutes(runtime: ServiceRuntime): Array<Hono<{ Variables: ServiceVariables }> | Hono> {
-  return [aguiRoutes(runtime), a2aRoutes(runtime), consoleRoutes()];
+export function mountedRoutes(
+  runtime: ServiceRuntime,
+  services?: MountedServices,
+): Array<Hono<{ Variables: ServiceVariables }> | Hono> {
+  if (!services) return [aguiRoutes(runtime), a2aRoutes(runtime), consoleRoutes()];
+  const mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [memoryRoutes(services.memory)];
+  if (services.optional !== false) mounts.push(aguiRoutes(runtime), a2aRoutes(runtime), consoleRoutes());
+  if (services.workspaces) mounts.push(workspaceRoutes(runtime, services.workspaces));
+  if (services.knowledge) mounts.push(knowledgeRoutes(services.knowledge));
+  return mounts;
 }

@@ -16,10 +16,7 @@ import { attachMemory } from "./config/build-memory.js";
 import { wireMultiAgent } from "./config/build-multiagent.js";
 import type { ServiceConfig } from "./config/service-config.js";
 import { parseTokens, type ServiceVariables } from "./http/auth.js";
-import { knowledgeRoutes } from "./http/knowledge-routes.js";
 import type { KnowledgeService } from "./http/knowledge-service.js";
-import { memoryRoutes } from "./http/memory-routes.js";
-import { workspaceRoutes } from "./http/workspace-routes.js";
 import { mountedRoutes } from "./mounted-routes.js";
 import type { ServiceLog } from "./runtime/service-log.js";
 import { ServiceRuntime } from "./runtime/service-runtime.js";
@@ -164,9 +161,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (config.server?.sweepEveryMs) runtimeOptions.sweepEveryMs = config.server.sweepEveryMs;
   if (options.log) runtimeOptions.log = options.log;
   const runtime = new ServiceRuntime(runtimeOptions);
-  const mounts = [memoryRoutes(memory), ...(options.withoutOptionalRoutes ? [] : mountedRoutes(runtime))];
-  if (workspaces) mounts.push(workspaceRoutes(runtime, workspaces));
-  if (knowledge) mounts.push(knowledgeRoutes(knowledge));
+  const mounts = mountedRoutes(runtime, {
+    memory,
+    workspaces,
+    knowledge,
+    optional: !options.withoutOptionalRoutes,
+  });
   const appOptions: Parameters<typeof createApp>[1] = {
     tokens,
     mounts,

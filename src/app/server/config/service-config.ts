@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AgentScopeError, type ErrorType, formatPath } from "../../../message/index.js";
+import { BUILTIN_TOOL_NAMES } from "../../../tool/builtin/index.js";
 import { configIssueMessage, toolFieldMessage } from "./config-hints.js";
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -27,8 +28,8 @@ const ModelField = z.union([
   }),
 ]);
 
-/** A built-in tool name (Bash, Read, Write, Edit, Glob, Grep) or a Tool object (TypeScript configs). */
-const BUILTIN_TOOLS = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"] as const;
+/** A built-in tool's name (the tool layer's list, so a new built-in tool needs no edit here) or a Tool object (TypeScript configs). */
+const BUILTIN_TOOLS = BUILTIN_TOOL_NAMES;
 const ToolField = z.union(
   [
     z.enum(BUILTIN_TOOLS),

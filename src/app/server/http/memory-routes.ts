@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import type { Hono } from "hono";
 import {
   type LongTermMemory,
   type MemoryKind,
@@ -10,6 +10,7 @@ import {
 import type { ServiceMemory } from "../config/build-memory.js";
 import { RequestError } from "../request-error.js";
 import type { ServiceVariables } from "./auth.js";
+import { routesFrom } from "./routes-from.js";
 
 const KINDS: readonly MemoryKind[] = ["fact", "preference"];
 
@@ -26,7 +27,6 @@ const KINDS: readonly MemoryKind[] = ["fact", "preference"];
  * Whatever is not enabled answers GET with `enabled: false` and DELETE with a 404.
  */
 export function memoryRoutes(served: ServiceMemory): Hono<{ Variables: ServiceVariables }> {
-  const app = new Hono<{ Variables: ServiceVariables }>();
   const scopeOf = (user: string, agent: string | undefined): MemoryScope => {
     if (agent !== undefined && !/^[\w.-]{1,64}$/.test(agent)) {
       throw new RequestError("invalid_request", "agent: letters, digits, _, . or - (at most 64)");
@@ -44,66 +44,66 @@ export function memoryRoutes(served: ServiceMemory): Hono<{ Variables: ServiceVa
   };
 
   // The notes routes come first: `/v1/memories/:id` would take "notes" for an id.
-  app.get("/v1/memories/notes", async (c) => {
-    if (!served.notes) return c.json({ enabled: false, files: [] });
-    const files = notesOf(c.var.user, c.req.query("agent"));
-    const entries = (await files.list("")).filter((entry) => entry.kind === "file");
-    const listed = await Promise.all(
-      entries.map(async (entry) => ({
-        path: shownPath(entry.path),
-        size: entry.size ?? 0,
-        text: (await files.read(entry.path)) ?? "",
-      })),
-    );
-    return c.json({ enabled: true, files: listed });
-  });
+  return routesFrom({
+    listMemoryNotes: async (c) => {
+      if (!served.notes) return c.json({ enabled: false, files: [] });
+      const files = notesOf(c.var.user, c.req.query("agent"));
+      const entries = (await files.list("")).filter((entry) => entry.kind === "file");
+      const listed = await Promise.all(
+        entries.map(async (entry) => ({
+          path: shownPath(entry.path),
+          size: entry.size ?? 0,
+          text: (await files.read(entry.path)) ?? "",
+        })),
+      );
+      return c.json({ enabled: true, files: listed });
+    },
 
-  app.delete("/v1/memories/notes", async (c) => {
-    const files = notesOf(c.var.user, c.req.query("agent"));
-    const given = c.req.query("path");
-    if (!given)
-      throw new RequestError("invalid_request", "path: the note to delete, e.g. /memories/prefs.md");
-    let path: string;
-    try {
-      path = memoryPath(given);
-    } catch (error) {
-      if (error instanceof MemoryPathError)
-        throw new RequestError("invalid_request", `path: ${error.message}`);
-      throw error;
-    }
-    if (path === "" || !(await files.delete(path))) throw new RequestError("not_found", `no note ${given}`);
-    return c.body(null, 204);
-  });
+    deleteMemoryNote: async (c) => {
+      const files = notesOf(c.var.user, c.req.query("agent"));
+      const given = c.req.query("path");
+      if (!given)
+        throw new RequestError("invalid_request", "path: the note to delete, e.g. /memories/prefs.md");
+      let path: string;
+      try {
+        path = memoryPath(given);
+      } catch (error) {
+        if (error instanceof MemoryPathError)
+          throw new RequestError("invalid_request", `path: ${error.message}`);
+        throw error;
+      }
+      if (path === "" || !(await files.delete(path))) throw new RequestError("not_found", `no note ${given}`);
+      return c.body(null, 204);
+    },
 
-  app.get("/v1/memories", async (c) => {
-    if (!served.semantic) return c.json({ enabled: false, memories: [] });
-    return c.json({
-      enabled: true,
-      memories: await served.semantic.list(scopeOf(c.var.user, c.req.query("agent"))),
-    });
-  });
+    listMemories: async (c) => {
+      if (!served.semantic) return c.json({ enabled: false, memories: [] });
+      return c.json({
+        enabled: true,
+        memories: await served.semantic.list(scopeOf(c.var.user, c.req.query("agent"))),
+      });
+    },
 
-  app.delete("/v1/memories/:id", async (c) => {
-    const id = c.req.param("id");
-    if ((await semantic().forget(id, { userId: c.var.user })) === 0) {
-      throw new RequestError("not_found", `no memory "${id}"`);
-    }
-    return c.body(null, 204);
-  });
+    deleteMemory: async (c, request) => {
+      const id = request.param("id");
+      if ((await semantic().forget(id, { userId: c.var.user })) === 0) {
+        throw new RequestError("not_found", `no memory "${id}"`);
+      }
+      return c.body(null, 204);
+    },
 
-  app.delete("/v1/memories", async (c) => {
-    const kind = c.req.query("kind");
-    if (kind !== undefined && !KINDS.includes(kind as MemoryKind)) {
-      throw new RequestError("invalid_request", `kind: one of ${KINDS.join(", ")}`);
-    }
-    const scope = { userId: c.var.user };
-    const memory = semantic();
-    const deleted =
-      kind === undefined
-        ? await memory.forget({ ids: (await memory.list(scope)).map((m) => m.id) }, scope)
-        : await memory.forget({ kind: kind as MemoryKind }, scope);
-    return c.json({ deleted });
+    forgetMemories: async (c) => {
+      const kind = c.req.query("kind");
+      if (kind !== undefined && !KINDS.includes(kind as MemoryKind)) {
+        throw new RequestError("invalid_request", `kind: one of ${KINDS.join(", ")}`);
+      }
+      const scope = { userId: c.var.user };
+      const memory = semantic();
+      const deleted =
+        kind === undefined
+          ? await memory.forget({ ids: (await memory.list(scope)).map((m) => m.id) }, scope)
+          : await memory.forget({ kind: kind as MemoryKind }, scope);
+      return c.json({ deleted });
+    },
   });
-
-  return app;
 }

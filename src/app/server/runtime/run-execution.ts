@@ -20,14 +20,10 @@ export interface RunHandle {
   done: Promise<void>;
 }
 
-/** Saves a state at a checkpoint; registered per running state (one Agent serves many sessions). */
-export type CheckpointHook = (state: AgentState, reason: CheckpointReason) => Promise<void>;
-
 export interface RunContext {
   backend: ServiceBackend;
   agent: Agent;
   sessionId: string;
-  hooks: WeakMap<AgentState, CheckpointHook>;
   /** The runtime's renewal timer; undefined for in-process locks, which never expire. */
   renewals: LeaseRenewals | undefined;
   /** Where a run fenced off (or whose lease was lost) says so. */
@@ -65,7 +61,13 @@ async function acquire(ctx: RunContext): Promise<RunLease> {
  * before it are logged; the pause/end events are logged after the final save, then the lock is freed
  * (the final save, the events around it and the release in one round trip where the backend can).
  */
-export async function startRun(ctx: RunContext, input: ReplyInput): Promise<LocalRun> {
+/**
+ * What a run answers: the input itself, or (for answers built from what the session waits for) a
+ * function of the state the run loaded under its lease, so the state is read once per request.
+ */
+export type RunInput = ReplyInput | ((state: AgentState) => ReplyInput);
+
+export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalRun> {
   const { backend, sessionId } = ctx;
   const lease = await acquire(ctx);
   const controller = new AbortController();
@@ -117,20 +119,21 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     if (!stored) throw sessionNotFound(sessionId);
     state = stored.state;
     version = stored.version;
-    ctx.hooks.set(state, async (current, reason) => {
-      // The run's last save goes with its end events (EventQueue.end); the others with the events
-      // before them (EventQueue.checkpoint): one round trip each on SQLite and Redis.
+    const answer = typeof input === "function" ? input(state) : input;
+    // The checkpoint goes with this call (one Agent serves many sessions). The run's last save goes
+    // with its end events (EventQueue.end); the others with the events before them
+    // (EventQueue.checkpoint): one round trip each on SQLite and Redis.
+    const checkpoint = async (current: AgentState, reason: CheckpointReason) => {
       if (reason === "reply_end" || reason === "pause") {
         finalSave = true;
         return;
       }
       version = await queue.checkpoint({ state: current, expectedVersion: version });
-    });
-    reply = ctx.agent.replyTo(input, onEvent, { state, signal: controller.signal });
+    };
+    reply = ctx.agent.replyTo(answer, onEvent, { state, signal: controller.signal, checkpoint });
     // Input errors reject before any event; a reply with no event at all (nothing to interrupt) resolves.
     await Promise.race([accepted, reply]);
   } catch (error) {
-    if (state) ctx.hooks.delete(state);
     await lease.release();
     throw error;
   }
@@ -174,7 +177,6 @@ export async function startRun(ctx: RunContext, input: ReplyInput): Promise<Loca
     } finally {
       ctx.renewals?.delete(lease);
       stopInterrupts();
-      if (state) ctx.hooks.delete(state);
     }
   };
   const done = finish();

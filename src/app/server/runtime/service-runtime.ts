@@ -1,4 +1,4 @@
-import { Agent, type AgentOptions, type CheckpointReason } from "../../../agent/index.js";
+import { Agent, type AgentOptions } from "../../../agent/index.js";
 import {
   type ConfirmResult,
   externalExecutionResult,
@@ -16,7 +16,7 @@ import { Follower, type FollowItem, type FollowOptions, type StopSignal } from "
 import { LeaseRenewals } from "./lease-renewals.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { recoverySweep } from "./recovery-sweep.js";
-import { type CheckpointHook, type LocalRun, type RunHandle, startRun } from "./run-execution.js";
+import { type LocalRun, type RunHandle, type RunInput, startRun } from "./run-execution.js";
 import { type RunLimits, RunSlots } from "./run-slots.js";
 import { type ServiceLog, silentLog } from "./service-log.js";
 import { SessionFeeds } from "./session-feed.js";
@@ -103,7 +103,6 @@ export class ServiceRuntime {
   readonly streams: StreamSlots;
   readonly #agents = new Map<string, Agent>();
   readonly #defaultAgent: string;
-  readonly #hooks = new WeakMap<AgentState, CheckpointHook>();
   readonly #runs = new Map<string, LocalRun>();
   /** Who started each run of this replica, by its `done` promise (a follower's `until`). */
   readonly #starters = new WeakMap<Promise<unknown>, { user: string; sessionId: string }>();
@@ -125,11 +124,10 @@ export class ServiceRuntime {
     if (options.agents.length === 0) throw new TypeError("ServiceRuntime needs at least one agent");
     this.backend = options.backend;
     this.streams = new StreamSlots(options.streams);
-    const checkpoint = (state: AgentState, reason: CheckpointReason) =>
-      this.#hooks.get(state)?.(state, reason);
+    // Each run passes its own checkpoint with the call (see startRun): one Agent serves many sessions.
     for (const definition of options.agents) {
       if (this.#agents.has(definition.name)) throw new TypeError(`two agents are named "${definition.name}"`);
-      this.#agents.set(definition.name, new Agent({ ...definition, checkpoint }));
+      this.#agents.set(definition.name, new Agent(definition));
     }
     this.#defaultAgent = options.agents[0]!.name;
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
@@ -258,9 +256,13 @@ export class ServiceRuntime {
     return (await this.#load(sessionId)).context;
   }
 
-  /** Where the session stands; a reply whose run died is closed first, so every backend says the same. */
-  async status(user: string, sessionId: string): Promise<SessionStatus> {
-    const record = await this.getSession(user, sessionId);
+  /**
+   * Where the session stands; a reply whose run died is closed first, so every backend says the same.
+   * `record`: the session's record when the caller has just read it (and checked its owner).
+   */
+  async status(user: string, sessionId: string, record?: SessionRecord): Promise<SessionStatus> {
+    if (!record || record.sessionId !== sessionId || record.owner !== user)
+      record = await this.getSession(user, sessionId);
     const read = () =>
       Promise.all([
         this.#load(sessionId),
@@ -326,26 +328,35 @@ export class ServiceRuntime {
     answers: ConfirmAnswer[],
     replyId?: string,
   ): Promise<RunHandle> {
-    await this.getSession(user, sessionId);
-    const state = await this.#load(sessionId);
-    const msg = state.context.findLast((m) => m.id === state.replyContext?.replyId);
-    const confirmResults: ConfirmResult[] = answers.map((answer) => {
-      const call = msg?.content.find((b) => b.type === "tool_call" && b.id === answer.toolCallId);
-      const result: ConfirmResult = {
-        confirmed: answer.confirmed,
-        toolCall: {
-          id: answer.toolCallId,
-          name: call?.type === "tool_call" ? call.name : "",
-          input: answer.input ?? (call?.type === "tool_call" ? call.input : "{}"),
-        },
-      };
-      if (answer.rules) result.rules = answer.rules;
-      if (answer.reason !== undefined) result.reason = answer.reason;
-      return result;
+    // The answers become confirm results against the state the run loads (under its lease).
+    return this.#run(user, sessionId, (state) => {
+      const msg = state.context.findLast((m) => m.id === state.replyContext?.replyId);
+      const confirmResults: ConfirmResult[] = answers.map((answer) => {
+        const call = msg?.content.find((b) => b.type === "tool_call" && b.id === answer.toolCallId);
+        const result: ConfirmResult = {
+          confirmed: answer.confirmed,
+          toolCall: {
+            id: answer.toolCallId,
+            name: call?.type === "tool_call" ? call.name : "",
+            input: answer.input ?? (call?.type === "tool_call" ? call.input : "{}"),
+          },
+        };
+        if (answer.rules) result.rules = answer.rules;
+        if (answer.reason !== undefined) result.reason = answer.reason;
+        return result;
+      });
+      return userConfirmResult({ replyId: replyId ?? this.#replyId(state), confirmResults });
     });
-    return this.#run(
-      user,
-      sessionId,
+  }
+
+  /** Answers waiting confirmations with USER_CONFIRM_RESULT's own form (the calls given in full). */
+  confirmResults(
+    user: string,
+    sessionId: string,
+    confirmResults: ConfirmResult[],
+    replyId?: string,
+  ): Promise<RunHandle> {
+    return this.#run(user, sessionId, (state) =>
       userConfirmResult({ replyId: replyId ?? this.#replyId(state), confirmResults }),
     );
   }
@@ -357,9 +368,9 @@ export class ServiceRuntime {
     toolResults: ToolResultBlock[],
     replyId?: string,
   ): Promise<RunHandle> {
-    await this.getSession(user, sessionId);
-    const id = replyId ?? this.#replyId(await this.#load(sessionId));
-    return this.#run(user, sessionId, externalExecutionResult({ replyId: id, toolResults }));
+    return this.#run(user, sessionId, (state) =>
+      externalExecutionResult({ replyId: replyId ?? this.#replyId(state), toolResults }),
+    );
   }
 
   /** The reply id an answer goes to, when the client did not say. */
@@ -377,7 +388,7 @@ export class ServiceRuntime {
     sessionId: string,
     reason = "interrupted by the user",
   ): Promise<{ was: "running" | "paused"; run?: RunHandle }> {
-    await this.getSession(user, sessionId);
+    const record = await this.getSession(user, sessionId);
     const local = this.#runs.get(sessionId);
     if (local) {
       local.abort(reason);
@@ -387,10 +398,17 @@ export class ServiceRuntime {
       await this.backend.bus.publish({ sessionId, kind: "interrupt", reason });
       return { was: "running" };
     }
-    const reply = (await this.#load(sessionId)).replyContext;
-    if (!reply?.waitingFor)
-      throw new RequestError("invalid_state", `session "${sessionId}" has no reply to interrupt`);
-    const run = await this.#run(user, sessionId, userInterrupt({ replyId: reply.replyId, reason }));
+    const run = await this.#run(
+      user,
+      sessionId,
+      (state) => {
+        const reply = state.replyContext;
+        if (!reply?.waitingFor)
+          throw new RequestError("invalid_state", `session "${sessionId}" has no reply to interrupt`);
+        return userInterrupt({ replyId: reply.replyId, reason });
+      },
+      record,
+    );
     return { was: "paused", run };
   }
 
@@ -440,8 +458,9 @@ export class ServiceRuntime {
     await this.backend.close();
   }
 
-  async #run(user: string, sessionId: string, input: Msg[] | InputEvent | undefined): Promise<RunHandle> {
-    const record = await this.getSession(user, sessionId);
+  /** Starts a run of `input`; `record`: the session's record, when the caller has just read it. */
+  async #run(user: string, sessionId: string, input: RunInput, record?: SessionRecord): Promise<RunHandle> {
+    record ??= await this.getSession(user, sessionId);
     const agent = this.#agents.get(record.agent);
     if (!agent)
       throw new RequestError(
@@ -456,7 +475,6 @@ export class ServiceRuntime {
           backend: this.backend,
           agent,
           sessionId,
-          hooks: this.#hooks,
           renewals: this.#renewals,
           log: this.#log,
         },

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ConfirmResultSchema } from "../../../event/index.js";
-import { formatPath, MsgSchema, ToolResultBlockSchema } from "../../../message/index.js";
+import { formatPath, MsgSchema, ToolResultBlockSchema } from "../message/index.js";
+import { ConfirmResultSchema } from "./confirm-result.js";
 import { jsonBytes, tooDeepAt } from "./json-bounds.js";
 
 /** How deep a message's `metadata` may nest (the metadata object itself is level 1). */
@@ -96,3 +96,17 @@ export const ExternalResultsBody = withinDepth(
 );
 
 export const InterruptBody = z.strictObject({ reason: z.string().max(2000).optional() });
+
+/** `POST /v1/knowledge-bases`. */
+export const CreateKnowledgeBaseBody = z.object({
+  name: z.string(),
+  description: z.string().max(2000).optional(),
+});
+
+/** `POST /v1/knowledge-bases/:name/search`. */
+export const KnowledgeSearchBody = z.object({
+  query: z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(10)]),
+  topK: z.number().int().min(1).max(50).optional(),
+  scoreThreshold: z.number().optional(),
+  mode: z.enum(["vector", "keyword", "hybrid"]).optional(),
+});
