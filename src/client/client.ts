@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../event/types.js";
 import type { Msg } from "../message/index.js";
+import type { RouteResponse } from "../protocol/route-table.js";
 import type { RetryPolicy } from "./backoff.js";
 import { ConnectionError, serviceErrorOf } from "./errors.js";
 import { type ConnectionState, EventStream } from "./event-stream.js";
@@ -112,7 +113,7 @@ export class AgentScopeClient {
   }
 
   async agents(): Promise<string[]> {
-    const body = await this.request<{ agents: Array<{ name: string }> }>("GET", "/v1/agents");
+    const body = await this.request<RouteResponse<"listAgents">>("GET", "/v1/agents");
     return body.agents.map((agent) => agent.name);
   }
 
@@ -142,7 +143,8 @@ export class AgentScopeClient {
   }
 
   async messages(sessionId: string): Promise<Msg[]> {
-    return (await this.request<{ messages: Msg[] }>("GET", `${sessionPath(sessionId)}/messages`)).messages;
+    return (await this.request<RouteResponse<"messages">>("GET", `${sessionPath(sessionId)}/messages`))
+      .messages;
   }
 
   status(sessionId: string): Promise<SessionStatus> {

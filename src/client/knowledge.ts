@@ -5,6 +5,7 @@ import type {
   KnowledgeHit,
   KnowledgeSearchOptions,
 } from "../protocol/knowledge-types.js";
+import type { RouteResponse } from "../protocol/route-table.js";
 
 export type * from "../protocol/knowledge-types.js";
 
@@ -52,7 +53,7 @@ export class KnowledgeBases {
   constructor(private readonly request: ServiceRequest) {}
 
   async list(): Promise<KnowledgeBaseInfo[]> {
-    return (await this.request<{ knowledgeBases: KnowledgeBaseInfo[] }>("GET", BASES)).knowledgeBases;
+    return (await this.request<RouteResponse<"listKnowledgeBases">>("GET", BASES)).knowledgeBases;
   }
 
   /** `name`: letters, digits, `_`, `.` or `-` (at most 64); a taken name is a 409. */
@@ -68,8 +69,14 @@ export class KnowledgeBases {
   /** Uploads documents (multipart); each gets an indexing job, returned in the order given. */
   async upload(name: string, files: readonly KnowledgeUpload[], signal?: AbortSignal): Promise<IndexJob[]> {
     const body = formOf(files);
-    return (await this.request<{ jobs: IndexJob[] }>("POST", `${basePath(name)}/documents`, body, signal))
-      .jobs;
+    return (
+      await this.request<RouteResponse<"uploadDocuments">>(
+        "POST",
+        `${basePath(name)}/documents`,
+        body,
+        signal,
+      )
+    ).jobs;
   }
 
   /** An indexing job's status and progress. */
@@ -92,7 +99,7 @@ export class KnowledgeBases {
   }
 
   async documents(name: string): Promise<KnowledgeDocument[]> {
-    return (await this.request<{ documents: KnowledgeDocument[] }>("GET", `${basePath(name)}/documents`))
+    return (await this.request<RouteResponse<"listDocuments">>("GET", `${basePath(name)}/documents`))
       .documents;
   }
 
@@ -107,7 +114,10 @@ export class KnowledgeBases {
     options: KnowledgeSearchOptions = {},
   ): Promise<KnowledgeHit[]> {
     return (
-      await this.request<{ hits: KnowledgeHit[] }>("POST", `${basePath(name)}/search`, { query, ...options })
+      await this.request<RouteResponse<"searchKnowledge">>("POST", `${basePath(name)}/search`, {
+        query,
+        ...options,
+      })
     ).hits;
   }
 }
