@@ -39,6 +39,7 @@ export { bearerAuth, LOCAL_USER, parseTokens, type ServiceVariables } from "./se
 export { readBody } from "./server/http/read-body.js";
 export { resumePoint, type SseSource, sseFrame, sseResponse } from "./server/http/sse.js";
 export { HttpError, type HttpErrorType, toHttpError } from "./server/http-error.js";
+export { RequestError } from "./server/request-error.js";
 export {
   Follower,
   type FollowItem,
