@@ -22,7 +22,7 @@ const RETRY_AFTER_SECONDS = 1;
 /**
  * Run slots per user and in total. `take` reserves a slot synchronously (no await between the check
  * and the count, so a burst cannot overshoot) and returns its release; when none is free it throws a
- * 429 with Retry-After, or with `queue` waits first-come-first-served up to the timeout.
+ * `rate_limit` (429 with Retry-After at the HTTP edge), or with `queue` waits first-come-first-served up to the timeout.
  */
 export class RunSlots {
   readonly #max: number;

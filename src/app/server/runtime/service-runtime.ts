@@ -35,7 +35,7 @@ export interface ServiceRuntimeOptions {
   heartbeatMs?: number;
   /** How long after it was taken or last renewed each run's lock is renewed (default a third of the backend's lock TTL). */
   renewEveryMs?: number;
-  /** Runs at once on this replica (default 100); more get 429 with Retry-After. */
+  /** Runs at once on this replica (default 100); more are refused (`rate_limit`, with a retry delay). */
   maxConcurrentRuns?: number;
   /** Runs at once per user, the per-user part of `limits` (kept separate for the config file). */
   limits?: Omit<RunLimits, "maxConcurrentRuns">;
@@ -235,7 +235,7 @@ export class ServiceRuntime {
     return this.backend.sessions.list(user, { limit, ...(options.cursor ? { cursor: options.cursor } : {}) });
   }
 
-  /** Deletes state, log and record; a running session is a 409 (interrupt it first). */
+  /** Deletes state, log and record; a running session is refused (`run_in_progress`: interrupt it first). */
   async deleteSession(user: string, sessionId: string): Promise<void> {
     const record = await this.getSession(user, sessionId);
     if (await this.backend.locks.isHeld(sessionId))
@@ -311,7 +311,7 @@ export class ServiceRuntime {
     }
   }
 
-  /** Starts a reply to `input` (new messages, or none to continue); 409 while another run holds it. */
+  /** Starts a reply to `input` (new messages, or none to continue); `run_in_progress` while another run holds it. */
   startReply(user: string, sessionId: string, input: Msg[] | undefined): Promise<RunHandle> {
     return this.#run(user, sessionId, input);
   }
@@ -321,7 +321,7 @@ export class ServiceRuntime {
     return this.#run(user, sessionId, input);
   }
 
-  /** Answers waiting confirmations by tool call id; a call that is not waiting is a 409 and changes nothing. */
+  /** Answers waiting confirmations by tool call id; a call that is not waiting is refused and changes nothing. */
   async confirm(
     user: string,
     sessionId: string,
@@ -381,7 +381,7 @@ export class ServiceRuntime {
 
   /**
    * Interrupts the session's reply: a running one is aborted (on whichever replica runs it); a paused
-   * one is ended with USER_INTERRUPT. Nothing to interrupt: 409.
+   * one is ended with USER_INTERRUPT. Nothing to interrupt: `invalid_state`.
    */
   async interrupt(
     user: string,

@@ -52,7 +52,7 @@ function positive(
 
 /**
  * Open event streams per user on this replica. `take` counts one synchronously (a burst cannot
- * overshoot) or throws 429 `rate_limit` with Retry-After; every SSE route takes a slot before it
+ * overshoot) or throws a `rate_limit` RequestError with a retry delay; every SSE route takes a slot before it
  * answers 200 (before it starts a run, for the run-starting routes), and gives it back when the
  * stream ends, however it ends.
  */
