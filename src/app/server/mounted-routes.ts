@@ -27,9 +27,8 @@ export interface MountedServices {
  */
 export function mountedRoutes(
   runtime: ServiceRuntime,
-  services?: MountedServices,
+  services: MountedServices,
 ): Array<Hono<{ Variables: ServiceVariables }> | Hono> {
-  if (!services) return [aguiRoutes(runtime), a2aRoutes(runtime), consoleRoutes()];
   const mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [memoryRoutes(services.memory)];
   if (services.optional !== false) mounts.push(aguiRoutes(runtime), a2aRoutes(runtime), consoleRoutes());
   if (services.workspaces) mounts.push(workspaceRoutes(runtime, services.workspaces));
