@@ -7,6 +7,7 @@ import {
   userInterrupt,
 } from "../../../event/index.js";
 import { type Msg, newId, type ToolResultBlock } from "../../../message/index.js";
+import type { ConfirmAnswer, CreateSessionOptions } from "../../../protocol/index.js";
 import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
@@ -60,23 +61,8 @@ export interface ServiceRuntimeOptions {
   streams?: StreamLimits;
 }
 
-export interface CreateSessionOptions {
-  /** Choose the id (e.g. an AG-UI threadId); default a fresh one. */
-  sessionId?: string;
-  agent?: string;
-  title?: string;
-}
-
-/** One answer to a waiting confirmation, by tool call id (the runtime fills in the call). */
-export interface ConfirmAnswer {
-  toolCallId: string;
-  confirmed: boolean;
-  /** Permission rules to allow from now on (e.g. the event's `suggestedRules` for "always"). */
-  rules?: string[];
-  reason?: string;
-  /** Edited arguments (JSON text). */
-  input?: string;
-}
+/** A session's options (the id may be an AG-UI threadId) and a confirmation's answers: the protocol's types. */
+export type { ConfirmAnswer, CreateSessionOptions };
 
 export interface FollowSessionOptions {
   /** Events after this id (default: from the first). */

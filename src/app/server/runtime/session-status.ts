@@ -1,21 +1,9 @@
 import type { Msg, ToolCallBlock } from "../../../message/index.js";
-import type { AgentState, WaitingFor } from "../../../state/index.js";
+import type { SessionStatus } from "../../../protocol/index.js";
+import type { AgentState } from "../../../state/index.js";
 
-/** Where a session stands: running somewhere, waiting for an answer, or idle. */
-export interface SessionStatus {
-  sessionId: string;
-  agent: string;
-  /** A run holds the session (on this replica or another). */
-  running: boolean;
-  waitingFor?: WaitingFor;
-  /** The reply in flight (running, paused or cut off). */
-  replyId?: string;
-  /** Calls waiting for a confirmation (`asking`) or an external result (`submitted`). */
-  pendingToolCalls: ToolCallBlock[];
-  /** The newest event id in the session's log (0 when none). */
-  lastEventId: number;
-  messageCount: number;
-}
+/** Where a session stands: running somewhere, waiting for an answer, or idle (the protocol's type). */
+export type { SessionStatus };
 
 export function sessionStatus(
   state: AgentState,
