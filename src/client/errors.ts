@@ -1,4 +1,4 @@
-import { AgentScopeError, type ErrorType } from "../message/index.js";
+import { AgentScopeError, type ErrorType } from "../message/errors.js";
 import type { ServiceErrorType } from "../protocol/error-body.js";
 import { kindOfAnswer } from "../protocol/error-status.js";
 
