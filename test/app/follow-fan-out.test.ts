@@ -207,8 +207,8 @@ describe("followers of one session in one process", () => {
     const items = await follow("alice", mine.sessionId);
     expect(lookups).toBe(0);
     // the run's promise proves nothing about another user, nor about another session
-    await expect(follow("mallory", mine.sessionId)).rejects.toMatchObject({ status: 404 });
-    await expect(follow("mallory", other.sessionId)).rejects.toMatchObject({ status: 404 });
+    await expect(follow("mallory", mine.sessionId)).rejects.toMatchObject({ info: { type: "not_found" } });
+    await expect(follow("mallory", other.sessionId)).rejects.toMatchObject({ info: { type: "not_found" } });
     expect(lookups).toBe(2);
     const events = [];
     for await (const item of items) if (item.kind === "event") events.push(item.event.type);
