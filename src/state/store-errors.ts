@@ -11,7 +11,7 @@ export class StateConflictError extends AgentScopeError {
     const expected = expectedVersion === 0 ? "no saved state" : `version ${expectedVersion}`;
     const actual = actualVersion === 0 ? "no saved state" : `version ${actualVersion}`;
     super({
-      type: "invalid_request",
+      type: "conflict",
       source: "state",
       message:
         expectedVersion === actualVersion && actualVersion > 0

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ReplyStateError } from "../../src/agent/index.js";
 import { AguiInputError } from "../../src/app/agui/input.js";
 import { CliError } from "../../src/app/cli/cli-error.js";
 import { FencedError } from "../../src/app/server/backend/fenced-error.js";
@@ -21,12 +22,14 @@ import {
 } from "../../src/message/index.js";
 import { PermissionRuleError, UndecidedInputError } from "../../src/permission/index.js";
 import { ANSWER_OF_KIND, kindOfAnswer, SERVICE_ERROR_TYPES } from "../../src/protocol/index.js";
+import { StateConflictError } from "../../src/state/index.js";
 import { ToolError, ToolInputError, ToolNameCollisionError } from "../../src/tool/index.js";
 import { FrontMatterError } from "../../src/tool/skill/front-matter.js";
 import { SandboxUnavailableError, WorkspacePathError } from "../../src/workspace/index.js";
 
 /** Every error class of the package that was on bare Error or on AgentScopeClientError before. */
 const CLASSES: Array<[string, abstract new (...args: never[]) => Error]> = [
+  ["ReplyStateError", ReplyStateError],
   ["AguiInputError", AguiInputError],
   ["CliError", CliError],
   ["FencedError", FencedError],
@@ -63,6 +66,8 @@ describe("one error root", () => {
     expect(new SandboxUnavailableError("not_installed", "no bwrap").info.type).toBe("unavailable");
     expect(new UndecidedInputError("undecided").info.type).toBe("invalid_state");
     expect(new ToolNameCollisionError("Read").info.type).toBe("conflict");
+    expect(new ReplyStateError("no reply waits for an answer").info.type).toBe("invalid_state");
+    expect(new StateConflictError("s1", 1, 2).info.type).toBe("conflict");
     expect(toErrorInfo(new WorkspacePathError("../x", "leaves the root"))).toEqual({
       type: "invalid_request",
       message: "leaves the root",
