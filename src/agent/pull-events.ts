@@ -1,9 +1,11 @@
 import type { AgentEvent } from "../event/index.js";
+import { AgentScopeError, type ErrorType } from "../message/index.js";
 import { EventBatches, type EventStep } from "./event-batches.js";
 import type { ReplyReader } from "./reply-reader.js";
 
 /** Thrown into a run, at the step it waits on, when the reader of `pullEvents` stops reading. */
-export class ReaderLeft extends Error {
+export class ReaderLeft extends AgentScopeError {
+  static override readonly errorType: ErrorType = "aborted";
   constructor() {
     super("the reader stopped reading the reply");
     this.name = "ReaderLeft";
