@@ -93,8 +93,8 @@ describe("straight service paths", () => {
     const names = builtinTools().map((tool) => tool.name);
     const config = parseServiceConfig({ agents: [{ name: "main", model: "scripted", tools: names }] });
     expect(config.agents[0]!.tools).toEqual(names);
-    expect(() => parseServiceConfig({ agents: [{ name: "main", model: "scripted", tools: ["Telnet"] }] })).toThrow(
-      ConfigError,
-    );
+    expect(() =>
+      parseServiceConfig({ agents: [{ name: "main", model: "scripted", tools: ["Telnet"] }] }),
+    ).toThrow(ConfigError);
   });
 });
