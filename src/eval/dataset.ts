@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { extname } from "node:path";
+import { installCommand } from "../state/lazy-driver.js";
 import type { EvalCase } from "./case.js";
 import { parseCase } from "./case-schema.js";
 import { EvalCaseError } from "./eval-error.js";
@@ -22,7 +23,9 @@ async function yaml(): Promise<typeof import("yaml")> {
   try {
     return await import("yaml");
   } catch (error) {
-    throw new EvalCaseError("YAML datasets need the `yaml` package: npm install yaml", { cause: error });
+    throw new EvalCaseError(`YAML datasets need the yaml package: ${installCommand("yaml")}`, {
+      cause: error,
+    });
   }
 }
 

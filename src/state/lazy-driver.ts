@@ -40,6 +40,7 @@ export const OPTIONAL_PACKAGES: Readonly<Record<string, OptionalPackage>> = {
   exceljs: { feature: "XlsxReader: .xlsx files", install: "exceljs@4" },
   officeparser: { feature: "PptxReader: .pptx files", install: "officeparser@7" },
   "js-tiktoken": { feature: "ExactTokenChunker with an encoding name", install: "js-tiktoken@1" },
+  yaml: { feature: "eval datasets written in YAML", install: "yaml@2" },
   react: { feature: "agentscope/react (useAgentSession)", install: "react" },
 };
 
