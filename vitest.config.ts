@@ -1,8 +1,20 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const ci = process.env.CI === "true" || process.env.CI === "1";
 
+const src = fileURLToPath(new URL("./src/", import.meta.url));
+
 export default defineConfig({
+  // Examples import agentscope by its package name, as a user's project does; in the repo the names
+  // resolve to the sources (as tsconfig.json's paths do for tsc and tsx).
+  resolve: {
+    alias: [
+      { find: /^agentscope$/, replacement: `${src}index.ts` },
+      { find: /^agentscope\/model\/kit$/, replacement: `${src}model/provider-kit/index.ts` },
+      { find: /^agentscope\/(.+)$/, replacement: `${src}$1/index.ts` },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 20_000,

@@ -2,12 +2,12 @@
 // and refunds it after a person approves. `agentscope eval --agent examples/eval-agent.ts` loads the
 // default export, an AgentFactory. Its model is scripted, so everything runs offline.
 
+import { Agent } from "agentscope/agent";
+import type { AgentFactory } from "agentscope/eval";
+import { type Msg, textOf } from "agentscope/message";
+import { ScriptedModel } from "agentscope/testing";
+import { functionTool } from "agentscope/tool";
 import { z } from "zod";
-import { Agent } from "../src/agent/index.js";
-import type { AgentFactory } from "../src/eval/index.js";
-import { type Msg, textOf } from "../src/message/index.js";
-import { ScriptedModel } from "../src/testing/index.js";
-import { functionTool } from "../src/tool/index.js";
 
 export const SYSTEM_PROMPT = "You are a support agent. Look the order up before you refund it.";
 

@@ -12,8 +12,8 @@ import {
   runEval,
   saveDataset,
   writeReports,
-} from "../src/eval/index.js";
-import { userMsg } from "../src/message/index.js";
+} from "agentscope/eval";
+import { userMsg } from "agentscope/message";
 import supportAgent, { hasty } from "./eval-agent.js";
 
 const out = join(".agentscope", "eval", "example");

@@ -28,7 +28,9 @@ const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 export function markOptionalImports(text, file, peers) {
   const names = peers.map(escapeRegExp).join("|");
   const typeImport = new RegExp(`^import type [^;]+ from "(?:${names})(?:/[^"]*)?";$`);
-  const anyReference = new RegExp(`["'](?:${names})(?:/[^"']*)?["']`);
+  // A module reference (from, import(), require(), declare module), not a string literal type that
+  // happens to be a package's name (e.g. `SqliteDriverName = "better-sqlite3" | "node:sqlite"`).
+  const anyReference = new RegExp(`(?:\\bfrom\\s*|\\bimport\\(\\s*|\\brequire\\(\\s*|\\bmodule\\s+)["'](?:${names})(?:/[^"']*)?["']`);
   const lines = text.split("\n");
   const out = [];
   lines.forEach((line, i) => {

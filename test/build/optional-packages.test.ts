@@ -107,3 +107,31 @@ describe("a missing optional package", () => {
     expect(isMissingOptionalPackage(error)).toBe(false);
   });
 });
+
+describe("the published declarations' optional imports (scripts/optional-peer-types.mjs)", async () => {
+  // @ts-expect-error: a plain .mjs script of the build, without declarations
+  const { markOptionalImports } = (await import("../../scripts/optional-peer-types.mjs")) as {
+    markOptionalImports(text: string, file: string, peers: string[]): string;
+  };
+  const peers = ["better-sqlite3", "pg"];
+
+  it("marks a type-only import of an optional package so tsc takes it as any when it is missing", () => {
+    expect(markOptionalImports('import type { Pool } from "pg";', "a.d.ts", peers)).toMatch(
+      /^\/\/ @ts-ignore[^\n]*\nimport type \{ Pool \} from "pg";$/,
+    );
+  });
+
+  it("leaves a string literal type that is a package's name alone", () => {
+    const line = 'export type SqliteDriverName = "better-sqlite3" | "node:sqlite";';
+    expect(markOptionalImports(line, "a.d.ts", peers)).toBe(line);
+  });
+
+  it.each(['import { Pool } from "pg";', 'export declare const pool: import("pg").Pool;'])(
+    "refuses any other reference to an optional package: %s",
+    (line) => {
+      expect(() => markOptionalImports(line, "a.d.ts", peers)).toThrow(
+        /a\.d\.ts:1: .*other than by `import type`/,
+      );
+    },
+  );
+});
