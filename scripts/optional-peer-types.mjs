@@ -30,7 +30,9 @@ export function markOptionalImports(text, file, peers) {
   const typeImport = new RegExp(`^import type [^;]+ from "(?:${names})(?:/[^"]*)?";$`);
   // A module reference (from, import(), require(), declare module), not a string literal type that
   // happens to be a package's name (e.g. `SqliteDriverName = "better-sqlite3" | "node:sqlite"`).
-  const anyReference = new RegExp(`(?:\\bfrom\\s*|\\bimport\\(\\s*|\\brequire\\(\\s*|\\bmodule\\s+)["'](?:${names})(?:/[^"']*)?["']`);
+  const anyReference = new RegExp(
+    `(?:\\bfrom\\s*|\\bimport\\(\\s*|\\brequire\\(\\s*|\\bmodule\\s+)["'](?:${names})(?:/[^"']*)?["']`,
+  );
   const lines = text.split("\n");
   const out = [];
   lines.forEach((line, i) => {
