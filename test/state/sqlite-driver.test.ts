@@ -126,5 +126,11 @@ for (const name of usable) {
       expect(count()).toBe(1);
       db.close();
     });
+
+    it("closes once and takes a second close as done (the service closes its backend and store on one file)", async () => {
+      const db = await open();
+      db.close();
+      expect(() => db.close()).not.toThrow();
+    });
   });
 }

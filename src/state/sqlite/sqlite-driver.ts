@@ -79,7 +79,12 @@ export function betterSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase
     loadExtension: (file) => void db.loadExtension(file),
     transaction: (fn) =>
       db.transaction(fn) as unknown as SqliteTransaction<Parameters<typeof fn>, ReturnType<typeof fn>>,
-    close: () => db.close(),
+    // Idempotent, as better-sqlite3's is: node:sqlite throws "database is not open" on a second close.
+    close: () => {
+      if (!open) return;
+      open = false;
+      db.close();
+    },
   };
 }
 
@@ -110,6 +115,7 @@ function nodeSqliteDatabase(db: NodeDatabaseSync): SqliteDatabase {
         throw error;
       }
     };
+  let open = true;
   return {
     driver: "node:sqlite",
     prepare: <Params extends SqliteValue[], Row>(sql: string) => {
@@ -125,7 +131,12 @@ function nodeSqliteDatabase(db: NodeDatabaseSync): SqliteDatabase {
     loadExtension: (file) => coded(() => db.loadExtension(file)),
     transaction: (fn) =>
       Object.assign(inTransaction("BEGIN", fn), { immediate: inTransaction("BEGIN IMMEDIATE", fn) }),
-    close: () => db.close(),
+    // Idempotent, as better-sqlite3's is: node:sqlite throws "database is not open" on a second close.
+    close: () => {
+      if (!open) return;
+      open = false;
+      db.close();
+    },
   };
 }
 
