@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { a2aRoutes } from "../a2a/index.js";
 import { aguiRoutes } from "../agui/index.js";
+import { bridgeRoutes } from "../bridges/index.js";
 import { consoleRoutes } from "../console/index.js";
 import type { ServiceMemory } from "./config/build-memory.js";
 import type { ServiceVariables } from "./http/auth.js";
@@ -30,7 +31,8 @@ export function mountedRoutes(
   services: MountedServices,
 ): Array<Hono<{ Variables: ServiceVariables }> | Hono> {
   const mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [memoryRoutes(services.memory)];
-  if (services.optional !== false) mounts.push(aguiRoutes(runtime), a2aRoutes(runtime), consoleRoutes());
+  if (services.optional !== false)
+    mounts.push(aguiRoutes(runtime), a2aRoutes(runtime), ...bridgeRoutes(runtime), consoleRoutes());
   if (services.workspaces) mounts.push(workspaceRoutes(runtime, services.workspaces));
   if (services.knowledge) mounts.push(knowledgeRoutes(services.knowledge));
   return mounts;
