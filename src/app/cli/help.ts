@@ -12,6 +12,7 @@ Commands:
   replay   print a JSONL trace as chat showed it live
   eval     run a dataset of cases against an agent and write the reports (agentscope eval --help)
   kb       local knowledge bases: add documents, search them (agentscope kb --help)
+  mcp      serve the agents over MCP on stdio, for desktop hosts (agentscope mcp --help)
 
 Run "agentscope <command> --help" for a command's options.
 `,

@@ -153,6 +153,10 @@ async function evalDataset(args: string[]): Promise<void> {
   process.exitCode = await evalCommand(args, { out, err: process.stderr });
 }
 
+async function mcp(args: string[]): Promise<void> {
+  return (await import("./mcp-command.js")).mcpCommand(args);
+}
+
 const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   init,
   chat,
@@ -161,6 +165,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   replay,
   kb,
   eval: evalDataset,
+  mcp,
 };
 
 async function main(argv: string[]): Promise<void> {
