@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { mcpRoutes } from "../../../src/app/bridges/index.js";
+import { MAX_MCP_SESSIONS_PER_USER, mcpRoutes } from "../../../src/app/bridges/index.js";
 import { createApp } from "../../../src/app/server/app.js";
 import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
 import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
@@ -193,5 +193,14 @@ describe("the MCP server over Streamable HTTP with the MCP SDK's client", () => 
     });
     expect(foreign.status).toBe(403);
     expect(await postWithHost(server.url, "evil.example", init, body)).toBe(403);
+  });
+
+  it("a user keeps a bounded number of MCP sessions open: one more closes their oldest", async () => {
+    const server = await start([]);
+    const first = await connect(server, "alice-token");
+    for (let i = 0; i < MAX_MCP_SESSIONS_PER_USER; i++) await connect(server, "alice-token");
+    await connect(server, "bob-token"); // another user's sessions do not count
+    await expect(first.listTools()).rejects.toThrow(/not found/);
+    expect((await clients.at(-2)!.listTools()).tools).toHaveLength(2);
   });
 });

@@ -12,6 +12,9 @@ import { agentTools, callAgentTool } from "./agent-tools.js";
 /** The MCP server's name in `initialize`. */
 export const MCP_SERVER_NAME = "agentscope";
 
+/** Open MCP sessions per user; opening one more closes that user's oldest (hosts that never DELETE). */
+export const MAX_MCP_SESSIONS_PER_USER = 16;
+
 interface Connection {
   user: string;
   transport: WebStandardStreamableHTTPServerTransport;
@@ -52,7 +55,8 @@ export function agentMcpServer(runtime: ServiceRuntime, user: string, version = 
 /**
  * `/v1/mcp`: the service as an MCP server over Streamable HTTP, under the service's auth, Host and
  * Origin rules. Each MCP session belongs to the user who opened it (another user's `mcp-session-id`
- * is a 404) and lives on the replica that opened it, so a confirmation can be elicited mid-call.
+ * is a 404) and lives on the replica that opened it, so a confirmation can be elicited mid-call;
+ * a user keeps at most MAX_MCP_SESSIONS_PER_USER open.
  */
 export function mcpRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
   const app = new Hono<{ Variables: ServiceVariables }>();
@@ -76,7 +80,11 @@ export function mcpRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVar
     }
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void connections.set(id, { user, transport }),
+      onsessioninitialized: (id) => {
+        connections.set(id, { user, transport });
+        const mine = [...connections.values()].filter((open) => open.user === user);
+        if (mine.length > MAX_MCP_SESSIONS_PER_USER) void mine[0]!.transport.close();
+      },
       onsessionclosed: (id) => void connections.delete(id),
     });
     transport.onclose = () => {
