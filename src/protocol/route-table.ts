@@ -321,6 +321,36 @@ export const SERVICE_ROUTES = {
       "json-or-sse",
     ),
   },
+  openaiModels: {
+    method: "GET",
+    path: "/v1/openai/models",
+    summary: "The agents as OpenAI models (the OpenAI-compatible bridge; docs/bridges.md)",
+    auth: "bearer",
+    answer: answer<{ object: "list"; data: Array<{ id: string; object: "model"; owned_by: string }> }>(
+      200,
+      "An OpenAI model list, one model per agent",
+    ),
+  },
+  openaiModel: {
+    method: "GET",
+    path: "/v1/openai/models/{model}",
+    summary: "One agent as an OpenAI model",
+    auth: "bearer",
+    answer: answer<{ id: string; object: "model"; owned_by: string }>(200, "An OpenAI model object"),
+  },
+  openaiChatCompletions: {
+    method: "POST",
+    path: "/v1/openai/chat/completions",
+    summary: "An OpenAI chat completion: a reply of the agent named by `model`, streamed or not",
+    auth: "bearer",
+    body: { kind: "foreign", description: "OpenAI ChatCompletionCreateParams (model = an agent)" },
+    answer: answer<Record<string, unknown>>(
+      200,
+      "A chat.completion, or chat.completion.chunk frames as SSE with `stream: true`",
+      "json-or-sse",
+    ),
+    alsoAnswers: [{ status: 429, description: "the user's open-stream limit (Retry-After), when streamed" }],
+  },
 } as const satisfies Record<string, Route>;
 
 export type ServiceRoutes = typeof SERVICE_ROUTES;

@@ -89,6 +89,9 @@ const EVERY_ROUTE: { [N in RouteName]: (call: TableCall) => Promise<RouteRespons
   agui: (call) => call("agui", { params: {} }),
   a2aAgentCard: (call) => call("a2aAgentCard", { params: { agent: "main" } }),
   a2a: (call) => call("a2a", { params: { agent: "main" } }),
+  openaiModels: (call) => call("openaiModels", { params: {} }),
+  openaiModel: (call) => call("openaiModel", { params: { model: "main" } }),
+  openaiChatCompletions: (call) => call("openaiChatCompletions", { params: {} }),
 };
 
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;

@@ -12,7 +12,10 @@ describe("the service mounts the bridges", () => {
       agents: [{ name: "helper", model: new ScriptedModel([]) }],
     });
     try {
-      const app = createApp(runtime, { mounts: mountedRoutes(runtime), tokens: new Map([["t", "alice"]]) });
+      const app = createApp(runtime, {
+        mounts: mountedRoutes(runtime, { memory: { flush: async () => {} } }),
+        tokens: new Map([["t", "alice"]]),
+      });
       const auth = { authorization: "Bearer t" };
       const models = await app.request("/v1/openai/models", { headers: auth });
       expect(await models.json()).toEqual({

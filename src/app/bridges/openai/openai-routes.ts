@@ -1,8 +1,9 @@
-import { type Context, Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { newId } from "../../../message/index.js";
 import type { ServiceVariables } from "../../server/http/auth.js";
 import { readBody } from "../../server/http/read-body.js";
 import { requestHeader } from "../../server/http/request-header.js";
+import { routesFrom } from "../../server/http/routes-from.js";
 import { HttpError, toHttpError } from "../../server/http-error.js";
 import type { ServiceRuntime } from "../../server/runtime/service-runtime.js";
 import { collectRun, followStream, takeStreamSlot } from "../follow-stream.js";
@@ -30,66 +31,64 @@ export const PENDING_HEADER = "x-agentscope-pending-tool-calls";
  * lists the ids to answer through `/v1/sessions/<id>/confirm`.
  */
 export function openaiRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
-  const app = new Hono<{ Variables: ServiceVariables }>();
-  app.get("/v1/openai/models", (c) =>
-    c.json({ object: "list", data: runtime.agentNames.map((name) => modelEntry(name)) }),
-  );
-  app.get("/v1/openai/models/:model", (c) => {
-    const name = c.req.param("model");
-    if (!runtime.agent(name)) return errorResponse(c, unknownModel(runtime, name));
-    return c.json(modelEntry(name));
-  });
-  app.post("/v1/openai/chat/completions", async (c) => {
-    const user = c.get("user");
-    try {
-      const request = await readBody(c, ChatCompletionRequestSchema, "chat completion request");
-      checkChatRequest(request);
-      if (!runtime.agent(request.model)) throw unknownModel(runtime, request.model);
-      const sessionId = await sessionFor(c, runtime, user, request);
-      const continued = sessionId !== undefined;
-      const input = chatInput(request.messages, continued);
-      const session = sessionId ?? (await newSession(runtime, user, request.model)).sessionId;
-      const created = Math.floor(Date.now() / 1000);
-      const stream = request.stream ? takeStreamSlot(c, runtime, user) : undefined;
-      let handle: Awaited<ReturnType<ServiceRuntime["startReply"]>>;
+  return routesFrom({
+    openaiModels: (c) => c.json({ object: "list", data: runtime.agentNames.map((name) => modelEntry(name)) }),
+    openaiModel: (c, request) => {
+      const name = request.param("model");
+      if (!runtime.agent(name)) return errorResponse(c, unknownModel(runtime, name));
+      return c.json(modelEntry(name));
+    },
+    openaiChatCompletions: async (c) => {
+      const user = c.get("user");
       try {
-        handle = await runtime.startReply(user, session, input);
-      } catch (error) {
-        stream?.slot.release();
-        throw error;
-      }
-      const head = { id: `chatcmpl-${handle.replyId}`, created, model: request.model };
-      const translation = startChat(session);
-      if (stream) {
-        return followStream({
-          runtime,
-          user,
-          handle,
-          stream,
-          signal: c.req.raw.signal,
-          frames: chatFrames(head, translation, request.stream_options?.include_usage === true),
-          headers: { [SESSION_HEADER]: session },
+        const request = await readBody(c, ChatCompletionRequestSchema, "chat completion request");
+        checkChatRequest(request);
+        if (!runtime.agent(request.model)) throw unknownModel(runtime, request.model);
+        const sessionId = await sessionFor(c, runtime, user, request);
+        const continued = sessionId !== undefined;
+        const input = chatInput(request.messages, continued);
+        const session = sessionId ?? (await newSession(runtime, user, request.model)).sessionId;
+        const created = Math.floor(Date.now() / 1000);
+        const stream = request.stream ? takeStreamSlot(c, runtime, user) : undefined;
+        let handle: Awaited<ReturnType<ServiceRuntime["startReply"]>>;
+        try {
+          handle = await runtime.startReply(user, session, input);
+        } catch (error) {
+          stream?.slot.release();
+          throw error;
+        }
+        const head = { id: `chatcmpl-${handle.replyId}`, created, model: request.model };
+        const translation = startChat(session);
+        if (stream) {
+          return followStream({
+            runtime,
+            user,
+            handle,
+            stream,
+            signal: c.req.raw.signal,
+            frames: chatFrames(head, translation, request.stream_options?.include_usage === true),
+            headers: { [SESSION_HEADER]: session },
+          });
+        }
+        let text = "";
+        let reasoning = "";
+        await collectRun(runtime, user, handle, c.req.raw.signal, (event) => {
+          const delta = translateChatEvent(translation, event);
+          if (delta?.content) text += delta.content;
+          if (delta?.reasoning_content) reasoning += delta.reasoning_content;
         });
+        const finish = finishChat(translation);
+        if (finish.error) throw new HttpError(500, "internal", `the reply failed: ${finish.error.message}`);
+        c.header(SESSION_HEADER, session);
+        if (finish.extension.pending) {
+          c.header(PENDING_HEADER, finish.extension.pending.map((call) => call.tool_call_id).join(","));
+        }
+        return c.json(chatCompletion(head, text, reasoning, translation.usage, finish));
+      } catch (error) {
+        return errorResponse(c, toHttpError(error));
       }
-      let text = "";
-      let reasoning = "";
-      await collectRun(runtime, user, handle, c.req.raw.signal, (event) => {
-        const delta = translateChatEvent(translation, event);
-        if (delta?.content) text += delta.content;
-        if (delta?.reasoning_content) reasoning += delta.reasoning_content;
-      });
-      const finish = finishChat(translation);
-      if (finish.error) throw new HttpError(500, "internal", `the reply failed: ${finish.error.message}`);
-      c.header(SESSION_HEADER, session);
-      if (finish.extension.pending) {
-        c.header(PENDING_HEADER, finish.extension.pending.map((call) => call.tool_call_id).join(","));
-      }
-      return c.json(chatCompletion(head, text, reasoning, translation.usage, finish));
-    } catch (error) {
-      return errorResponse(c, toHttpError(error));
-    }
+    },
   });
-  return app;
 }
 
 function modelEntry(name: string) {
