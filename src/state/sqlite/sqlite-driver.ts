@@ -79,12 +79,7 @@ export function betterSqliteDatabase(db: BetterSqlite3.Database): SqliteDatabase
     loadExtension: (file) => void db.loadExtension(file),
     transaction: (fn) =>
       db.transaction(fn) as unknown as SqliteTransaction<Parameters<typeof fn>, ReturnType<typeof fn>>,
-    // Idempotent, as better-sqlite3's is: node:sqlite throws "database is not open" on a second close.
-    close: () => {
-      if (!open) return;
-      open = false;
-      db.close();
-    },
+    close: () => db.close(),
   };
 }
 
@@ -115,7 +110,7 @@ function nodeSqliteDatabase(db: NodeDatabaseSync): SqliteDatabase {
         throw error;
       }
     };
-  let open = true;
+  let isOpen = true;
   return {
     driver: "node:sqlite",
     prepare: <Params extends SqliteValue[], Row>(sql: string) => {
@@ -133,8 +128,8 @@ function nodeSqliteDatabase(db: NodeDatabaseSync): SqliteDatabase {
       Object.assign(inTransaction("BEGIN", fn), { immediate: inTransaction("BEGIN IMMEDIATE", fn) }),
     // Idempotent, as better-sqlite3's is: node:sqlite throws "database is not open" on a second close.
     close: () => {
-      if (!open) return;
-      open = false;
+      if (!isOpen) return;
+      isOpen = false;
       db.close();
     },
   };
