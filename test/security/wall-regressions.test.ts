@@ -628,6 +628,31 @@ describe("stopped: repositories whose other files name programs", () => {
   });
 });
 
+describe("stopped: git diff printing an embedded repository's files (the index lists only its commit)", () => {
+  it("`git diff --submodule=diff` over a repository with a submodule is not counted read-only", async () => {
+    const dir = repositoryWithHostileSubmodule(
+      join(tree.root, "submodule-option"),
+      tree.canary("submodule-option"),
+    );
+    // The fixture's inner config names a program too; drop it so only the option is judged.
+    writeFileSync(join(dir, "sub", ".git", "config"), "[core]\n\trepositoryformatversion = 0\n");
+    expect((await decide(dir, "Bash", bash("git diff"), "explore")).behavior).toBe("allow");
+    expect((await decide(dir, "Bash", bash("git diff --submodule=diff"), "explore")).behavior).not.toBe(
+      "allow",
+    );
+  });
+
+  it("a repository whose config sets diff.submodule = diff makes plain `git diff` ask", async () => {
+    const dir = repositoryWithHostileSubmodule(
+      join(tree.root, "submodule-config"),
+      tree.canary("submodule-config"),
+    );
+    writeFileSync(join(dir, "sub", ".git", "config"), "[core]\n\trepositoryformatversion = 0\n");
+    appendFileSync(join(dir, ".git", "config"), "[diff]\n\tsubmodule = diff\n");
+    expect((await decide(dir, "Bash", bash("git diff"), "explore")).behavior).not.toBe("allow");
+  });
+});
+
 describe("stopped: the file tools through a hard link to a file outside (no workspace)", () => {
   it("Read hard.txt in explore mode prints the outside file (Bash `cat hard.txt` asks)", async () => {
     const run = await runThroughAgent(work, { name: "Read", input: { path: "hard.txt" } }, "explore");

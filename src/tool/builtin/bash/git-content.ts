@@ -97,8 +97,10 @@ export function gitContentRead(
       if (reading.seen.has("--no-index")) return undefined;
       if (replaced && !printsPatch) return undefined;
       const cached = reading.seen.has("--cached") || reading.seen.has("--staged");
+      // `--submodule=diff` prints the files of embedded repositories, which the index does not list.
+      const embedded = reading.seen.has("--submodule");
       // Any operand before `--` may be a revision; whether it is shows at decision time.
-      return read(cached ? "history" : "tracked", false);
+      return read(cached || embedded ? "history" : "tracked", false);
     }
     case "show": {
       // `git show HEAD:a.txt` prints that file (its path is checked); a revision prints its commit.

@@ -82,7 +82,7 @@ function repositoryConfigConcern(dotGit: string, depth = 0): string | undefined 
       continue;
     }
     const key = programKey(text);
-    if (key) return `${join(dotGit, name)} sets ${key}, a program read-only git commands run`;
+    if (key) return `${join(dotGit, name)} sets ${key}, which makes read-only git commands run a program or print other repositories' files`;
   }
   let hooks: string[];
   try {
@@ -124,6 +124,8 @@ function programSetting(section: string, subsection: boolean, line: string): str
   const key = subsection ? `${section}.*.${name}` : `${section}.${name}`;
   if (key === "core.fsmonitor" && /^(true|false|yes|no|on|off|0|1|)$/.test(value)) return undefined;
   if (section === "alias") return value.startsWith("!") ? `alias.${name}` : undefined;
+  // `diff.submodule = diff` makes a plain `git diff` print the files of embedded repositories.
+  if (key === "diff.submodule") return value === "short" ? undefined : key;
   if (PROGRAM_KEYS.has(key) || (!subsection && PROGRAM_KEYS.has(`${section}.*`))) return key;
   return undefined;
 }
