@@ -82,7 +82,8 @@ function repositoryConfigConcern(dotGit: string, depth = 0): string | undefined 
       continue;
     }
     const key = programKey(text);
-    if (key) return `${join(dotGit, name)} sets ${key}, which makes read-only git commands run a program or print other repositories' files`;
+    if (key)
+      return `${join(dotGit, name)} sets ${key}, which makes read-only git commands run a program or print other repositories' files`;
   }
   let hooks: string[];
   try {
