@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { AgentEvent } from "../../src/event/index.js";
+import { functionTool, type Tool } from "../../src/tool/index.js";
 
 export interface Frame {
   id?: number;
@@ -70,4 +72,19 @@ export function sleep(ms: number): Promise<void> {
 // biome-ignore lint/suspicious/noExplicitAny: test assertions on JSON bodies
 export async function json(response: Response | Promise<Response>): Promise<any> {
   return (await response).json();
+}
+
+/** A `write_note` tool (not read-only, so it asks) and the notes it wrote, for service tests. */
+export function recordedNotes(): { notes: string[]; writeNote: Tool } {
+  const notes: string[] = [];
+  const writeNote = functionTool({
+    name: "write_note",
+    description: "Writes a note",
+    input: z.object({ text: z.string() }),
+    execute: ({ text }) => {
+      notes.push(text);
+      return `wrote ${text}`;
+    },
+  });
+  return { notes, writeNote };
 }

@@ -8,13 +8,12 @@ import {
 } from "@a2a-js/sdk/client";
 import { serve } from "@hono/node-server";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { a2aRoutes, EVENT_METADATA_KEY } from "../../../src/app/a2a/index.js";
 import { createApp } from "../../../src/app/server/app.js";
 import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
 import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
 import { ScriptedModel, type ScriptedStep } from "../../../src/testing/index.js";
-import { functionTool } from "../../../src/tool/index.js";
+import { recordedNotes } from "../helpers.js";
 
 interface Server {
   base: string;
@@ -29,16 +28,7 @@ afterEach(async () => {
 const TOKEN = "a2a-test-token";
 
 async function start(steps: ScriptedStep[]): Promise<Server> {
-  const notes: string[] = [];
-  const writeNote = functionTool({
-    name: "write_note",
-    description: "Writes a note",
-    input: z.object({ text: z.string() }),
-    execute: ({ text }) => {
-      notes.push(text);
-      return `wrote ${text}`;
-    },
-  });
+  const { notes, writeNote } = recordedNotes();
   const runtime = new ServiceRuntime({
     backend: memoryBackend(),
     agents: [{ name: "helper", model: new ScriptedModel(steps), toolkit: [writeNote] }],

@@ -5,14 +5,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { MAX_MCP_SESSIONS_PER_USER, mcpRoutes } from "../../../src/app/bridges/index.js";
 import { createApp } from "../../../src/app/server/app.js";
 import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
 import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
 import { textOf } from "../../../src/message/index.js";
 import { ScriptedModel, type ScriptedStep } from "../../../src/testing/index.js";
-import { functionTool } from "../../../src/tool/index.js";
+import { recordedNotes } from "../helpers.js";
 
 const TOKENS = new Map([
   ["alice-token", "alice"],
@@ -33,16 +32,7 @@ afterEach(async () => {
 });
 
 async function start(steps: ScriptedStep[]): Promise<Server> {
-  const notes: string[] = [];
-  const writeNote = functionTool({
-    name: "write_note",
-    description: "Writes a note",
-    input: z.object({ text: z.string() }),
-    execute: ({ text }) => {
-      notes.push(text);
-      return `wrote ${text}`;
-    },
-  });
+  const { notes, writeNote } = recordedNotes();
   const runtime = new ServiceRuntime({
     backend: memoryBackend(),
     agents: [

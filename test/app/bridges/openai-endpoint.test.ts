@@ -10,6 +10,7 @@ import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.
 import { textOf } from "../../../src/message/index.js";
 import { ScriptedModel, type ScriptedStep } from "../../../src/testing/index.js";
 import { functionTool } from "../../../src/tool/index.js";
+import { recordedNotes } from "../helpers.js";
 
 const weather = functionTool({
   name: "get_weather",
@@ -37,16 +38,7 @@ afterEach(async () => {
 });
 
 async function start(steps: ScriptedStep[]): Promise<Server> {
-  const notes: string[] = [];
-  const writeNote = functionTool({
-    name: "write_note",
-    description: "Writes a note",
-    input: z.object({ text: z.string() }),
-    execute: ({ text }) => {
-      notes.push(text);
-      return `wrote ${text}`;
-    },
-  });
+  const { notes, writeNote } = recordedNotes();
   const runtime = new ServiceRuntime({
     backend: memoryBackend(),
     agents: [
