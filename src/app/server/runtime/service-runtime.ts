@@ -11,6 +11,7 @@ import type { ConfirmAnswer, CreateSessionOptions } from "../../../protocol/inde
 import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
+import { confirmResultsOf } from "./confirm-answers.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
 import { followerItems } from "./follow-events.js";
 import { Follower, type FollowItem, type FollowOptions, type StopSignal } from "./follower.js";
@@ -315,24 +316,12 @@ export class ServiceRuntime {
     replyId?: string,
   ): Promise<RunHandle> {
     // The answers become confirm results against the state the run loads (under its lease).
-    return this.#run(user, sessionId, (state) => {
-      const msg = state.context.findLast((m) => m.id === state.replyContext?.replyId);
-      const confirmResults: ConfirmResult[] = answers.map((answer) => {
-        const call = msg?.content.find((b) => b.type === "tool_call" && b.id === answer.toolCallId);
-        const result: ConfirmResult = {
-          confirmed: answer.confirmed,
-          toolCall: {
-            id: answer.toolCallId,
-            name: call?.type === "tool_call" ? call.name : "",
-            input: answer.input ?? (call?.type === "tool_call" ? call.input : "{}"),
-          },
-        };
-        if (answer.rules) result.rules = answer.rules;
-        if (answer.reason !== undefined) result.reason = answer.reason;
-        return result;
-      });
-      return userConfirmResult({ replyId: replyId ?? this.#replyId(state), confirmResults });
-    });
+    return this.#run(user, sessionId, (state) =>
+      userConfirmResult({
+        replyId: replyId ?? this.#replyId(state),
+        confirmResults: confirmResultsOf(answers, state),
+      }),
+    );
   }
 
   /** Answers waiting confirmations with USER_CONFIRM_RESULT's own form (the calls given in full). */
