@@ -4,8 +4,9 @@ import type {
   InputEvent,
   UserConfirmResultEvent,
 } from "../event/index.js";
-import { toErrorInfo } from "../message/index.js";
+import { type ToolCallBlock, toErrorInfo } from "../message/index.js";
 import { type Approval, addRules, askKey, type CallVerdict, unofferedRules } from "../permission/index.js";
+import type { Tool } from "../tool/index.js";
 import { noteAllDenied } from "./act.js";
 import { ReplyStateError } from "./errors.js";
 import { end, interrupt } from "./finish.js";
@@ -88,25 +89,22 @@ async function continueSuspended(run: ReplyRun, toolCallId: string, input: Input
     throw new ReplyStateError(`tool call "${toolCallId}" waits on a nested run, but its tool is gone`);
   }
   // It was admitted with this input before it paused; decided again, a deny that came since wins.
-  const parsed = quietlyParsed(call, tool);
-  let verdict: CallVerdict | undefined;
-  let failure: string | undefined;
-  try {
-    if (parsed) verdict = await decide(run, call, tool, parsed.value, { edited: false });
-  } catch (error) {
-    failure = `the permission check failed: ${toErrorInfo(error).message}`;
-  }
-  if (verdict?.behavior !== "allow") {
+  const again = await decideAgain(run, call, tool);
+  if (again === undefined || "failure" in again || again.verdict.behavior !== "allow") {
     // Its result is already open: end it (the nested run stays paused and is never continued).
-    const reason = verdict
-      ? `Permission denied: ${verdict.decision.reason}`
-      : `Error: ${failure ?? "its arguments no longer parse"}`;
+    const reason =
+      again === undefined
+        ? "Error: its arguments no longer parse"
+        : "failure" in again
+          ? `Error: the permission check failed: ${again.failure}`
+          : `Permission denied: ${again.verdict.decision.reason}`;
     run.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId, delta: reason });
-    run.emit("TOOL_RESULT_END", { toolCallId, state: verdict ? "denied" : "error" });
+    run.emit("TOOL_RESULT_END", { toolCallId, state: again && "verdict" in again ? "denied" : "error" });
     await run.send();
     return;
   }
-  const admitted = { call, tool, decided: verdict.decided, input: parsed!.value, raw: call.input };
+  const { verdict, input: parsedInput } = again;
+  const admitted = { call, tool, decided: verdict.decided, input: parsedInput, raw: call.input };
   await run.sendUntil(runTool(run, admitted, input));
 }
 
@@ -212,25 +210,38 @@ async function refusedResultsOf(
   for (const result of input.toolResults) {
     const call = run.findCall(result.id)!;
     const tool = run.findTool(call.name);
-    const parsed = tool ? quietlyParsed(call, tool) : undefined;
-    if (!tool || !parsed) continue;
-    const verdict = await decide(run, call, tool, parsed.value, { edited: false }).catch(
-      (error: unknown) => ({
-        behavior: "failed" as const,
-        reason: toErrorInfo(error).message,
-      }),
-    );
-    if (verdict.behavior === "deny") {
-      refused.set(result.id, {
-        state: "denied",
-        text: `Permission denied: ${verdict.decision.reason}; the external result was not taken`,
-      });
-    } else if (verdict.behavior === "failed") {
+    const again = tool ? await decideAgain(run, call, tool) : undefined;
+    if (again === undefined) continue;
+    if ("failure" in again) {
       refused.set(result.id, {
         state: "error",
-        text: `Error: the permission check failed (${verdict.reason}); the external result was not taken`,
+        text: `Error: the permission check failed (${again.failure}); the external result was not taken`,
+      });
+    } else if (again.verdict.behavior === "deny") {
+      refused.set(result.id, {
+        state: "denied",
+        text: `Permission denied: ${again.verdict.decision.reason}; the external result was not taken`,
       });
     }
   }
   return refused;
+}
+
+/**
+ * A call admitted before its reply paused, decided again as it stands now (a deny that came since
+ * wins): the verdict with the parsed input, why the check failed, or undefined when its arguments no
+ * longer parse.
+ */
+async function decideAgain(
+  run: ReplyRun,
+  call: ToolCallBlock,
+  tool: Tool,
+): Promise<{ verdict: CallVerdict; input: unknown } | { failure: string } | undefined> {
+  const parsed = quietlyParsed(call, tool);
+  if (!parsed) return undefined;
+  try {
+    return { verdict: await decide(run, call, tool, parsed.value, { edited: false }), input: parsed.value };
+  } catch (error) {
+    return { failure: toErrorInfo(error).message };
+  }
 }
