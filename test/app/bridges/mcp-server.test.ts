@@ -134,6 +134,26 @@ describe("the MCP server over Streamable HTTP with the MCP SDK's client", () => 
     expect(result.content).toEqual([{ type: "text", text: "Saved." }]);
   });
 
+  it.each([
+    { action: "accept", content: { approved: "true", input: '{"text":"rm -rf"}' } },
+    { action: "accept", content: {} },
+    { action: "accept", content: { approved: false } },
+    { action: "decline" },
+    { action: "cancel" },
+  ])(
+    "an elicitation answer other than approved: true ($action) refuses the call, and no edit rides along",
+    async (answer) => {
+      const server = await start([
+        { toolCalls: [{ id: "w9", name: "write_note", input: { text: "buy milk" } }] },
+        { text: "Not saved." },
+      ]);
+      const client = await connect(server, "alice-token", { elicit: true });
+      client.setRequestHandler(ElicitRequestSchema, () => answer as never);
+      await client.callTool({ name: "helper", arguments: { prompt: "note buy milk" } });
+      expect(server.notes).toEqual([]);
+    },
+  );
+
   it("without elicitation the call returns a pending result that says how to approve", async () => {
     const server = await start([{ toolCalls: [{ id: "w2", name: "write_note", input: { text: "x" } }] }]);
     const client = await connect(server, "alice-token");
