@@ -1,12 +1,7 @@
 import { StateDocument } from "../../../memory/index.js";
 import type { EmbeddingModel } from "../../../model/embedding.js";
-import {
-  type IndexProgress,
-  KnowledgeBase,
-  type ReaderPool,
-  sharedReaderPool,
-  type VectorStore,
-} from "../../../rag/index.js";
+import type { IndexJob, IndexJobStatus, KnowledgeBaseInfo } from "../../../protocol/knowledge-types.js";
+import { KnowledgeBase, type ReaderPool, sharedReaderPool, type VectorStore } from "../../../rag/index.js";
 import { type AgentStateStore, InMemoryStateStore } from "../../../state/index.js";
 import { RequestError } from "../request-error.js";
 import { IndexingQueue } from "./indexing-queue.js";
@@ -35,24 +30,7 @@ export interface KnowledgeServiceOptions {
   maxConcurrentIndexing?: number;
 }
 
-export interface KnowledgeBaseInfo {
-  name: string;
-  description: string;
-  createdAt: string;
-}
-
-export type IndexJobStatus = "queued" | "indexing" | "done" | "failed";
-
-/** A background indexing job, as the status route shows it (plain JSON). */
-export interface IndexJob {
-  id: string;
-  knowledgeBase: string;
-  documentId: string;
-  status: IndexJobStatus;
-  progress?: IndexProgress;
-  chunks?: number;
-  error?: string;
-}
+export type { IndexJob, IndexJobStatus, KnowledgeBaseInfo };
 
 const NAME = /^[\w.-]{1,64}$/;
 
