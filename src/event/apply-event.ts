@@ -3,6 +3,7 @@ import type {
   DataBlock,
   Msg,
   TextBlock,
+  ThinkingBlock,
   ToolCallBlock,
   ToolResultBlock,
 } from "../message/index.js";
@@ -69,6 +70,17 @@ function writable<B extends ContentBlock>(msg: Msg, index: number, inPlace: bool
   return copy;
 }
 
+/** The block with this type and id, writable (itself in place, or the draft's copy); undefined when absent. */
+function writableBlock<B extends ContentBlock>(
+  msg: Msg,
+  type: B["type"],
+  id: string,
+  inPlace: boolean,
+): B | undefined {
+  const index = indexOfBlock(msg.content, type, id);
+  return index < 0 ? undefined : writable<B>(msg, index, inPlace);
+}
+
 function edit<B extends ContentBlock>(
   msg: Msg,
   type: B["type"],
@@ -76,9 +88,9 @@ function edit<B extends ContentBlock>(
   inPlace: boolean,
   change: (block: B) => void,
 ): boolean {
-  const index = indexOfBlock(msg.content, type, id);
-  if (index < 0) return false;
-  change(writable<B>(msg, index, inPlace));
+  const block = writableBlock<B>(msg, type, id, inPlace);
+  if (block === undefined) return false;
+  change(block);
   return true;
 }
 
@@ -173,6 +185,22 @@ function insertBlock(msg: Msg, block: ContentBlock, beforeId: string | undefined
 /** Applies `event` to `msg`; returns whether anything changed. */
 function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
   switch (event.type) {
+    // The streamed deltas first, and without a callback: they are most of a reply's events.
+    case "TEXT_BLOCK_DELTA": {
+      const block = writableBlock<TextBlock>(msg, "text", event.blockId, inPlace);
+      if (block !== undefined) block.text += event.delta;
+      return block !== undefined;
+    }
+    case "TOOL_CALL_DELTA": {
+      const call = writableBlock<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace);
+      if (call !== undefined) call.input += event.delta;
+      return call !== undefined;
+    }
+    case "THINKING_BLOCK_DELTA": {
+      const block = writableBlock<ThinkingBlock>(msg, "thinking", event.blockId, inPlace);
+      if (block !== undefined) block.thinking += event.delta;
+      return block !== undefined;
+    }
     case "TEXT_BLOCK_START":
       insertBlock(msg, { type: "text", id: event.blockId, text: "" }, event.beforeBlockId);
       return true;
@@ -181,23 +209,9 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
       return edit<TextBlock>(msg, "text", event.blockId, inPlace, (block) => {
         Object.assign(block, event.extras);
       });
-    case "TEXT_BLOCK_DELTA":
-      return edit<TextBlock>(msg, "text", event.blockId, inPlace, (block) => {
-        block.text += event.delta;
-      });
     case "THINKING_BLOCK_START":
       insertBlock(msg, { type: "thinking", id: event.blockId, thinking: "" }, event.beforeBlockId);
       return true;
-    case "THINKING_BLOCK_DELTA":
-      return edit<Extract<ContentBlock, { type: "thinking" }>>(
-        msg,
-        "thinking",
-        event.blockId,
-        inPlace,
-        (block) => {
-          block.thinking += event.delta;
-        },
-      );
     case "THINKING_BLOCK_END":
       return edit<Extract<ContentBlock, { type: "thinking" }>>(
         msg,
@@ -239,10 +253,6 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
       insertBlock(msg, call, event.beforeBlockId);
       return true;
     }
-    case "TOOL_CALL_DELTA":
-      return edit<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace, (call) => {
-        call.input += event.delta;
-      });
     case "TOOL_CALL_END":
       if (event.providerData === undefined) return false;
       return edit<ToolCallBlock>(msg, "tool_call", event.toolCallId, inPlace, (call) => {
