@@ -1,7 +1,183 @@
-export * from "./agent/index.js";
-export * from "./event/index.js";
-export * from "./message/index.js";
-export * from "./model/core.js";
-export * from "./permission/index.js";
-export * from "./state/index.js";
-export * from "./tool/index.js";
+/**
+ * `agentscope`: what a user writing an agent needs, by name. Everything here is also exported by the
+ * layer it comes from (`agentscope/message`, `agentscope/event`, `agentscope/agent`, `agentscope/tool`,
+ * `agentscope/permission`, `agentscope/state`, `agentscope/model`); the helpers other layers, store
+ * authors or provider authors need stay only there. A name added here is a contract: the API report
+ * (api/agentscope.api.md) shows it and test/build/barrels.test.ts holds the root to its budget.
+ * Providers are not here on purpose: the root loads no provider code (`model: "openai:gpt-4o"` builds
+ * one on first use); import a provider class from `agentscope/model`.
+ */
+
+// The agent and a reply
+export {
+  Agent,
+  type AgentOptions,
+  type CheckpointReason,
+  type CompressionResult,
+  type ContextOptions,
+  type Middleware,
+  type MiddlewareContext,
+  type ModelCallRequest,
+  type OpenSessionOptions,
+  type PermissionDecider,
+  type PermissionRequest,
+  type ReplyInput,
+  type ReplyMsg,
+  type ReplyOptions,
+  ReplyStateError,
+  Session,
+  type StructuredOutputMode,
+  type ToolCallOutcome,
+  type ToolCallRequest,
+} from "./agent/index.js";
+// Events: the union, each event, folding a stream into a Msg, and the answers that resume a reply
+export {
+  type AgentEvent,
+  type AgentEventType,
+  type AllToolsDeniedEvent,
+  applyEvent,
+  type ConfirmResult,
+  type CustomEvent,
+  type DataBlockDeltaEvent,
+  type DataBlockEndEvent,
+  type DataBlockStartEvent,
+  EVENT_TYPES,
+  type EventOfType,
+  type ExceedMaxItersEvent,
+  type ExternalExecutionResult,
+  type ExternalExecutionResultEvent,
+  externalExecutionResult,
+  foldEvents,
+  type HintBlockEvent,
+  type InputEvent,
+  type ModelCallEndEvent,
+  type ModelCallStartEvent,
+  parseEvent,
+  type ReplyEndEvent,
+  type ReplyStartEvent,
+  type RequestStopEvent,
+  type RequireExternalExecutionEvent,
+  type RequireUserConfirmEvent,
+  type SubagentExposedEvent,
+  type TextBlockDeltaEvent,
+  type TextBlockEndEvent,
+  type TextBlockStartEvent,
+  type ThinkingBlockDeltaEvent,
+  type ThinkingBlockEndEvent,
+  type ThinkingBlockStartEvent,
+  type ToolCallDeltaEvent,
+  type ToolCallEndEvent,
+  type ToolCallStartEvent,
+  type ToolResultDataDeltaEvent,
+  type ToolResultEndEvent,
+  type ToolResultStartEvent,
+  type ToolResultTextDeltaEvent,
+  type UserConfirmResult,
+  type UserConfirmResultEvent,
+  type UserInterrupt,
+  type UserInterruptEvent,
+  userConfirmResult,
+  userInterrupt,
+} from "./event/index.js";
+// Messages and content blocks; the errors every layer's errors extend
+export {
+  AgentScopeError,
+  assistantMsg,
+  type BlockOfType,
+  type BlockType,
+  blocksOf,
+  type ContentBlock,
+  type DataBlock,
+  type DataSource,
+  dataBlock,
+  type ErrorInfo,
+  type ErrorType,
+  type FinishReason,
+  firstBlock,
+  type HintBlock,
+  hasBlock,
+  type Msg,
+  type MsgContent,
+  type MsgOptions,
+  MsgSchema,
+  newId,
+  parseMsg,
+  type Role,
+  RoleViolationError,
+  systemMsg,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolCallBlock,
+  type ToolCallState,
+  type ToolResultBlock,
+  type ToolResultOutput,
+  type ToolResultState,
+  textBlock,
+  textOf,
+  type Usage,
+  urlBlock,
+  userMsg,
+  ValidationError,
+} from "./message/index.js";
+// The model contract (your own ChatModel); providers are in agentscope/model
+export type {
+  ChatChunk,
+  ChatDelta,
+  ChatFinal,
+  ChatModel,
+  ChatOptions,
+  JsonSchema,
+  ResponseFormat,
+  SamplingOptions,
+  ToolChoice,
+  ToolSchema,
+} from "./model/core.js";
+// Permissions: modes, rules, what a tool's own check returns
+export {
+  type PermissionDecision,
+  type PermissionMode,
+  type PermissionOptions,
+  type PermissionRule,
+  PermissionRuleError,
+  type PermissionRuleInput,
+  type RuleBehavior,
+  type ToolPermissionResult,
+} from "./permission/index.js";
+// State and stores; the store classes and the codec are in agentscope/state
+export {
+  type AgentState,
+  type AgentStateStore,
+  type CreateStateStoreOptions,
+  createStateStore,
+  emptyAgentState,
+  InMemoryStateStore,
+  type ListOptions,
+  MissingDriverError,
+  parseAgentState,
+  type SaveOptions,
+  type SessionPage,
+  type SessionSummary,
+  StateConflictError,
+  StateEncodingError,
+  type StoredState,
+} from "./state/index.js";
+// Tools and the toolkit; MCP clients, skills and JSON Schema helpers are in agentscope/tool
+export {
+  type FunctionToolConfig,
+  functionTool,
+  type JsonSchemaToolConfig,
+  jsonSchemaTool,
+  type McpHttpConfig,
+  type McpServerConfig,
+  type McpStdioConfig,
+  type Tool,
+  type ToolCallReturn,
+  type ToolChunk,
+  type ToolContext,
+  ToolError,
+  type ToolGroup,
+  ToolInputError,
+  Toolkit,
+  ToolNameCollisionError,
+  type ToolOutput,
+} from "./tool/index.js";

@@ -1,12 +1,29 @@
-export * from "./agent.js";
-export * from "./compress-state.js";
-export * from "./compression.js";
-export * from "./errors.js";
-export * from "./middleware.js";
+export { Agent, type ReplyMsg } from "./agent.js";
+export { type CompressionResult, compressState } from "./compress-state.js";
+export {
+  type CompressionPlan,
+  type ContextOptions,
+  limitImages,
+  overTrigger,
+  planCompression,
+  SUMMARY_INSTRUCTIONS,
+  summarise,
+  transcriptOf,
+} from "./compression.js";
+export { ReplyStateError } from "./errors.js";
+export type {
+  AgentEventInit,
+  Middleware,
+  MiddlewareContext,
+  ModelCallRequest,
+  PermissionRequest,
+  ToolCallOutcome,
+  ToolCallRequest,
+} from "./middleware.js";
 export { composeHooks } from "./middleware-runner.js";
 export { responseFormatFor, type StructuredOutputMode } from "./native-structured-output.js";
-export * from "./recover.js";
-export * from "./session.js";
-export * from "./structured-output.js";
+export { CUT_OFF_NOTE, cutOffEnding, recoverCutOffReply } from "./recover.js";
+export { type OpenSessionOptions, Session } from "./session.js";
+export { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from "./structured-output.js";
 export type { TokenCounter, TriggerCount } from "./token-count.js";
-export * from "./types.js";
+export type { AgentOptions, CheckpointReason, PermissionDecider, ReplyInput, ReplyOptions } from "./types.js";

@@ -1,9 +1,63 @@
-export * from "./backoff.js";
-export * from "./client.js";
-export * from "./confirm-request.js";
-export * from "./errors.js";
-export * from "./event-stream.js";
-export * from "./knowledge.js";
-export * from "./local-user-msg.js";
-export * from "./session-view.js";
-export * from "./types.js";
+export { backoffDelay, type RetryPolicy, sleep } from "./backoff.js";
+export {
+  AgentScopeClient,
+  type AgentScopeClientOptions,
+  endsRun,
+  isSubagentPause,
+  RunStream,
+  type StreamOptions,
+} from "./client.js";
+export { confirmRequestFor } from "./confirm-request.js";
+export {
+  AgentScopeClientError,
+  ConnectionError,
+  EventsLostError,
+  ServiceError,
+  type ServiceErrorType,
+  serviceErrorOf,
+} from "./errors.js";
+export { type ConnectionState, EventStream, type EventStreamOptions } from "./event-stream.js";
+export {
+  type IndexJob,
+  type IndexJobStatus,
+  type KnowledgeBaseInfo,
+  KnowledgeBases,
+  type KnowledgeDocument,
+  type KnowledgeHit,
+  type KnowledgeSearchOptions,
+  type KnowledgeUpload,
+  type ServiceRequest,
+} from "./knowledge.js";
+export { localUserMessages } from "./local-user-msg.js";
+export {
+  addUserMessage,
+  applySessionEvent,
+  emptySessionView,
+  type PendingApproval,
+  type SessionView,
+  type SubRun,
+  sessionViewFromHistory,
+  subRunsOf,
+} from "./session-view.js";
+export type {
+  AgentList,
+  ConfirmAnswer,
+  ConfirmRequest,
+  CreateSessionOptions,
+  ExternalResultsRequest,
+  ForgetResult,
+  InterruptResult,
+  MemoryList,
+  MemoryNote,
+  MemoryNotes,
+  MemoryRecord,
+  RunStarted,
+  SendInput,
+  ServiceHealth,
+  SessionDetail,
+  SessionInfo,
+  SessionPage,
+  SessionStatus,
+  WorkspaceEntry,
+  WorkspaceListing,
+} from "./types.js";

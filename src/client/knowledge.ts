@@ -7,7 +7,14 @@ import type {
 } from "../protocol/knowledge-types.js";
 import type { RouteResponse } from "../protocol/route-table.js";
 
-export type * from "../protocol/knowledge-types.js";
+export type {
+  IndexJob,
+  IndexJobStatus,
+  KnowledgeBaseInfo,
+  KnowledgeDocument,
+  KnowledgeHit,
+  KnowledgeSearchOptions,
+} from "../protocol/knowledge-types.js";
 
 /** A file to upload: a File (its own name), or bytes / text / a Blob with a name. */
 export type KnowledgeUpload = File | { name: string; content: Blob | Uint8Array | string; type?: string };

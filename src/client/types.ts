@@ -1,9 +1,29 @@
 import type { Msg } from "../message/index.js";
 
-export type * from "../protocol/memory-types.js";
-export type * from "../protocol/reply-types.js";
-export type * from "../protocol/session-types.js";
-export type * from "../protocol/workspace-types.js";
+export type {
+  ForgetResult,
+  MemoryList,
+  MemoryNote,
+  MemoryNotes,
+  MemoryRecord,
+} from "../protocol/memory-types.js";
+export type {
+  ConfirmAnswer,
+  ConfirmRequest,
+  ExternalResultsRequest,
+  InterruptResult,
+  RunStarted,
+} from "../protocol/reply-types.js";
+export type {
+  AgentList,
+  CreateSessionOptions,
+  ServiceHealth,
+  SessionDetail,
+  SessionInfo,
+  SessionPage,
+  SessionStatus,
+} from "../protocol/session-types.js";
+export type { WorkspaceEntry, WorkspaceListing } from "../protocol/workspace-types.js";
 
 /** What `send` takes: plain text (one user message), one user Msg or several. */
 export type SendInput = string | Msg | Msg[];

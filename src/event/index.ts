@@ -1,5 +1,61 @@
-export * from "./apply-event.js";
-export * from "./base64.js";
-export * from "./create.js";
-export * from "./schema.js";
-export * from "./types.js";
+export { applyEvent, applyEventInPlace, foldEvents, replyMsgFromStart } from "./apply-event.js";
+export { appendBase64 } from "./base64.js";
+export { createEvent, externalExecutionResult, userConfirmResult, userInterrupt } from "./create.js";
+export {
+  ConfirmResultSchema,
+  EVENT_TYPE_ALIASES,
+  EVENT_TYPES,
+  ExternalExecutionResultSchema,
+  InputEventSchema,
+  parseEvent,
+  parseInputEvent,
+  UserConfirmResultSchema,
+  UserInterruptSchema,
+} from "./schema.js";
+export type {
+  AgentEvent,
+  AgentEventType,
+  AllToolsDeniedEvent,
+  BlockDeltaEvent,
+  BlockEndEvent,
+  BlockStartEvent,
+  ConfirmResult,
+  CustomEvent,
+  DataBlockDeltaEvent,
+  DataBlockEndEvent,
+  DataBlockStartEvent,
+  EventBase,
+  EventInit,
+  EventOfType,
+  ExceedMaxItersEvent,
+  ExternalExecutionResult,
+  ExternalExecutionResultEvent,
+  HintBlockEvent,
+  InputEvent,
+  ModelCallEndEvent,
+  ModelCallStartEvent,
+  Msg,
+  ReplyEndEvent,
+  ReplyStartEvent,
+  RequestStopEvent,
+  RequireExternalExecutionEvent,
+  RequireUserConfirmEvent,
+  SubagentExposedEvent,
+  TextBlockDeltaEvent,
+  TextBlockEndEvent,
+  TextBlockStartEvent,
+  ThinkingBlockDeltaEvent,
+  ThinkingBlockEndEvent,
+  ThinkingBlockStartEvent,
+  ToolCallDeltaEvent,
+  ToolCallEndEvent,
+  ToolCallStartEvent,
+  ToolResultDataDeltaEvent,
+  ToolResultEndEvent,
+  ToolResultStartEvent,
+  ToolResultTextDeltaEvent,
+  UserConfirmResult,
+  UserConfirmResultEvent,
+  UserInterrupt,
+  UserInterruptEvent,
+} from "./types.js";

@@ -1,5 +1,63 @@
-export * from "./blocks.js";
-export * from "./errors.js";
-export * from "./id.js";
-export * from "./msg.js";
-export * from "./schema.js";
+export {
+  type BlockOfType,
+  type BlockType,
+  type Citation,
+  type ContentBlock,
+  type DataBlock,
+  type DataSource,
+  type HintBlock,
+  isProviderExecuted,
+  type ProviderExecution,
+  type TextBlock,
+  type TextBlockExtras,
+  type ThinkingBlock,
+  type ToolCallBlock,
+  type ToolCallState,
+  type ToolResultBlock,
+  type ToolResultOutput,
+  type ToolResultState,
+} from "./blocks.js";
+export { AgentScopeError, type ErrorInfo, type ErrorType, toErrorInfo } from "./errors.js";
+export { newEventId, newId, nowIso } from "./id.js";
+export {
+  assertRoleBlocks,
+  assistantMsg,
+  blocksOf,
+  createMsg,
+  dataBlock,
+  type FinishReason,
+  firstBlock,
+  hasBlock,
+  type Msg,
+  type MsgContent,
+  type MsgOptions,
+  ROLE_BLOCKS,
+  type Role,
+  RoleViolationError,
+  type StopReason,
+  systemMsg,
+  textBlock,
+  textOf,
+  type Usage,
+  urlBlock,
+  userMsg,
+} from "./msg.js";
+export {
+  ContentBlockSchema,
+  DataBlockSchema,
+  DataSourceSchema,
+  ErrorInfoSchema,
+  formatPath,
+  HintBlockSchema,
+  MsgSchema,
+  parseJsonOrThrow,
+  parseMsg,
+  parseWith,
+  StopReasonSchema,
+  TextBlockSchema,
+  ThinkingBlockSchema,
+  ToolCallBlockSchema,
+  ToolResultBlockSchema,
+  UsageSchema,
+  ValidationError,
+} from "./schema.js";

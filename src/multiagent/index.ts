@@ -1,13 +1,25 @@
-export * from "./a2a-agent.js";
-export * from "./agent-like.js";
-export * from "./delegates.js";
-export * from "./final-text.js";
-export * from "./fold-sub-run.js";
-export * from "./goal-pipeline.js";
-export * from "./msg-hub.js";
-export * from "./narrow-permission.js";
-export * from "./orchestrated-reply.js";
-export * from "./run-nested.js";
-export * from "./sequential.js";
-export * from "./sub-agent-tool.js";
-export * from "./team-pipeline.js";
+export { A2A_INPUT_TOOL, A2AAgent, type A2AAgentOptions } from "./a2a-agent.js";
+export type { AgentLike } from "./agent-like.js";
+export { delegatesOf } from "./delegates.js";
+export { finalText } from "./final-text.js";
+export { foldSubRun, subRunsIn } from "./fold-sub-run.js";
+export {
+  ExecutorReport,
+  type GoalOutcome,
+  GoalPipeline,
+  type GoalPipelineOptions,
+  type Verdict,
+  VerifierVerdict,
+} from "./goal-pipeline.js";
+export { type HubParticipant, MsgHub, type MsgHubOptions, spoken } from "./msg-hub.js";
+export { narrowPermission } from "./narrow-permission.js";
+export { OrchestratedReply, type StepOptions, type StepOutcome } from "./orchestrated-reply.js";
+export { type NestedOutcome, type NestedRunOptions, runNested, type StoredSubRun } from "./run-nested.js";
+export { fanout, fanoutStream, type PipelineRunOptions, sequential, sequentialStream } from "./sequential.js";
+export { type SubAgentToolOptions, subAgentTool, subState, toolResultOf } from "./sub-agent-tool.js";
+export {
+  TEAM_ASSIGN_TOOL,
+  type TeamMember,
+  TeamPipeline,
+  type TeamPipelineOptions,
+} from "./team-pipeline.js";

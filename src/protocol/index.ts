@@ -1,12 +1,68 @@
-export * from "./confirm-result.js";
-export * from "./error-body.js";
-export * from "./error-status.js";
-export type * from "./knowledge-types.js";
-export type * from "./memory-types.js";
-export * from "./openapi-document.js";
-export type * from "./reply-types.js";
-export * from "./request-schemas.js";
-export * from "./route.js";
-export * from "./route-table.js";
-export type * from "./session-types.js";
-export type * from "./workspace-types.js";
+export { type ConfirmResult, ConfirmResultSchema } from "./confirm-result.js";
+export {
+  type ErrorBody,
+  ErrorBodySchema,
+  SERVICE_ERROR_TYPES,
+  type ServiceErrorKind,
+  type ServiceErrorType,
+} from "./error-body.js";
+export { ANSWER_OF_KIND, type ErrorAnswer, kindOfAnswer } from "./error-status.js";
+export type {
+  IndexJob,
+  IndexJobStatus,
+  KnowledgeBaseInfo,
+  KnowledgeDocument,
+  KnowledgeHit,
+  KnowledgeSearchOptions,
+} from "./knowledge-types.js";
+export type { ForgetResult, MemoryList, MemoryNote, MemoryNotes, MemoryRecord } from "./memory-types.js";
+export { openApiDocument } from "./openapi-document.js";
+export type {
+  ConfirmAnswer,
+  ConfirmRequest,
+  ExternalResultsRequest,
+  InterruptResult,
+  RunStarted,
+} from "./reply-types.js";
+export {
+  ConfirmAnswerSchema,
+  ConfirmBody,
+  CreateKnowledgeBaseBody,
+  CreateSessionBody,
+  ExternalResultsBody,
+  InterruptBody,
+  KnowledgeSearchBody,
+  MAX_BODY_DEPTH,
+  MAX_METADATA_BYTES,
+  MAX_METADATA_DEPTH,
+  RenameSessionBody,
+  ReplyBody,
+} from "./request-schemas.js";
+export {
+  answer,
+  type HttpMethod,
+  jsonBody,
+  type QueryParameter,
+  type Route,
+  type RouteAnswer,
+  type RouteBody,
+} from "./route.js";
+export {
+  ROUTE_NAMES,
+  type RouteName,
+  type RouteParams,
+  type RouteRequestBody,
+  type RouteResponse,
+  SERVICE_ROUTES,
+  type ServiceRoutes,
+} from "./route-table.js";
+export type {
+  AgentList,
+  CreateSessionOptions,
+  ServiceHealth,
+  SessionDetail,
+  SessionInfo,
+  SessionPage,
+  SessionStatus,
+} from "./session-types.js";
+export type { WorkspaceEntry, WorkspaceListing } from "./workspace-types.js";

@@ -1,1 +1,6 @@
-export * from "./use-agent-session.js";
+export {
+  type AgentSession,
+  type AgentSessionStatus,
+  type UseAgentSessionOptions,
+  useAgentSession,
+} from "./use-agent-session.js";

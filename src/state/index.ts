@@ -1,13 +1,43 @@
-export * from "./agent-state.js";
-export * from "./create-state-store.js";
-export * from "./json-file-store.js";
-export * from "./memory/memory-store.js";
-export * from "./mysql/mysql-store.js";
-export * from "./postgres/postgres-store.js";
-export * from "./redis/redis-store.js";
+export {
+  AGENT_STATE_VERSION,
+  type AgentState,
+  AgentStateSchema,
+  emptyAgentState,
+  PermissionContextSchema,
+  PermissionRuleSchema,
+  parseAgentState,
+  type ReplyContext,
+  ReplyContextSchema,
+  STATE_MIGRATIONS,
+  type SuspendedCall,
+  type WaitingFor,
+} from "./agent-state.js";
+export { type CreateStateStoreOptions, createStateStore } from "./create-state-store.js";
+export { JsonFileStateStore, type JsonFileStateStoreOptions } from "./json-file-store.js";
+export { InMemoryStateStore } from "./memory/memory-store.js";
+export { type MySqlQueryable, MySqlStateStore, type MySqlStateStoreOptions } from "./mysql/mysql-store.js";
+export {
+  type PgQuery,
+  type PgQueryable,
+  type PgSave,
+  PostgresStateStore,
+  type PostgresStateStoreOptions,
+} from "./postgres/postgres-store.js";
+export { RedisStateStore, type RedisStateStoreOptions, redisSavePayload } from "./redis/redis-store.js";
 export { DEFAULT_STATE_TABLE } from "./sql-names.js";
-export * from "./sqlite/sqlite-store.js";
+export {
+  DEFAULT_SQLITE_PATH,
+  SqliteStateStore,
+  type SqliteStateStoreOptions,
+} from "./sqlite/sqlite-store.js";
 export { decodeState, encodeState, MAX_SESSION_ID_LENGTH, replaceUnstorableChars } from "./state-codec.js";
 export { type CompactionPolicy, DEFAULT_COMPACTION } from "./state-delta.js";
-export * from "./store.js";
-export * from "./store-errors.js";
+export type {
+  AgentStateStore,
+  ListOptions,
+  SaveOptions,
+  SessionPage,
+  SessionSummary,
+  StoredState,
+} from "./store.js";
+export { MissingDriverError, StateConflictError, StateEncodingError } from "./store-errors.js";

@@ -1,2 +1,9 @@
-export * from "./hash-embedding.js";
-export * from "./scripted-model.js";
+export { HashEmbedding, type HashEmbeddingOptions } from "./hash-embedding.js";
+export {
+  type ScriptedCall,
+  ScriptedModel,
+  type ScriptedModelOptions,
+  type ScriptedStep,
+  type ScriptedToolCall,
+  type ScriptedTurn,
+} from "./scripted-model.js";

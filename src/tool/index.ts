@@ -1,10 +1,62 @@
-export * from "./closeable.js";
-export * from "./function-tool.js";
-export * from "./json-schema-tool.js";
+export { type Closeable, closeAll } from "./closeable.js";
+export {
+  describeZodError,
+  type FunctionToolConfig,
+  type FunctionToolRulesCovered,
+  functionTool,
+  zodToJsonSchema,
+} from "./function-tool.js";
+export {
+  type JsonSchemaToolConfig,
+  type JsonSchemaToolRulesCovered,
+  jsonSchemaTool,
+  prepareJsonSchemaValidation,
+} from "./json-schema-tool.js";
 // MCP loads @modelcontextprotocol/sdk only when a client connects; skills use node:fs only.
-export * from "./mcp/index.js";
-export * from "./process-runner.js";
-export * from "./skill/index.js";
-export * from "./tool-error.js";
-export * from "./toolkit.js";
-export * from "./types.js";
+export {
+  describeMcpConfig,
+  type McpCallOptions,
+  McpClient,
+  type McpClientOptions,
+  McpError,
+  type McpHttpConfig,
+  type McpProgress,
+  type McpServerConfig,
+  type McpStdioConfig,
+  type McpTool,
+  type McpToolCaller,
+  mcpContentToBlock,
+  mcpResultToBlocks,
+  mcpToolName,
+  mcpTools,
+  type RegisterMcpOptions,
+  registerMcpClient,
+  resourceContentsToBlock,
+  validateMcpConfig,
+} from "./mcp/index.js";
+export type { ProcessRequest, ProcessRunner } from "./process-runner.js";
+export {
+  type FrontMatter,
+  FrontMatterError,
+  type FrontMatterValue,
+  listSkillFiles,
+  loadSkills,
+  parseFrontMatter,
+  readSkillFile,
+  SKILL_FILE,
+  type Skill,
+  skillsPrompt,
+  skillTool,
+} from "./skill/index.js";
+export { ToolError } from "./tool-error.js";
+export { BASIC_GROUP, type ToolGroup, Toolkit, ToolNameCollisionError } from "./toolkit.js";
+export {
+  type Tool,
+  type ToolCallReturn,
+  type ToolChangePreview,
+  type ToolChunk,
+  type ToolContext,
+  ToolInputError,
+  type ToolOutput,
+  toolSchemaOf,
+} from "./types.js";

@@ -1,4 +1,4 @@
-export * from "./gen-ai.js";
-export * from "./jsonl-trace-middleware.js";
-export * from "./jsonl-writer.js";
-export * from "./tracing-middleware.js";
+export { AgentScopeAttr, GenAI, inputMessagesJson, outputMessagesJson, providerName } from "./gen-ai.js";
+export { type JsonlTraceOptions, jsonlTraceMiddleware } from "./jsonl-trace-middleware.js";
+export { iterateTrace, readTrace, TraceFileError, TraceWriter, writeTrace } from "./jsonl-writer.js";
+export { type TracingOptions, tracingMiddleware } from "./tracing-middleware.js";

@@ -36,7 +36,8 @@ describe("bundled entry points (scripts/bundle-entries.mjs)", () => {
 
   it("shares one copy of each class between entries", async () => {
     const [core, message, agent] = await Promise.all([entry("."), entry("./message"), entry("./agent")]);
-    expect(core.Msg).toBe(message.Msg);
+    expect(core.MsgSchema).toBeDefined();
+    expect(core.MsgSchema).toBe(message.MsgSchema);
     expect(core.Agent).toBe(agent.Agent);
   });
 

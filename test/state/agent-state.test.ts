@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { AGENT_STATE_VERSION, parseAgentState, ValidationError } from "../../src/index.js";
+import { ValidationError } from "../../src/index.js";
+import { AGENT_STATE_VERSION, parseAgentState } from "../../src/state/index.js";
 
 const fixtures = new URL("./fixtures/", import.meta.url);
 const files = readdirSync(fixtures).filter((name) => /^agent-state-v\d+\.json$/.test(name));

@@ -2,13 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  createStateStore,
-  InMemoryStateStore,
-  JsonFileStateStore,
-  MissingDriverError,
-  SqliteStateStore,
-} from "../../src/index.js";
+import { createStateStore, InMemoryStateStore, MissingDriverError } from "../../src/index.js";
+import { JsonFileStateStore, SqliteStateStore } from "../../src/state/index.js";
 import { importDriver } from "../../src/state/lazy-driver.js";
 import { stateWith } from "./store-contract.js";
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  decodeState,
-  emptyAgentState,
-  InMemoryStateStore,
-  MAX_SESSION_ID_LENGTH,
-  replaceUnstorableChars,
-  StateEncodingError,
-  ValidationError,
-} from "../../src/index.js";
+import { emptyAgentState, InMemoryStateStore, StateEncodingError, ValidationError } from "../../src/index.js";
+import { decodeState, MAX_SESSION_ID_LENGTH, replaceUnstorableChars } from "../../src/state/index.js";
 import { stateWith } from "./store-contract.js";
 
 describe("what every store checks before saving", () => {

@@ -6,4 +6,22 @@ export { splitStoreUrl } from "../store-family.js";
 export { FencedError, isFenced } from "./fenced-error.js";
 export { ownerIsGone } from "./lease-owner.js";
 export { newestEvent } from "./newest-event.js";
-export * from "./service-backend.js";
+export {
+  type AbandonedLease,
+  type BackendOptions,
+  type BusMessage,
+  DEFAULT_LOCK_TTL_MS,
+  DEFAULT_MAX_EVENTS,
+  type EventLog,
+  type LoggedEvent,
+  type RunCheckpoint,
+  type RunEnd,
+  type RunEndResult,
+  type RunLease,
+  type RunLocks,
+  type ServiceBackend,
+  type ServiceBus,
+  type SessionDirectory,
+  type SessionRecord,
+  type SessionRecordPage,
+} from "./service-backend.js";

@@ -1,4 +1,9 @@
-export * from "./files.js";
-export * from "./front-matter.js";
-export * from "./skill.js";
-export * from "./skill-tool.js";
+export { listSkillFiles } from "./files.js";
+export {
+  type FrontMatter,
+  FrontMatterError,
+  type FrontMatterValue,
+  parseFrontMatter,
+} from "./front-matter.js";
+export { loadSkills, readSkillFile, SKILL_FILE, type Skill } from "./skill.js";
+export { skillsPrompt, skillTool } from "./skill-tool.js";
