@@ -50,12 +50,49 @@ class Printer {
     this.checker = checker;
   }
 
-  type(type) {
-    return this.checker.typeToString(type, undefined, FLAGS);
+  type(type, flags = FLAGS) {
+    const node = this.checker.typeToTypeNode(type, undefined, flags | ts.NodeBuilderFlags.IgnoreErrors);
+    return node ? this.print(node) : this.checker.typeToString(type, undefined, flags);
   }
 
   signature(signature, kind = ts.SignatureKind.Call) {
-    return this.checker.signatureToString(signature, undefined, FLAGS, kind);
+    const syntax =
+      kind === ts.SignatureKind.Construct ? ts.SyntaxKind.ConstructSignature : ts.SyntaxKind.CallSignature;
+    const flags =
+      FLAGS | ts.NodeBuilderFlags.IgnoreErrors | ts.NodeBuilderFlags.WriteTypeParametersInQualifiedName;
+    const node = this.checker.signatureToSignatureDeclaration(signature, syntax, undefined, flags);
+    return node ? this.print(node) : this.checker.signatureToString(signature, undefined, FLAGS, kind);
+  }
+
+  /**
+   * A type or signature node as one line. Union members and the properties of an object literal type
+   * print sorted: the checker orders them by when it first met each type, which moves with every
+   * unrelated change to what the program checks first (a barrel's export list), and the report must
+   * change only when the surface does. Neither order means anything to TypeScript.
+   */
+  print(node) {
+    const sorted = SORT_MEMBERS ? this.sorted(node) : node;
+    return nodePrinter.printNode(ts.EmitHint.Unspecified, sorted, emptyFile).replace(/\r?\n\s*/g, " ");
+  }
+
+  sorted(node) {
+    const visit = (child) => {
+      const next = ts.visitEachChild(child, visit, ts.nullTransformationContext);
+      if (ts.isUnionTypeNode(next)) return ts.factory.updateUnionTypeNode(next, this.byText(next.types));
+      if (ts.isTypeLiteralNode(next) && next.members.every(ts.isPropertySignature))
+        return ts.factory.updateTypeLiteralNode(next, this.byText(next.members));
+      return next;
+    };
+    return visit(node);
+  }
+
+  byText(nodes) {
+    const keyed = nodes.map((node) => {
+      const text = nodePrinter.printNode(ts.EmitHint.Unspecified, node, emptyFile);
+      // `T | undefined`, as people write it: the empty members go last.
+      return { node, key: `${text === "undefined" || text === "null" ? 1 : 0}${text}` };
+    });
+    return ts.factory.createNodeArray(keyed.sort((a, b) => compare(a.key, b.key)).map((k) => k.node));
   }
 
   /**
@@ -63,7 +100,7 @@ class Printer {
    * is a one-line diff and the checker's internal order of union members cannot reorder the report.
    */
   aliased(type) {
-    const text = this.checker.typeToString(type, undefined, FLAGS | ts.TypeFormatFlags.InTypeAlias);
+    const text = this.type(type, FLAGS | ts.TypeFormatFlags.InTypeAlias);
     const booleans = type.isUnion() && type.types.some((t) => t.flags & ts.TypeFlags.BooleanLiteral);
     if (text.length <= LINE || !type.isUnion() || booleans) return ` ${text}`;
     const members = type.types.map((t) => this.type(t)).sort(compare);
@@ -199,6 +236,9 @@ class Printer {
 }
 
 const compare = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+const nodePrinter = ts.createPrinter({ removeComments: true, omitTrailingSemicolon: true });
+const emptyFile = ts.createSourceFile("report.ts", "", ts.ScriptTarget.Latest);
+const SORT_MEMBERS = process.env.API_REPORT_UNSORTED !== "1";
 
 /** Makes printed types independent of the checkout's location. */
 const portable = (text) => text.replaceAll(root + sep, "").replaceAll(root.replaceAll(sep, "/") + "/", "");
@@ -207,12 +247,15 @@ const portable = (text) => text.replaceAll(root + sep, "").replaceAll(root.repla
  * The reports, computed in memory: one per entry point, with its exported names.
  * @returns {{ subpath: string, specifier: string, file: string, names: string[], text: string }[]}
  */
-export function apiReports() {
+export function apiReports({ checkOrder = "package" } = {}) {
   const entries = entryPoints();
-  const program = ts.createProgram({ rootNames: entries.map((e) => e.source), options: compilerOptions() });
+  // checkOrder "reversed" checks the entry points last to first (the test's way to prove that the
+  // report does not depend on which types the checker meets first); the reports come out in order.
+  const checked = checkOrder === "reversed" ? [...entries].reverse() : entries;
+  const program = ts.createProgram({ rootNames: checked.map((e) => e.source), options: compilerOptions() });
   const checker = program.getTypeChecker();
   const printer = new Printer(checker);
-  return entries.map(({ subpath, specifier, source }) => {
+  const reports = checked.map(({ subpath, specifier, source }) => {
     const file = program.getSourceFile(source);
     if (!file)
       throw new Error(`package.json exports["${subpath}"] points at ${source}, which does not exist`);
@@ -249,6 +292,7 @@ export function apiReports() {
       text: `${header}\n\n${body}\n`,
     };
   });
+  return entries.map((entry) => reports.find((report) => report.subpath === entry.subpath));
 }
 
 /** The committed report files (name → text). */
