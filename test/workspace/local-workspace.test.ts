@@ -1,6 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { BUILTIN_TOOL_NAMES } from "../../src/tool/builtin/index.js";
 import { LocalWorkspace, WorkspacePathError } from "../../src/workspace/index.js";
 import { tempDir } from "./helpers.js";
 
@@ -61,14 +62,7 @@ describe("LocalWorkspace", () => {
       systemPrompt: "You help.",
       permission: { mode: "accept_edits" },
     });
-    expect(options.toolkit.list().map((tool) => tool.name)).toEqual([
-      "Bash",
-      "Read",
-      "Write",
-      "Edit",
-      "Glob",
-      "Grep",
-    ]);
+    expect(options.toolkit.list().map((tool) => tool.name)).toEqual([...BUILTIN_TOOL_NAMES]);
     expect(options.permission).toEqual({ mode: "accept_edits", workingDirectories: [root] });
     expect(options.systemPrompt).toBe(
       `You help.\n\nYour workspace is ${root}: the working directory of your tools. Keep the files you create there.\nWrite reports in reports/.`,

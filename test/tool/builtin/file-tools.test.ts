@@ -2,14 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findRipgrep } from "../../../src/tool/builtin/grep-search.js";
-import {
-  builtinTools,
-  editTool,
-  globTool,
-  grepTool,
-  readTool,
-  writeTool,
-} from "../../../src/tool/builtin/index.js";
+import { editTool, globTool, grepTool, readTool, writeTool } from "../../../src/tool/builtin/index.js";
 import { run, tempDir, toolContext } from "./helpers.js";
 
 const { dir, cleanup } = tempDir();
@@ -171,20 +164,6 @@ describe("Glob and Grep", () => {
 });
 
 describe("builtinTools", () => {
-  it("returns the six tools with their flags", () => {
-    const tools = builtinTools();
-    expect(
-      tools.map((tool) => [tool.name, tool.readOnly, tool.concurrencySafe, tool.editsFiles === true]),
-    ).toEqual([
-      ["Bash", false, false, false],
-      ["Read", true, true, false],
-      ["Write", false, false, true],
-      ["Edit", false, false, true],
-      ["Glob", true, true, false],
-      ["Grep", true, true, false],
-    ]);
-  });
-
   it("suggests a directory rule for file tools and matches it as a glob", async () => {
     const read = readTool();
     expect(read.suggestRules?.({ path: "src/deep/a.ts" })).toEqual(["Read(src/deep/**)"]);
