@@ -10,7 +10,7 @@ export type EventStep = AgentEvent | readonly AgentEvent[];
  * stream itself costs. Breaking out of a `for await` (`return`) and `throw` reach the generator as
  * before; events of a batch not yet taken are dropped, as events not yet yielded were.
  */
-export class EventBatches implements AsyncGenerator<AgentEvent> {
+export class EventBatches implements AsyncIterableIterator<AgentEvent> {
   readonly #steps: AsyncGenerator<EventStep>;
   #batch: readonly AgentEvent[] = [];
   #next = 0;
@@ -66,4 +66,20 @@ export class EventBatches implements AsyncGenerator<AgentEvent> {
   [Symbol.asyncIterator](): this {
     return this;
   }
+}
+
+/**
+ * `await using stream = agent.replyStream()` ends the run like `return()`, as it does for a native
+ * async generator, where the runtime has `Symbol.asyncDispose` (Node 20.4+; the type is left out so
+ * the declarations compile against libs with and without `esnext.disposable`).
+ */
+const asyncDispose = (Symbol as { asyncDispose?: symbol }).asyncDispose;
+if (asyncDispose !== undefined) {
+  Object.defineProperty(EventBatches.prototype, asyncDispose, {
+    value(this: EventBatches): Promise<void> {
+      return this.return().then(() => undefined);
+    },
+    configurable: true,
+    writable: true,
+  });
 }

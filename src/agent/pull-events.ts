@@ -20,7 +20,8 @@ export class ReaderLeft extends AgentScopeError {
  * stops the run where it waits (its `finally` blocks run) before `return()` resolves.
  */
 export function pullEvents(run: (reader: ReplyReader) => Promise<void>): AsyncGenerator<AgentEvent> {
-  return new EventBatches(stepsOf(run));
+  // An AsyncGenerator in all but its prototype (and `Symbol.asyncDispose`, added at run time).
+  return new EventBatches(stepsOf(run)) as unknown as AsyncGenerator<AgentEvent>;
 }
 
 async function* stepsOf(run: (reader: ReplyReader) => Promise<void>): AsyncGenerator<EventStep> {

@@ -49,6 +49,25 @@ describe("EventBatches", () => {
     expect(await stream.next()).toEqual({ value: undefined, done: true });
   });
 
+  it("Symbol.asyncDispose (what `await using` calls) ends the run like return()", async () => {
+    let closed = false;
+    async function* steps(): AsyncGenerator<EventStep> {
+      try {
+        yield [delta("a"), delta("b")];
+        yield delta("never");
+      } finally {
+        closed = true;
+      }
+    }
+    const stream = new EventBatches(steps());
+    expect(texts([(await stream.next()).value as AgentEvent])).toEqual(["a"]);
+    const dispose = (stream as unknown as Record<symbol, () => Promise<void>>)[Symbol.asyncDispose];
+    expect(typeof dispose).toBe("function");
+    await dispose!.call(stream);
+    expect(closed).toBe(true);
+    expect(await stream.next()).toEqual({ value: undefined, done: true });
+  });
+
   it("return() while a next() waits ends after it: no event of that batch comes out later", async () => {
     let closed = false;
     async function* steps(): AsyncGenerator<EventStep> {
