@@ -262,6 +262,21 @@ export class AgentScopeClient {
   }
 
   /**
+   * The session (or one finished reply of it, `replyId`) as an eval case for `agentscope eval`:
+   * `{ case, jsonl, fileName }` (409 while a reply runs or waits).
+   */
+  sessionEvalCase(
+    sessionId: string,
+    options: { replyId?: string; caseId?: string } = {},
+  ): Promise<RouteResponse<"sessionEvalCase">> {
+    const query = new URLSearchParams();
+    if (options.replyId) query.set("replyId", options.replyId);
+    if (options.caseId) query.set("caseId", options.caseId);
+    const text = query.toString();
+    return this.request("GET", `${sessionPath(sessionId)}/eval-case${text ? `?${text}` : ""}`);
+  }
+
+  /**
    * One JSON request to the service (for routes this client has no method for yet). A body is
    * sent as `application/json` (FormData as multipart); 204 resolves to undefined.
    */

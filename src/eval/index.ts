@@ -23,6 +23,7 @@ export { htmlReport } from "./html-report.js";
 export { junitXml } from "./junit.js";
 export { normalizeMsg, normalizeRequest } from "./normal-msg.js";
 export { caseFromRun } from "./record-run.js";
+export { type CaseFromSessionOptions, caseFromSession } from "./record-session.js";
 export { type CaseFromStateOptions, caseFromState, caseFromStore } from "./record-state.js";
 export {
   type CaseFromTraceOptions,

@@ -65,4 +65,5 @@ export type {
   SessionPage,
   SessionStatus,
 } from "./session-types.js";
+export type { AgentProfile, SessionEvalCase, ToolProfile } from "./studio-types.js";
 export type { WorkspaceEntry, WorkspaceListing } from "./workspace-types.js";

@@ -21,6 +21,7 @@ import type {
   SessionPage,
   SessionStatus,
 } from "./session-types.js";
+import type { SessionEvalCase } from "./studio-types.js";
 import type { WorkspaceListing } from "./workspace-types.js";
 
 const runStarted = answer<RunStarted>(
@@ -184,6 +185,17 @@ export const SERVICE_ROUTES = {
     auth: "bearer",
     query: { path: { type: "string", description: "the file, relative to the workspace" } },
     answer: answer<Blob>(200, "The file's bytes (application/octet-stream, as an attachment)", "bytes"),
+  },
+  sessionEvalCase: {
+    method: "GET",
+    path: "/v1/sessions/{id}/eval-case",
+    summary: "The session (or one finished reply) as an eval case, for `agentscope eval`",
+    auth: "bearer",
+    query: {
+      replyId: { type: "string", description: "record only this reply (default: every reply)" },
+      caseId: { type: "string", description: "the case's id (default: derived from the session or reply)" },
+    },
+    answer: answer<SessionEvalCase>(200, "`{ case, jsonl, fileName }`"),
   },
   listMemoryNotes: {
     method: "GET",

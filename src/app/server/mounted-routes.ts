@@ -8,6 +8,7 @@ import type { ServiceVariables } from "./http/auth.js";
 import { knowledgeRoutes } from "./http/knowledge-routes.js";
 import type { KnowledgeService } from "./http/knowledge-service.js";
 import { memoryRoutes } from "./http/memory-routes.js";
+import { studioRoutes } from "./http/studio-routes.js";
 import { workspaceRoutes } from "./http/workspace-routes.js";
 import type { ServiceRuntime } from "./runtime/service-runtime.js";
 import type { WorkspaceManager } from "./workspace-manager.js";
@@ -31,6 +32,7 @@ export function mountedRoutes(
   services: MountedServices,
 ): Array<Hono<{ Variables: ServiceVariables }> | Hono> {
   const mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [memoryRoutes(services.memory)];
+  mounts.push(studioRoutes(runtime));
   if (services.optional !== false)
     mounts.push(aguiRoutes(runtime), a2aRoutes(runtime), ...bridgeRoutes(runtime), consoleRoutes());
   if (services.workspaces) mounts.push(workspaceRoutes(runtime, services.workspaces));

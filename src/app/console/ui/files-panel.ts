@@ -1,5 +1,6 @@
 import type { AgentScopeClient, WorkspaceEntry } from "../../../client/index.js";
 import { h } from "./dom.js";
+import { saveBlob } from "./save-blob.js";
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const parentOf = (path: string) => (path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".");
@@ -133,14 +134,4 @@ export class FilesPanel {
     });
     return item;
   }
-}
-
-/** Hands a blob to the browser's download (an `<a download>` on a blob: URL, revoked afterwards). */
-function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = h("a", { href: url, download: name, hidden: true });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

@@ -20,6 +20,7 @@ import { KnowledgePanel } from "./knowledge-panel.js";
 import { renderMemories } from "./memories.js";
 import { looseSubRuns, messageNode } from "./message-view.js";
 import { renameSession, sessionList, titleOf } from "./sessions.js";
+import { openTestCaseDialog } from "./test-case-dialog.js";
 import { timelineTable } from "./timeline.js";
 
 const TOKEN_KEY = "agentscope.token";
@@ -427,6 +428,10 @@ ui.files.addEventListener("change", () => {
   ui.files.value = "";
 });
 ui.search.addEventListener("input", renderSessions);
+ui.messages.addEventListener("click", (event) => {
+  const replyId = (event.target as HTMLElement).closest<HTMLElement>("[data-save-case]")?.dataset.saveCase;
+  if (replyId && state.current) openTestCaseDialog(client, state.current.sessionId, replyId);
+});
 byId("new-chat").addEventListener("click", newChat);
 byId("menu").addEventListener("click", () => {
   const open = document.body.dataset.menu !== "open";

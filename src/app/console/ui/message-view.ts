@@ -228,6 +228,11 @@ export function messageNode(msg: Msg, view: SessionView, hints: readonly HintBlo
     foot.append(
       h("div", { class: "usage" }, `${msg.usage.inputTokens} in · ${msg.usage.outputTokens} out tokens`),
     );
+  // A finished reply can become an eval case (test-case-dialog.ts; main.ts listens for the click).
+  if (msg.role === "assistant" && msg.finishedReason && !live)
+    foot.append(
+      h("button", { type: "button", class: "link save-case", "data-save-case": msg.id }, "Save as test case"),
+    );
   return h(
     "article",
     { class: `msg ${msg.role}`, "data-id": msg.id, "aria-label": msg.role === "user" ? "You" : msg.name },

@@ -1,0 +1,65 @@
+import type { Hono } from "hono";
+import { EvalCaseError } from "../../../eval/eval-error.js";
+import { caseFromSession } from "../../../eval/record-session.js";
+import type { AgentEvent } from "../../../event/index.js";
+import type { AgentState } from "../../../state/index.js";
+import { RequestError, sessionNotFound } from "../request-error.js";
+import type { ServiceRuntime } from "../runtime/service-runtime.js";
+import type { ServiceVariables } from "./auth.js";
+import { routesFrom } from "./routes-from.js";
+
+/** Events read from the log per round trip. */
+const PAGE = 1000;
+const CASE_ID = /^[\w.:-]{1,200}$/;
+
+/** The session's state as stored (its owner checked first: another user's session is a 404). */
+export async function sessionState(
+  runtime: ServiceRuntime,
+  user: string,
+  sessionId: string,
+): Promise<AgentState> {
+  await runtime.getSession(user, sessionId);
+  const stored = await runtime.backend.store.load(sessionId);
+  if (!stored) throw sessionNotFound(sessionId);
+  return stored.state;
+}
+
+/** Every event the session's log still holds, oldest first. */
+async function loggedEvents(runtime: ServiceRuntime, sessionId: string): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for (let after = 0; ; ) {
+    const page = await runtime.backend.events.read(sessionId, after, PAGE);
+    for (const logged of page) events.push(logged.event);
+    if (page.length < PAGE) return events;
+    after = page.at(-1)!.seq;
+  }
+}
+
+/**
+ * The studio's routes over a session: `GET /v1/sessions/:id/eval-case` records the session (or one
+ * finished reply) as an eval case with agentscope/eval's `caseFromSession`, for the console's "Save
+ * as test case" (docs/evals.md).
+ */
+export function studioRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
+  return routesFrom({
+    sessionEvalCase: async (c, request) => {
+      const sessionId = request.param("id");
+      const state = await sessionState(runtime, c.var.user, sessionId);
+      const replyId = c.req.query("replyId") || undefined;
+      const caseId =
+        c.req.query("caseId") || `${replyId ?? sessionId}`.replace(/[^\w.:-]/g, "_").slice(0, 200);
+      if (!CASE_ID.test(caseId))
+        throw new RequestError("invalid_request", "caseId: 1 to 200 letters, digits, _ . : or -");
+      const events = await loggedEvents(runtime, sessionId);
+      let evalCase: ReturnType<typeof caseFromSession>;
+      try {
+        evalCase = caseFromSession(state, events, { id: caseId, ...(replyId ? { replyId } : {}) });
+      } catch (error) {
+        if (error instanceof EvalCaseError) throw new RequestError("invalid_state", error.message);
+        throw error;
+      }
+      const plain = JSON.parse(JSON.stringify(evalCase)) as Record<string, unknown>;
+      return c.json({ case: plain, jsonl: `${JSON.stringify(plain)}\n`, fileName: `${caseId}.jsonl` });
+    },
+  });
+}

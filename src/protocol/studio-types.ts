@@ -1,0 +1,71 @@
+/**
+ * A finished session (or one reply of it) as an eval case (`GET /v1/sessions/:id/eval-case`): the
+ * case in the shape `agentscope/eval` reads (`parseCase`, a dataset line), and the dataset file.
+ */
+export interface SessionEvalCase {
+  /** The case (an `EvalCase` of agentscope/eval, as plain JSON). */
+  case: Record<string, unknown>;
+  /** The case as a one-line JSONL dataset (what `agentscope eval <file>` reads). */
+  jsonl: string;
+  /** A file name for it: `<case id>.jsonl`. */
+  fileName: string;
+}
+
+/** A tool of an agent as the inspector shows it: what the model is offered and how calls are judged. */
+export interface ToolProfile {
+  name: string;
+  description: string;
+  /** The JSON Schema of its arguments, as offered to the model. */
+  inputSchema: Record<string, unknown>;
+  group: string;
+  /** Offered to the model now (its group is active). */
+  active: boolean;
+  readOnly: boolean;
+  concurrencySafe: boolean;
+  editsFiles: boolean;
+  /** Runs outside the agent: the client sends its result. */
+  external: boolean;
+  /** The tool judges its own calls (`checkPermissions`: e.g. Bash reads the command). */
+  ownCheck: boolean;
+  /** The MCP server it comes from (`mcp__<server>__<tool>`). */
+  mcpServer?: string;
+  /** The session's rules that name this tool (`Bash(git status:*)`), as written. */
+  rules: Array<{ behavior: "allow" | "deny" | "ask"; rule: string; source: string }>;
+  /** What a call with no rule of its own gets in this session's mode, in words. */
+  fallback: string;
+}
+
+/**
+ * What an agent is, for one session (`GET /v1/sessions/:id/agent`): the system prompt exactly as
+ * the next model call sends it (middleware hooks and tool-group notes applied), the model, the tools
+ * with their schemas and permission behaviour, the rules and mode in force, the middleware, MCP
+ * servers, skills and the workspace the session runs in.
+ */
+export interface AgentProfile {
+  name: string;
+  /** The system prompt of the next model call, middleware applied. */
+  systemPrompt: string;
+  /** The summary of compressed context sent after it, when the session has one. */
+  summary?: string;
+  model: { name: string; provider: string; contextSize: number };
+  fallbackModel?: { name: string; provider: string; contextSize: number };
+  maxIters: number;
+  /** Compression and image limits (`context` option). */
+  context: { triggerRatio?: number; reserveRatio?: number; maxImages?: number; summaryModel?: string };
+  tools: ToolProfile[];
+  groups: Array<{ name: string; description: string; active: boolean }>;
+  permission: {
+    mode: string;
+    rules: Array<{ behavior: "allow" | "deny" | "ask"; rule: string; source: string }>;
+    workingDirectories: string[];
+    /** The directory the session may never leave (the service's workspace). */
+    boundary?: string;
+  };
+  /** Each middleware by name, with the hooks it has (`systemPrompt`, `onModelCall`, ...). */
+  middlewares: Array<{ name: string; hooks: string[] }>;
+  /** MCP servers, by the tools registered from them. */
+  mcpServers: Array<{ name: string; tools: string[] }>;
+  skills: Array<{ name: string; description: string }>;
+  /** The session's workspace, on a service that keeps them. */
+  workspace?: { scope: "session" | "user"; sandboxed: boolean };
+}
