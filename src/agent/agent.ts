@@ -2,9 +2,11 @@ import type { z } from "zod";
 import type { AgentEvent, InputEvent } from "../event/index.js";
 import { AgentScopeError, assertRoleBlocks, type Msg, newId } from "../message/index.js";
 import { decidePermission, type PermissionContext, permissionContextFrom } from "../permission/index.js";
+import type { AgentProfile } from "../protocol/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
-import { skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
+import { type Skill, skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
 import { chatModelOf, checkAgentOptions } from "./agent-options.js";
+import { agentProfile } from "./agent-profile.js";
 import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
 import { middlewareStages } from "./middleware-stages.js";
@@ -32,6 +34,7 @@ export class Agent {
   private readonly config: RunConfig;
   private readonly running = new WeakSet<AgentState>();
   private readonly replyHooks: boolean;
+  private readonly skills: readonly Skill[];
 
   /**
    * Checks `options` once, here (unknown keys with a "did you mean", wrong types, a bad model spec):
@@ -43,6 +46,7 @@ export class Agent {
     this.toolkit = options.toolkit instanceof Toolkit ? options.toolkit : new Toolkit(options.toolkit ?? []);
     this.state = options.state ?? this.newState(options.sessionId ?? newId("session"), options);
     const skills = options.skills ?? [];
+    this.skills = skills;
     if (skills.length > 0) this.toolkit.register(skillTool(skills));
     const config: RunConfig = {
       name: options.name,
@@ -143,6 +147,16 @@ export class Agent {
       recoverCutOffReply(state);
     }
     this.running.add(state);
+  }
+
+  /**
+   * What this agent is for a session (the studio's inspector): the system prompt exactly as the next
+   * model call of `state` sends it (middleware `systemPrompt` hooks run on a copy, group notes
+   * added), the model, tools with schemas and permission behaviour, rules and mode, middleware,
+   * MCP servers and skills. Changes nothing.
+   */
+  profile(state: AgentState = this.state): AgentProfile {
+    return agentProfile(this.config, state, this.skills);
   }
 
   /**

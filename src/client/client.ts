@@ -261,6 +261,11 @@ export class AgentScopeClient {
     return response.blob();
   }
 
+  /** The session's agent as its next model call sees it (the studio's inspector). */
+  inspectAgent(sessionId: string): Promise<RouteResponse<"inspectAgent">> {
+    return this.request("GET", `${sessionPath(sessionId)}/agent`);
+  }
+
   /**
    * The session (or one finished reply of it, `replyId`) as an eval case for `agentscope eval`:
    * `{ case, jsonl, fileName }` (409 while a reply runs or waits).

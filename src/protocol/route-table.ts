@@ -21,7 +21,7 @@ import type {
   SessionPage,
   SessionStatus,
 } from "./session-types.js";
-import type { SessionEvalCase } from "./studio-types.js";
+import type { AgentProfile, SessionEvalCase } from "./studio-types.js";
 import type { WorkspaceListing } from "./workspace-types.js";
 
 const runStarted = answer<RunStarted>(
@@ -196,6 +196,14 @@ export const SERVICE_ROUTES = {
       caseId: { type: "string", description: "the case's id (default: derived from the session or reply)" },
     },
     answer: answer<SessionEvalCase>(200, "`{ case, jsonl, fileName }`"),
+  },
+  inspectAgent: {
+    method: "GET",
+    path: "/v1/sessions/{id}/agent",
+    summary:
+      "The session's agent as the next model call sees it: system prompt, model, tools, rules, middleware",
+    auth: "bearer",
+    answer: answer<AgentProfile>(200, "AgentProfile"),
   },
   listMemoryNotes: {
     method: "GET",

@@ -94,6 +94,11 @@ export class Toolkit {
     return [...this.groups.values()].map((group) => ({ ...group }));
   }
 
+  /** The group a tool is registered in (undefined for an unknown tool). */
+  groupOf(name: string): string | undefined {
+    return this.tools.get(name)?.group;
+  }
+
   /** Whether a tool may be called now (registered and in an active group). */
   isActive(name: string): boolean {
     const entry = this.tools.get(name);

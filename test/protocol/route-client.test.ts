@@ -73,6 +73,7 @@ const EVERY_ROUTE: { [N in RouteName]: (call: TableCall) => Promise<RouteRespons
   listWorkspaceFiles: (call) => call("listWorkspaceFiles", { params: id, query: { path: "." } }),
   downloadWorkspaceFile: (call) => call("downloadWorkspaceFile", { params: id, query: { path: "a.txt" } }),
   sessionEvalCase: (call) => call("sessionEvalCase", { params: id, query: { caseId: "c1" } }),
+  inspectAgent: (call) => call("inspectAgent", { params: id }),
   listMemoryNotes: (call) => call("listMemoryNotes", { params: {} }),
   deleteMemoryNote: (call) => call("deleteMemoryNote", { params: {}, query: { path: "/memories/a.md" } }),
   listMemories: (call) => call("listMemories", { params: {} }),

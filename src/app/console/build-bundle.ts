@@ -31,6 +31,8 @@ export async function buildConsoleAssets(): Promise<ConsoleAssets> {
   const result = await esbuild.build({
     entryPoints: {
       app: fileURLToPath(new URL("main.ts", UI)),
+      // The studio's pages: a bundle of their own, loaded when the studio first opens (studio-loader.ts).
+      studio: fileURLToPath(new URL("studio/studio.ts", UI)),
       console: fileURLToPath(new URL("console.css", UI)),
     },
     bundle: true,
@@ -49,6 +51,8 @@ export async function buildConsoleAssets(): Promise<ConsoleAssets> {
   for (const file of result.outputFiles) {
     if (file.path.endsWith("app.js"))
       files["/console/app.js"] = { type: "text/javascript; charset=utf-8", body: file.text };
+    if (file.path.endsWith("studio.js"))
+      files["/console/studio.js"] = { type: "text/javascript; charset=utf-8", body: file.text };
     if (file.path.endsWith("console.css"))
       files["/console/console.css"] = { type: "text/css; charset=utf-8", body: file.text };
   }

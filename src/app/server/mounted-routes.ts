@@ -32,7 +32,7 @@ export function mountedRoutes(
   services: MountedServices,
 ): Array<Hono<{ Variables: ServiceVariables }> | Hono> {
   const mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [memoryRoutes(services.memory)];
-  mounts.push(studioRoutes(runtime));
+  mounts.push(studioRoutes(runtime, services.workspaces));
   if (services.optional !== false)
     mounts.push(aguiRoutes(runtime), a2aRoutes(runtime), ...bridgeRoutes(runtime), consoleRoutes());
   if (services.workspaces) mounts.push(workspaceRoutes(runtime, services.workspaces));

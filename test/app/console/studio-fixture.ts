@@ -50,7 +50,7 @@ export function clerkModel(): ChatModel & { calls: Array<{ messages: Msg[]; opti
     countTokens: (messages, tools) => base.countTokens(messages, tools),
     stream(messages, options) {
       calls.push({ messages: structuredClone(messages), ...(options ? { options } : {}) });
-      return new ScriptedModel([turn(messages)], { chunkSize: 6 }).stream(messages, options);
+      return new ScriptedModel([turn(messages)], { chunkSize: 3 }).stream(messages, options);
     },
   };
 }

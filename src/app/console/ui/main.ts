@@ -20,6 +20,7 @@ import { KnowledgePanel } from "./knowledge-panel.js";
 import { renderMemories } from "./memories.js";
 import { looseSubRuns, messageNode } from "./message-view.js";
 import { renameSession, sessionList, titleOf } from "./sessions.js";
+import { studioLoader } from "./studio-loader.js";
 import { openTestCaseDialog } from "./test-case-dialog.js";
 import { timelineTable } from "./timeline.js";
 
@@ -262,6 +263,17 @@ async function loadLog(): Promise<void> {
   scheduleRender();
 }
 
+const studio = studioLoader(
+  byId("studio"),
+  byId("studio-toggle"),
+  {
+    client,
+    sessionId: () => state.current?.sessionId,
+    events: () => loadLog().then(timelineEvents),
+  },
+  failed("opening the studio failed"),
+);
+
 // ---------- sessions and streams ----------
 
 async function loadSessions(): Promise<void> {
@@ -291,6 +303,7 @@ async function consume(stream: EventStream, sessionId: string): Promise<void> {
   } finally {
     if (state.stream === stream) state.stream = undefined;
     scheduleRender();
+    studio.refresh();
   }
 }
 
@@ -316,6 +329,7 @@ async function openSession(session: SessionInfo): Promise<void> {
   if (state.current?.sessionId !== id) return;
   state.view = sessionViewFromHistory(messages, status);
   scheduleRender();
+  studio.refresh();
   // The log holds what the stored messages do not: sub-agent runs and hints (and the timeline).
   void loadLog().catch(failed("reading the event log failed"));
   if (status.running && status.replyId) {
@@ -338,6 +352,7 @@ function newChat(): void {
   rendered.clear();
   history.replaceState(null, "", "#");
   filesPanel.setSession(undefined);
+  studio.refresh();
   renderSessions();
   scheduleRender();
   ui.input.focus();

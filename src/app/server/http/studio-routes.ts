@@ -5,6 +5,7 @@ import type { AgentEvent } from "../../../event/index.js";
 import type { AgentState } from "../../../state/index.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
+import type { WorkspaceManager } from "../workspace-manager.js";
 import type { ServiceVariables } from "./auth.js";
 import { routesFrom } from "./routes-from.js";
 
@@ -36,12 +37,27 @@ async function loggedEvents(runtime: ServiceRuntime, sessionId: string): Promise
 }
 
 /**
- * The studio's routes over a session: `GET /v1/sessions/:id/eval-case` records the session (or one
- * finished reply) as an eval case with agentscope/eval's `caseFromSession`, for the console's "Save
- * as test case" (docs/evals.md).
+ * The studio's routes over a session: `GET /v1/sessions/:id/agent` is the agent inspector
+ * (`Agent.profile` for the session's state, plus its workspace), `GET /v1/sessions/:id/eval-case`
+ * records the session (or one finished reply) as an eval case with agentscope/eval's
+ * `caseFromSession`, for the console's "Save as test case" (docs/evals.md).
  */
-export function studioRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
+export function studioRoutes(
+  runtime: ServiceRuntime,
+  workspaces?: WorkspaceManager,
+): Hono<{ Variables: ServiceVariables }> {
   return routesFrom({
+    inspectAgent: async (c, request) => {
+      const record = await runtime.getSession(c.var.user, request.param("id"));
+      const state = await sessionState(runtime, c.var.user, record.sessionId);
+      const agent = runtime.agent(record.agent);
+      if (!agent)
+        throw new RequestError("not_found", `agent "${record.agent}" of this session is no longer served`);
+      const profile = agent.profile(state);
+      if (workspaces) profile.workspace = { scope: workspaces.scope, sandboxed: workspaces.sandboxed };
+      return c.json(profile);
+    },
+
     sessionEvalCase: async (c, request) => {
       const sessionId = request.param("id");
       const state = await sessionState(runtime, c.var.user, sessionId);

@@ -1,0 +1,185 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { textOf } from "../../../src/message/index.js";
+import {
+  chromiumAvailable,
+  DESKTOP,
+  expectAccessible,
+  launchChromium,
+  openConsole,
+  PHONE,
+  SHOTS,
+  send,
+  sessionIdOf,
+} from "./browser-kit.js";
+import { CLERK_PROMPT, type StudioService, startStudioService } from "./studio-fixture.js";
+
+describe.runIf(chromiumAvailable("console studio tests"))("console studio in headless Chromium", () => {
+  let service: StudioService;
+  let browser: Browser;
+  let context: BrowserContext | undefined;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    service = await startStudioService();
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await service?.close();
+  });
+
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+    expect(errors.splice(0)).toEqual([]);
+  });
+
+  async function open(viewport = DESKTOP): Promise<Page> {
+    const opened = await openConsole(browser, service.base, { errors, viewport });
+    context = opened.context;
+    return opened.page;
+  }
+
+  /** A refund (tool loop with an approval), then a research question (a sub-agent behind an approval). */
+  async function session(page: Page): Promise<void> {
+    await send(page, "please refund order A1");
+    await page.locator(".approval").waitFor();
+    await page.click(".approval button.primary");
+    await page.waitForSelector("body[data-phase='idle'] .msg.assistant [data-save-case]");
+    await send(page, "research A1 for me");
+    await page.locator(".approval").waitFor();
+    await page.click(".approval button.primary");
+    await page.waitForSelector(".tool[data-call] details.subrun");
+    await page.waitForSelector("body[data-phase='idle']");
+  }
+
+  it("the agent inspector shows the system prompt exactly as the model received it, the tools with schemas and rules, the middleware", async () => {
+    const page = await open();
+    await session(page);
+    // The studio's code is not part of the chat page: it loads when the studio first opens.
+    const scripts = () => page.evaluate(() => performance.getEntriesByType("resource").map((e) => e.name));
+    expect((await scripts()).some((name) => name.endsWith("/console/studio.js"))).toBe(false);
+    await page.click("#studio-toggle");
+    const studio = page.locator("#studio");
+    await studio.locator(".studio-prompt").waitFor();
+    expect((await scripts()).some((name) => name.endsWith("/console/studio.js"))).toBe(true);
+
+    const received = service.model.calls.at(-1)!.messages[0]!;
+    expect(received.role).toBe("system");
+    const shown = await studio.locator(".studio-prompt").textContent();
+    expect(shown).toBe(textOf(received));
+    expect(shown).toBe(`${CLERK_PROMPT}\n\nThe shop is open 9 to 5.`);
+
+    const tools = studio.locator(".studio-tool");
+    expect(await tools.evaluateAll((nodes) => nodes.map((n) => (n as HTMLElement).dataset.tool))).toEqual([
+      "lookup_order",
+      "refund",
+      "researcher",
+    ]);
+    const refund = studio.locator('.studio-tool[data-tool="refund"]');
+    await refund.locator("summary").click();
+    const schema = JSON.parse((await refund.locator(".studio-json").textContent()) ?? "{}");
+    expect(schema.required).toEqual(["id", "amount"]);
+    expect(await refund.textContent()).toContain("asks a person");
+    const lookup = studio.locator('.studio-tool[data-tool="lookup_order"]');
+    expect(await lookup.textContent()).toContain("allow: lookup_order");
+    const text = await studio.textContent();
+    expect(text).toContain("shop-hours: systemPrompt");
+    expect(text).toContain("eval-recorder: onModelCall");
+    expect(text).toContain("clerk-model (scripted)");
+    expect(text).toContain("ask: researcher (");
+    await expectAccessible(page);
+    await page.screenshot({ path: join(SHOTS, "studio-agent.png") });
+  });
+
+  it("the trace waterfall draws the log as nested spans: model calls with their requests, tools, the sub-agent run, the pauses; search filters it", async () => {
+    const page = await open();
+    await session(page);
+    await send(page, "please refund order A1");
+    await page.locator(".approval").waitFor();
+    await page.click(".approval button.primary");
+    await page.waitForSelector("body[data-phase='idle']");
+    await page.click("#studio-toggle");
+    const studio = page.locator("#studio");
+    await studio.locator(".studio-prompt").waitFor();
+    const began = await page.evaluate(() => performance.now());
+    await page.click('[role="tab"][data-tab="trace"]');
+    await studio.locator(".trace-row").first().waitFor();
+    const tookMs = (await page.evaluate(() => performance.now())) - began;
+
+    const { lastEventId } = await (
+      await fetch(`${service.base}/v1/sessions/${encodeURIComponent(sessionIdOf(page))}/status`)
+    ).json();
+    await writeFile(
+      join(SHOTS, "studio-trace-timing.txt"),
+      `trace view of ${lastEventId} events: ${tookMs.toFixed(0)} ms from the tab click to the first bar\n`,
+    );
+    expect(lastEventId).toBeGreaterThan(100);
+
+    const kinds = await studio
+      .locator(".trace-row")
+      .evaluateAll((rows) =>
+        rows.map((r) => `${(r as HTMLElement).dataset.kind}:${(r as HTMLElement).dataset.label}`),
+      );
+    expect(kinds.filter((k) => k.startsWith("reply:"))).toEqual([
+      "reply:clerk reply",
+      "reply:clerk reply",
+      "reply:researcher reply",
+      "reply:clerk reply",
+    ]);
+    expect(kinds.filter((k) => k.startsWith("pause:"))).toHaveLength(3);
+    expect(kinds).toContain("tool:researcher");
+    // The sub-agent's reply nests under the researcher call.
+    const depth = (selector: string) =>
+      studio
+        .locator(selector)
+        .first()
+        .evaluate((row) => (row as HTMLElement).style.getPropertyValue("--depth"));
+    expect(await depth('.trace-row[data-kind="tool"][data-label="researcher"]')).toBe("1");
+    expect(await depth('.trace-row[data-kind="reply"][data-label="researcher reply"]')).toBe("2");
+
+    await studio.locator('.trace-row[data-kind="model"]').first().click();
+    const payload = JSON.parse((await studio.locator(".trace-detail").textContent()) ?? "{}");
+    expect(payload.request.system).toBe(`${CLERK_PROMPT}\n\nThe shop is open 9 to 5.`);
+    expect(payload.request.tools).toEqual(["lookup_order", "refund", "researcher"]);
+    expect(payload.toolCalls).toEqual([
+      expect.objectContaining({ name: "lookup_order", input: '{"id":"A1"}' }),
+    ]);
+    expect(typeof payload.inputTokens).toBe("number");
+
+    await studio.locator(".trace-search").fill("refunded $30 on A1");
+    const visible = await studio
+      .locator(".trace-row:not([hidden])")
+      .evaluateAll((rows) =>
+        rows.map((r) => `${(r as HTMLElement).dataset.kind}:${(r as HTMLElement).dataset.label}`),
+      );
+    expect(visible.filter((k) => k === "tool:refund")).toHaveLength(2);
+    expect(visible).not.toContain("tool:lookup_order");
+    expect(visible.length).toBeLessThan(kinds.length);
+    await studio.locator(".trace-search").fill("");
+    await expectAccessible(page);
+    await page.screenshot({ path: join(SHOTS, "studio-trace.png") });
+  });
+
+  it("phone layout: the studio takes the screen and its tabs work by keyboard", async () => {
+    const page = await open(PHONE);
+    await send(page, "please refund order A1");
+    await page.locator(".approval").waitFor();
+    await page.click(".approval button.primary");
+    await page.waitForSelector("body[data-phase='idle'] .msg.assistant [data-save-case]");
+    await page.click("#studio-toggle");
+    await page.locator("#studio .studio-prompt").waitFor();
+    await page.focus('[role="tab"][data-tab="agent"]');
+    await page.keyboard.press("ArrowRight");
+    await page.locator("#studio .trace-row").first().waitFor();
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.tab)).toBe("trace");
+    const box = await page.locator("#studio").boundingBox();
+    expect(box?.width).toBe(PHONE.width);
+    await expectAccessible(page);
+    await page.screenshot({ path: join(SHOTS, "studio-phone.png") });
+  });
+});
