@@ -2,7 +2,7 @@ import type { z } from "zod";
 import type { AgentEvent, InputEvent } from "../event/index.js";
 import { AgentScopeError, assertRoleBlocks, type Msg, newId } from "../message/index.js";
 import { decidePermission, type PermissionContext, permissionContextFrom } from "../permission/index.js";
-import type { AgentProfile } from "../protocol/index.js";
+import type { AgentProfile, ToolTrial } from "../protocol/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
 import { type Skill, skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
 import { chatModelOf, checkAgentOptions } from "./agent-options.js";
@@ -17,6 +17,7 @@ import { eventsTo } from "./reply-reader.js";
 import { ReplyRun, type RunConfig } from "./reply-run.js";
 import type { ReplyStages } from "./reply-stages.js";
 import { directStages } from "./stages.js";
+import { type TryToolOptions, tryTool } from "./try-tool.js";
 import type { AgentOptions, ReplyInput, ReplyOptions } from "./types.js";
 
 /** The reply Msg, with `structuredOutput` typed from the schema when one was given. */
@@ -157,6 +158,20 @@ export class Agent {
    */
   profile(state: AgentState = this.state): AgentProfile {
     return agentProfile(this.config, state, this.skills);
+  }
+
+  /**
+   * Runs one of this agent's tools by hand (the studio's playground) as a model's call would run:
+   * parsed by its schema, decided by the permission gate for this input in `state`'s permission
+   * context, called under that decision; an ask runs only with `approved`. `state` is not changed.
+   */
+  tryTool(
+    name: string,
+    input: unknown,
+    state: AgentState = this.state,
+    options: TryToolOptions = {},
+  ): Promise<ToolTrial> {
+    return tryTool(this.config, state, name, input, options);
   }
 
   /**

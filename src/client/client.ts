@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../event/types.js";
 import type { Msg } from "../message/index.js";
-import type { RouteResponse } from "../protocol/route-table.js";
+import type { RouteRequestBody, RouteResponse } from "../protocol/route-table.js";
 import type { RetryPolicy } from "./backoff.js";
 import { ConnectionError, serviceErrorOf } from "./errors.js";
 import { type ConnectionState, EventStream } from "./event-stream.js";
@@ -264,6 +264,18 @@ export class AgentScopeClient {
   /** The session's agent as its next model call sees it (the studio's inspector). */
   inspectAgent(sessionId: string): Promise<RouteResponse<"inspectAgent">> {
     return this.request("GET", `${sessionPath(sessionId)}/agent`);
+  }
+
+  /**
+   * Runs one tool of the session's agent by hand (the studio's playground): the permission
+   * decision for that input, and the output when it ran (an ask runs only with `approved`).
+   */
+  runTool(
+    sessionId: string,
+    tool: string,
+    body: RouteRequestBody<"runTool">,
+  ): Promise<RouteResponse<"runTool">> {
+    return this.request("POST", `${sessionPath(sessionId)}/tools/${encodeURIComponent(tool)}/run`, body);
   }
 
   /**

@@ -37,6 +37,7 @@ export {
   MAX_METADATA_DEPTH,
   RenameSessionBody,
   ReplyBody,
+  RunToolBody,
 } from "./request-schemas.js";
 export {
   answer,
@@ -65,5 +66,5 @@ export type {
   SessionPage,
   SessionStatus,
 } from "./session-types.js";
-export type { AgentProfile, SessionEvalCase, ToolProfile } from "./studio-types.js";
+export type { AgentProfile, SessionEvalCase, ToolProfile, ToolTrial } from "./studio-types.js";
 export type { WorkspaceEntry, WorkspaceListing } from "./workspace-types.js";

@@ -110,3 +110,11 @@ export const KnowledgeSearchBody = z.object({
   scoreThreshold: z.number().optional(),
   mode: z.enum(["vector", "keyword", "hybrid"]).optional(),
 });
+
+/** `POST /v1/sessions/:id/tools/:name/run` (the studio's tool playground). */
+export const RunToolBody = z.strictObject({
+  /** The tool's arguments, as a model would send them. */
+  input: z.record(z.string(), z.unknown()),
+  /** Run it if the permission engine asks (you approving the call, as on an approval card). */
+  approved: z.boolean().optional(),
+});

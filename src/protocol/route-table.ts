@@ -11,6 +11,7 @@ import {
   KnowledgeSearchBody,
   RenameSessionBody,
   ReplyBody,
+  RunToolBody,
 } from "./request-schemas.js";
 import { answer, jsonBody, type Route } from "./route.js";
 import type {
@@ -21,7 +22,7 @@ import type {
   SessionPage,
   SessionStatus,
 } from "./session-types.js";
-import type { AgentProfile, SessionEvalCase } from "./studio-types.js";
+import type { AgentProfile, SessionEvalCase, ToolTrial } from "./studio-types.js";
 import type { WorkspaceListing } from "./workspace-types.js";
 
 const runStarted = answer<RunStarted>(
@@ -204,6 +205,15 @@ export const SERVICE_ROUTES = {
       "The session's agent as the next model call sees it: system prompt, model, tools, rules, middleware",
     auth: "bearer",
     answer: answer<AgentProfile>(200, "AgentProfile"),
+  },
+  runTool: {
+    method: "POST",
+    path: "/v1/sessions/{id}/tools/{name}/run",
+    summary:
+      "Run one of the session agent's tools by hand, through the permission gate (the studio's playground)",
+    auth: "bearer",
+    body: jsonBody(RunToolBody, "tool run", true),
+    answer: answer<ToolTrial>(200, "`{ tool, decision, ran, approvedBy?, result? }`"),
   },
   listMemoryNotes: {
     method: "GET",

@@ -69,3 +69,26 @@ export interface AgentProfile {
   /** The session's workspace, on a service that keeps them. */
   workspace?: { scope: "session" | "user"; sandboxed: boolean };
 }
+
+/**
+ * A tool run by hand from the studio's playground (`POST /v1/sessions/:id/tools/:name/run`): the
+ * permission engine's decision for that exact input in the session, and what the tool answered
+ * when the decision (or your approval of an ask) let it run.
+ */
+export interface ToolTrial {
+  tool: string;
+  /** The decision for the input as parsed: `allow`, `ask` (a person must approve) or `deny`. */
+  decision: {
+    behavior: "allow" | "deny" | "ask";
+    reason: string;
+    rule?: string;
+    safety?: boolean;
+    suggestedRules?: string[];
+  };
+  /** Whether the tool ran: allowed, or asked and approved in the request. */
+  ran: boolean;
+  /** Who let it run. */
+  approvedBy?: "engine" | "person";
+  /** The tool's output as text (data blocks as `[data: type name]`), when it ran. */
+  result?: { state: "success" | "error"; output: string };
+}

@@ -14,7 +14,7 @@ import {
   send,
   sessionIdOf,
 } from "./browser-kit.js";
-import { CLERK_PROMPT, type StudioService, startStudioService } from "./studio-fixture.js";
+import { CLERK_PROMPT, type StudioService, startStudioService, toolRuns } from "./studio-fixture.js";
 
 describe.runIf(chromiumAvailable("console studio tests"))("console studio in headless Chromium", () => {
   let service: StudioService;
@@ -165,6 +165,63 @@ describe.runIf(chromiumAvailable("console studio tests"))("console studio in hea
     await page.screenshot({ path: join(SHOTS, "studio-trace.png") });
   });
 
+  it("the tool playground runs a tool through the permission gate: an ask waits for your approval, the decision and output are shown", async () => {
+    const page = await open();
+    await send(page, "hello");
+    await page.waitForSelector("body[data-phase='idle'] .msg.assistant [data-save-case]");
+    await page.click("#studio-toggle");
+    await page.click('[role="tab"][data-tab="tools"]');
+    const studio = page.locator("#studio");
+    await studio.locator("#pg-tool").waitFor();
+    toolRuns.length = 0;
+
+    await studio.locator("#pg-tool").selectOption("refund");
+    await studio.locator('[data-field="id"]').fill("A2");
+    await studio.locator('[data-field="amount"]').fill("5");
+    await studio.locator(".pg-run").click();
+    const trial = studio.locator(".pg-trial");
+    await expect.poll(() => trial.getAttribute("data-behavior")).toBe("ask");
+    expect(await trial.getAttribute("data-ran")).toBe("false");
+    expect(await trial.textContent()).toContain("asks before refund runs");
+    expect(toolRuns).toEqual([]);
+    await expectAccessible(page);
+    await page.screenshot({ path: join(SHOTS, "studio-tools-ask.png") });
+    await studio.locator(".pg-approve").click();
+    await expect.poll(() => trial.getAttribute("data-ran")).toBe("true");
+    expect(await studio.locator(".pg-output").textContent()).toBe("refunded $5 on A2");
+    expect(await trial.textContent()).toContain("you approved it");
+    expect(toolRuns).toEqual([{ tool: "refund", input: { id: "A2", amount: 5 } }]);
+
+    // Arguments the schema refuses are the service's clear error; the tool does not run.
+    await studio.locator('[data-field="amount"]').fill("-1");
+    await studio.locator(".pg-run").click();
+    await expect
+      .poll(() => studio.locator(".pg-outcome [role=alert]").textContent())
+      .toContain("invalid arguments for refund");
+    expect(toolRuns).toHaveLength(1);
+
+    await studio.locator("#pg-tool").selectOption("lookup_order");
+    await studio.locator('[data-field="id"]').fill("A9");
+    await studio.locator(".pg-run").click();
+    await expect.poll(() => trial.getAttribute("data-ran")).toBe("true");
+    expect(await trial.getAttribute("data-behavior")).toBe("allow");
+    expect(await studio.locator(".pg-output").textContent()).toBe("order A9: a kettle, paid $30");
+    expect(await trial.textContent()).toContain("the engine allowed it");
+    await page.screenshot({ path: join(SHOTS, "studio-tools.png") });
+
+    // The playground changed nothing in the session: its messages are the one exchange.
+    const id = encodeURIComponent(sessionIdOf(page));
+    const { messages } = await (await fetch(`${service.base}/v1/sessions/${id}/messages`)).json();
+    expect(messages).toHaveLength(2);
+    const missing = await fetch(`${service.base}/v1/sessions/${id}/tools/drop_tables/run`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ input: {} }),
+    });
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.message).toContain('no tool "drop_tables"');
+  });
+
   it("phone layout: the studio takes the screen and its tabs work by keyboard", async () => {
     const page = await open(PHONE);
     await send(page, "please refund order A1");
@@ -174,6 +231,8 @@ describe.runIf(chromiumAvailable("console studio tests"))("console studio in hea
     await page.click("#studio-toggle");
     await page.locator("#studio .studio-prompt").waitFor();
     await page.focus('[role="tab"][data-tab="agent"]');
+    await page.keyboard.press("ArrowRight");
+    await page.locator("#studio #pg-tool").waitFor();
     await page.keyboard.press("ArrowRight");
     await page.locator("#studio .trace-row").first().waitFor();
     expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.tab)).toBe("trace");

@@ -25,6 +25,16 @@ export async function sessionState(
   return stored.state;
 }
 
+/** The session's agent and its stored state. */
+async function sessionAgent(runtime: ServiceRuntime, user: string, sessionId: string) {
+  const record = await runtime.getSession(user, sessionId);
+  const state = await sessionState(runtime, user, sessionId);
+  const agent = runtime.agent(record.agent);
+  if (!agent)
+    throw new RequestError("not_found", `agent "${record.agent}" of this session is no longer served`);
+  return { agent, state };
+}
+
 /** Every event the session's log still holds, oldest first. */
 async function loggedEvents(runtime: ServiceRuntime, sessionId: string): Promise<AgentEvent[]> {
   const events: AgentEvent[] = [];
@@ -38,7 +48,8 @@ async function loggedEvents(runtime: ServiceRuntime, sessionId: string): Promise
 
 /**
  * The studio's routes over a session: `GET /v1/sessions/:id/agent` is the agent inspector
- * (`Agent.profile` for the session's state, plus its workspace), `GET /v1/sessions/:id/eval-case`
+ * (`Agent.profile` for the session's state, plus its workspace), `POST
+ * /v1/sessions/:id/tools/:name/run` the tool playground (`Agent.tryTool`), `GET /v1/sessions/:id/eval-case`
  * records the session (or one finished reply) as an eval case with agentscope/eval's
  * `caseFromSession`, for the console's "Save as test case" (docs/evals.md).
  */
@@ -48,14 +59,17 @@ export function studioRoutes(
 ): Hono<{ Variables: ServiceVariables }> {
   return routesFrom({
     inspectAgent: async (c, request) => {
-      const record = await runtime.getSession(c.var.user, request.param("id"));
-      const state = await sessionState(runtime, c.var.user, record.sessionId);
-      const agent = runtime.agent(record.agent);
-      if (!agent)
-        throw new RequestError("not_found", `agent "${record.agent}" of this session is no longer served`);
+      const { agent, state } = await sessionAgent(runtime, c.var.user, request.param("id"));
       const profile = agent.profile(state);
       if (workspaces) profile.workspace = { scope: workspaces.scope, sandboxed: workspaces.sandboxed };
       return c.json(profile);
+    },
+
+    runTool: async (c, request) => {
+      const body = await request.body();
+      const { agent, state } = await sessionAgent(runtime, c.var.user, request.param("id"));
+      const options = { approved: body.approved === true, signal: c.req.raw.signal };
+      return c.json(await agent.tryTool(request.param("name"), body.input, state, options));
     },
 
     sessionEvalCase: async (c, request) => {

@@ -5,6 +5,7 @@ import type { AgentScopeClient } from "../../../../client/index.js";
 import type { AgentEvent } from "../../../../event/types.js";
 import { h } from "../dom.js";
 import { agentInspector } from "./agent-inspector.js";
+import { toolPlayground } from "./tool-playground.js";
 import { traceWaterfall } from "./trace-waterfall.js";
 
 /** What the chat page lends the studio. */
@@ -16,10 +17,11 @@ export interface StudioHost {
   events(): Promise<AgentEvent[]>;
 }
 
-export type StudioTab = "agent" | "trace";
+export type StudioTab = "agent" | "tools" | "trace";
 
 const TABS: Array<{ id: StudioTab; name: string }> = [
   { id: "agent", name: "Agent" },
+  { id: "tools", name: "Tools" },
   { id: "trace", name: "Trace" },
 ];
 
@@ -88,10 +90,13 @@ export class Studio {
       return;
     }
     try {
+      const client = this.#host.client;
       const page =
         this.#tab === "agent"
-          ? agentInspector(await this.#host.client.inspectAgent(sessionId))
-          : traceWaterfall(await this.#host.events());
+          ? agentInspector(await client.inspectAgent(sessionId))
+          : this.#tab === "tools"
+            ? toolPlayground(client, sessionId, await client.inspectAgent(sessionId))
+            : traceWaterfall(await this.#host.events());
       if (ticket === this.#ticket && this.#target.isConnected) this.#body.replaceChildren(page);
     } catch (error) {
       if (ticket === this.#ticket)
