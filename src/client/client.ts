@@ -266,6 +266,11 @@ export class AgentScopeClient {
     return this.request("GET", `${sessionPath(sessionId)}/agent`);
   }
 
+  /** The session's agent state as stored, with its store version (the studio's state inspector). */
+  sessionState(sessionId: string): Promise<RouteResponse<"sessionState">> {
+    return this.request("GET", `${sessionPath(sessionId)}/state`);
+  }
+
   /**
    * Runs one tool of the session's agent by hand (the studio's playground): the permission
    * decision for that input, and the output when it ran (an ask runs only with `approved`).

@@ -22,7 +22,7 @@ import type {
   SessionPage,
   SessionStatus,
 } from "./session-types.js";
-import type { AgentProfile, SessionEvalCase, ToolTrial } from "./studio-types.js";
+import type { AgentProfile, SessionEvalCase, SessionStateVersion, ToolTrial } from "./studio-types.js";
 import type { WorkspaceListing } from "./workspace-types.js";
 
 const runStarted = answer<RunStarted>(
@@ -205,6 +205,13 @@ export const SERVICE_ROUTES = {
       "The session's agent as the next model call sees it: system prompt, model, tools, rules, middleware",
     auth: "bearer",
     answer: answer<AgentProfile>(200, "AgentProfile"),
+  },
+  sessionState: {
+    method: "GET",
+    path: "/v1/sessions/{id}/state",
+    summary: "The session's agent state as stored, with its store version (the studio's state inspector)",
+    auth: "bearer",
+    answer: answer<SessionStateVersion>(200, "`{ version, readAt, state }`"),
   },
   runTool: {
     method: "POST",

@@ -92,3 +92,13 @@ export interface ToolTrial {
   /** The tool's output as text (data blocks as `[data: type name]`), when it ran. */
   result?: { state: "success" | "error"; output: string };
 }
+
+/** A session's agent state as stored (`GET /v1/sessions/:id/state`): the state and its store version. */
+export interface SessionStateVersion {
+  /** The store's version of the state: 1 after the first save, +1 per save. */
+  version: number;
+  /** When the service read it (ISO 8601). */
+  readAt: string;
+  /** The `AgentState` (context, summary, replyContext, permission, toolContext, tasks, middleware), as plain JSON. */
+  state: Record<string, unknown>;
+}

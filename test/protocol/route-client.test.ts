@@ -74,6 +74,7 @@ const EVERY_ROUTE: { [N in RouteName]: (call: TableCall) => Promise<RouteRespons
   downloadWorkspaceFile: (call) => call("downloadWorkspaceFile", { params: id, query: { path: "a.txt" } }),
   sessionEvalCase: (call) => call("sessionEvalCase", { params: id, query: { caseId: "c1" } }),
   inspectAgent: (call) => call("inspectAgent", { params: id }),
+  sessionState: (call) => call("sessionState", { params: id }),
   runTool: (call) =>
     call("runTool", { params: { id: "s1", name: "lookup" }, body: { input: { id: "A1" }, approved: false } }),
   listMemoryNotes: (call) => call("listMemoryNotes", { params: {} }),

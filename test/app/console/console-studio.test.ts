@@ -222,6 +222,45 @@ describe.runIf(chromiumAvailable("console studio tests"))("console studio in hea
     expect((await missing.json()).error.message).toContain('no tool "drop_tables"');
   });
 
+  it("the state inspector shows the stored state, the reply waiting for its approval, and a diff between two versions", async () => {
+    const page = await open();
+    await send(page, "hello");
+    await page.waitForSelector("body[data-phase='idle'] .msg.assistant [data-save-case]");
+    await page.click("#studio-toggle");
+    await page.click('[role="tab"][data-tab="state"]');
+    const studio = page.locator("#studio");
+    await studio.locator(".state-context").waitFor();
+    expect(await studio.locator(".state-context li").count()).toBe(2);
+    expect(await studio.locator(".state-reply").textContent()).toBe("No reply in flight.");
+    const first = await studio.locator(".state-inspector > .note").textContent();
+
+    await send(page, "please refund order A1");
+    await page.locator(".approval").waitFor();
+    // The paused reply lives in the state: the inspector reads it again when the stream pauses.
+    await expect.poll(() => studio.locator(".state-reply").getAttribute("data-waiting")).toBe("user_confirm");
+    expect(await studio.locator('[data-part="pending calls"] .studio-json').textContent()).toContain(
+      '"name": "refund"',
+    );
+    await page.click(".approval button.primary");
+    await page.waitForSelector("body[data-phase='idle']");
+    await expect.poll(() => studio.locator(".state-reply").textContent()).toBe("No reply in flight.");
+    expect(await studio.locator(".state-context li").count()).toBe(4);
+    expect(await studio.locator(".state-inspector > .note").textContent()).not.toBe(first);
+
+    // Compare the first version read with the newest: the exchange is two messages added.
+    await studio.locator("#state-from").selectOption("0");
+    const changes = await studio
+      .locator(".state-changes li")
+      .evaluateAll((items) =>
+        items.map((li) => `${(li as HTMLElement).dataset.kind} ${(li as HTMLElement).dataset.path}`),
+      );
+    expect(changes).toContain("added context[2]");
+    expect(changes).toContain("added context[3]");
+    expect(changes.filter((c) => c.includes("context[0]") || c.includes("context[1]"))).toEqual([]);
+    await expectAccessible(page);
+    await page.screenshot({ path: join(SHOTS, "studio-state.png") });
+  });
+
   it("phone layout: the studio takes the screen and its tabs work by keyboard", async () => {
     const page = await open(PHONE);
     await send(page, "please refund order A1");
@@ -233,7 +272,9 @@ describe.runIf(chromiumAvailable("console studio tests"))("console studio in hea
     await page.focus('[role="tab"][data-tab="agent"]');
     await page.keyboard.press("ArrowRight");
     await page.locator("#studio #pg-tool").waitFor();
-    await page.keyboard.press("ArrowRight");
+    // Left from the first tab wraps to the last: the trace.
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
     await page.locator("#studio .trace-row").first().waitFor();
     expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.tab)).toBe("trace");
     const box = await page.locator("#studio").boundingBox();

@@ -14,7 +14,7 @@ const PAGE = 1000;
 const CASE_ID = /^[\w.:-]{1,200}$/;
 
 /** The session's state as stored (its owner checked first: another user's session is a 404). */
-export async function sessionState(
+export async function storedState(
   runtime: ServiceRuntime,
   user: string,
   sessionId: string,
@@ -28,7 +28,7 @@ export async function sessionState(
 /** The session's agent and its stored state. */
 async function sessionAgent(runtime: ServiceRuntime, user: string, sessionId: string) {
   const record = await runtime.getSession(user, sessionId);
-  const state = await sessionState(runtime, user, sessionId);
+  const state = await storedState(runtime, user, sessionId);
   const agent = runtime.agent(record.agent);
   if (!agent)
     throw new RequestError("not_found", `agent "${record.agent}" of this session is no longer served`);
@@ -49,7 +49,8 @@ async function loggedEvents(runtime: ServiceRuntime, sessionId: string): Promise
 /**
  * The studio's routes over a session: `GET /v1/sessions/:id/agent` is the agent inspector
  * (`Agent.profile` for the session's state, plus its workspace), `POST
- * /v1/sessions/:id/tools/:name/run` the tool playground (`Agent.tryTool`), `GET /v1/sessions/:id/eval-case`
+ * /v1/sessions/:id/tools/:name/run` the tool playground (`Agent.tryTool`), `GET
+ * /v1/sessions/:id/state` the state inspector (the stored state and its version), `GET /v1/sessions/:id/eval-case`
  * records the session (or one finished reply) as an eval case with agentscope/eval's
  * `caseFromSession`, for the console's "Save as test case" (docs/evals.md).
  */
@@ -65,6 +66,15 @@ export function studioRoutes(
       return c.json(profile);
     },
 
+    sessionState: async (c, request) => {
+      const sessionId = request.param("id");
+      await runtime.getSession(c.var.user, sessionId);
+      const stored = await runtime.backend.store.load(sessionId);
+      if (!stored) throw sessionNotFound(sessionId);
+      const state = JSON.parse(JSON.stringify(stored.state)) as Record<string, unknown>;
+      return c.json({ version: stored.version, readAt: new Date().toISOString(), state });
+    },
+
     runTool: async (c, request) => {
       const body = await request.body();
       const { agent, state } = await sessionAgent(runtime, c.var.user, request.param("id"));
@@ -74,7 +84,7 @@ export function studioRoutes(
 
     sessionEvalCase: async (c, request) => {
       const sessionId = request.param("id");
-      const state = await sessionState(runtime, c.var.user, sessionId);
+      const state = await storedState(runtime, c.var.user, sessionId);
       const replyId = c.req.query("replyId") || undefined;
       const caseId =
         c.req.query("caseId") || `${replyId ?? sessionId}`.replace(/[^\w.:-]/g, "_").slice(0, 200);

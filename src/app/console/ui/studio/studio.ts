@@ -1,10 +1,11 @@
 // The studio's pages, bundled apart from the chat (/console/studio.js) and loaded on first open by
 // studio-loader.ts, so the chat page stays light. It gets the page's client and event log from the
 // host and imports only types from the client.
-import type { AgentScopeClient } from "../../../../client/index.js";
+import type { AgentScopeClient, SessionStateVersion } from "../../../../client/index.js";
 import type { AgentEvent } from "../../../../event/types.js";
 import { h } from "../dom.js";
 import { agentInspector } from "./agent-inspector.js";
+import { stateInspector } from "./state-inspector.js";
 import { toolPlayground } from "./tool-playground.js";
 import { traceWaterfall } from "./trace-waterfall.js";
 
@@ -17,11 +18,12 @@ export interface StudioHost {
   events(): Promise<AgentEvent[]>;
 }
 
-export type StudioTab = "agent" | "tools" | "trace";
+export type StudioTab = "agent" | "tools" | "state" | "trace";
 
 const TABS: Array<{ id: StudioTab; name: string }> = [
   { id: "agent", name: "Agent" },
   { id: "tools", name: "Tools" },
+  { id: "state", name: "State" },
   { id: "trace", name: "Trace" },
 ];
 
@@ -32,6 +34,8 @@ export class Studio {
   readonly #body = h("div", { class: "studio-body", role: "tabpanel", id: "studio-tabpanel", tabindex: "0" });
   readonly #tabs: HTMLButtonElement[];
   #tab: StudioTab = "agent";
+  /** The state versions read per session, oldest first (the store keeps only the newest). */
+  readonly #versions = new Map<string, SessionStateVersion[]>();
   #ticket = 0;
 
   constructor(target: HTMLElement, host: StudioHost) {
@@ -96,7 +100,9 @@ export class Studio {
           ? agentInspector(await client.inspectAgent(sessionId))
           : this.#tab === "tools"
             ? toolPlayground(client, sessionId, await client.inspectAgent(sessionId))
-            : traceWaterfall(await this.#host.events());
+            : this.#tab === "state"
+              ? stateInspector(remember(this.#versions, sessionId, await client.sessionState(sessionId)))
+              : traceWaterfall(await this.#host.events());
       if (ticket === this.#ticket && this.#target.isConnected) this.#body.replaceChildren(page);
     } catch (error) {
       if (ticket === this.#ticket)
@@ -105,6 +111,19 @@ export class Studio {
         );
     }
   }
+}
+
+/** Keeps a newly read version of a session's state (at most the last 30); returns them all. */
+function remember(
+  versions: Map<string, SessionStateVersion[]>,
+  sessionId: string,
+  read: SessionStateVersion,
+) {
+  const list = versions.get(sessionId) ?? [];
+  if (list.at(-1)?.version !== read.version) list.push(read);
+  if (list.length > 30) list.shift();
+  versions.set(sessionId, list);
+  return list;
 }
 
 export function mountStudio(target: HTMLElement, host: StudioHost): Studio {
