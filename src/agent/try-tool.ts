@@ -3,6 +3,7 @@ import { decideCall, formatRule } from "../permission/index.js";
 import type { ToolTrial } from "../protocol/index.js";
 import type { AgentState } from "../state/index.js";
 import { type ToolContext, ToolError, ToolInputError } from "../tool/index.js";
+import { MiddlewareRunner } from "./middleware-runner.js";
 import type { RunConfig } from "./reply-run.js";
 import { chunkToPart, isAsyncIterable, type OutputPart, valueToParts } from "./tool-output.js";
 
@@ -23,8 +24,9 @@ const textOf = (parts: OutputPart[]) =>
 
 /**
  * Runs one tool of the agent by hand (the studio's playground), the way a call of the model runs:
- * the arguments parsed by the tool's schema, the one gate (`decideCall`, the session's boundary,
- * then the agent's permission decider for this exact input in the session's permission context),
+ * the arguments parsed by the tool's schema, the one gate (`decideCall`: the session's boundary,
+ * then the middleware `onPermission` hooks around the agent's permission decider, for this exact
+ * input in the session's permission context),
  * and the tool called under that decision with the session's tool context. An ask runs only with
  * `approved`; a deny never runs. Works on a copy of `state`: the session is not changed (the
  * tool's own side effects, such as a file it writes, happen).
@@ -56,12 +58,20 @@ export async function tryTool(
   }
   const copy = structuredClone(state);
   const call = { id: `playground_${Date.now().toString(36)}`, name };
+  // The agent's decider behind the middleware's onPermission hooks, as a reply composes them
+  // (their events and stop requests have no reply to go to here: dropped).
+  const chain = new MiddlewareRunner(
+    config.middlewares,
+    { state: copy, agentName: config.name, replyId: () => call.id, emit() {}, requestStop() {} },
+    (request) => config.decide(request.tool, request.input, request.permission),
+    () => Promise.reject(new Error("the playground runs the tool itself")),
+  );
   const verdict = await decideCall({
     call,
     subject: tool,
     input: parsed,
     context: copy.permission,
-    decide: (value, context) => config.decide(tool, value, context),
+    decide: (value, context) => chain.decide({ tool, input: value, permission: context }),
     ...(options.approved ? { approval: { edited: false as const } } : {}),
   });
   const { decision } = verdict;
