@@ -41,6 +41,7 @@ export {
 } from "./session-view.js";
 export type {
   AgentList,
+  AgentProfile,
   ConfirmAnswer,
   ConfirmRequest,
   CreateSessionOptions,
@@ -55,9 +56,13 @@ export type {
   SendInput,
   ServiceHealth,
   SessionDetail,
+  SessionEvalCase,
   SessionInfo,
   SessionPage,
+  SessionStateVersion,
   SessionStatus,
+  ToolProfile,
+  ToolTrial,
   WorkspaceEntry,
   WorkspaceListing,
 } from "./types.js";

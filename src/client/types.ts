@@ -23,7 +23,13 @@ export type {
   SessionPage,
   SessionStatus,
 } from "../protocol/session-types.js";
-export type { AgentProfile, SessionEvalCase, SessionStateVersion, ToolProfile, ToolTrial } from "../protocol/studio-types.js";
+export type {
+  AgentProfile,
+  SessionEvalCase,
+  SessionStateVersion,
+  ToolProfile,
+  ToolTrial,
+} from "../protocol/studio-types.js";
 export type { WorkspaceEntry, WorkspaceListing } from "../protocol/workspace-types.js";
 
 /** What `send` takes: plain text (one user message), one user Msg or several. */

@@ -66,5 +66,11 @@ export type {
   SessionPage,
   SessionStatus,
 } from "./session-types.js";
-export type { AgentProfile, SessionEvalCase, SessionStateVersion, ToolProfile, ToolTrial } from "./studio-types.js";
+export type {
+  AgentProfile,
+  SessionEvalCase,
+  SessionStateVersion,
+  ToolProfile,
+  ToolTrial,
+} from "./studio-types.js";
 export type { WorkspaceEntry, WorkspaceListing } from "./workspace-types.js";
