@@ -58,13 +58,16 @@ export interface UiChatServer {
   close(): Promise<void>;
 }
 
-/** A served runtime with the AI SDK bridge mounted (and `mounts`, e.g. a test page), behind bearer auth. */
+/**
+ * A served runtime with the AI SDK bridge mounted, behind bearer auth (UI_TOKENS); `mounts` adds
+ * more routes built on the same runtime (a test page, another bridge).
+ */
 export async function startUiChatServer(
   agents: ServiceAgentOptions[],
-  mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [],
+  mounts: (runtime: ServiceRuntime) => Array<Hono<{ Variables: ServiceVariables }> | Hono> = () => [],
 ): Promise<UiChatServer> {
   const runtime = new ServiceRuntime({ backend: memoryBackend(), agents, heartbeatMs: 50 });
-  const app = createApp(runtime, { mounts: [uiChatRoutes(runtime), ...mounts], tokens: UI_TOKENS });
+  const app = createApp(runtime, { mounts: [uiChatRoutes(runtime), ...mounts(runtime)], tokens: UI_TOKENS });
   const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;

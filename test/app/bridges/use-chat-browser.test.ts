@@ -45,6 +45,7 @@ describe.runIf(chromiumAvailable("the useChat browser test"))(
     const pageErrors: string[] = [];
 
     beforeAll(async () => {
+      const page = await pageRoutes();
       server = await startUiChatServer(
         [
           {
@@ -74,7 +75,7 @@ describe.runIf(chromiumAvailable("the useChat browser test"))(
             toolkit: [gate.tool],
           },
         ],
-        [await pageRoutes()],
+        () => [page],
       );
       browser = await launchChromium();
     }, 60_000);
