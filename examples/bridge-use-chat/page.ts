@@ -9,7 +9,8 @@
 //      npx esbuild examples/bridge-use-chat/page.ts --bundle --format=esm --outdir=examples/bridge-use-chat \
 //        --servedir=examples/bridge-use-chat --serve=127.0.0.1:8000
 //      open http://127.0.0.1:8000/?agent=assistant&server=http://127.0.0.1:8787
-// The token is read from localStorage "agentscope.token" (the console's sign-in, when served together).
+// The token is read from localStorage "agentscope.token" (the console's sign-in when the page is served
+// from the service's origin; elsewhere set it in the page's devtools). A service without tokens needs none.
 
 import { useChat } from "@ai-sdk/react";
 import {
