@@ -185,6 +185,30 @@ describe("the AI SDK UI message stream, read by the ai package's own transport a
     expect(notes).toEqual(["hello"]);
   });
 
+  it("resume while a reply waits for approval: replayed up to the request, which the page can answer", async () => {
+    const { notes, writeNote } = recordedNotes();
+    const model = new ScriptedModel([
+      { text: "May I?", toolCalls: [{ id: "w1", name: "write_note", input: { text: "later" } }] },
+      { text: "Done." },
+    ]);
+    const server = await serve([{ name: "helper", model, toolkit: [writeNote] }]);
+    await chunksOf(await send(server, "helper", "chat-p", [userMessage("Note later")]));
+    // The page reloads with no messages: resume rebuilds the waiting message from the log.
+    const replay = await transport(server, "helper").reconnectToStream({ chatId: "chat-p" });
+    const chunks = await chunksOf(replay!);
+    expect(chunks.at(-1)).toMatchObject({ type: "finish", finishReason: "tool-calls" });
+    const waiting = await messageOf(chunks);
+    expect(waiting.parts.filter((p) => p.type === "text")).toEqual([
+      expect.objectContaining({ text: "May I?" }),
+    ]);
+    expect(waiting.parts.find((p) => p.type === "dynamic-tool")).toMatchObject({
+      state: "approval-requested",
+    });
+    const done = await chunksOf(await send(server, "helper", "chat-p", [respond(waiting, true)]));
+    expect(done.at(-1)).toMatchObject({ type: "finish", finishReason: "stop" });
+    expect(notes).toEqual(["later"]);
+  });
+
   it("resume: the running reply is replayed from its start, then followed live; 204 when none runs", async () => {
     const gate = gateTool();
     const model = new ScriptedModel([

@@ -24,7 +24,7 @@ export const UI_SESSION_HEADER = "x-agentscope-session-id";
 /**
  * The AI SDK bridge: `POST /v1/ai-sdk/<agent>/chat` answers `useChat`'s default transport with a UI
  * message stream of one reply; `GET .../chat/<id>/stream` (`resume: true`) replays the running
- * reply from its start and follows it; `POST .../chat/<id>/stop` interrupts it server-side. The chat
+ * reply from its start and follows it (a paused one up to its pause; 204 when there is neither); `POST .../chat/<id>/stop` interrupts it server-side. The chat
  * id is a session of the caller's (created on the first message) under the service's auth and
  * isolation: another user's chat id is "not found".
  */
@@ -62,7 +62,8 @@ export function uiChatRoutes(runtime: ServiceRuntime): Hono<{ Variables: Service
         const record = await runtime.getSession(user, sessionId);
         checkAgent(record, agent);
         const status = await runtime.status(user, sessionId, record);
-        if (!status.running || status.replyId === undefined) return c.body(null, 204);
+        const paused = !status.running && status.waitingFor !== undefined;
+        if (status.replyId === undefined || !(status.running || paused)) return c.body(null, 204);
         const after = await replyReplayPoint(
           runtime.backend.events,
           sessionId,
@@ -70,7 +71,9 @@ export function uiChatRoutes(runtime: ServiceRuntime): Hono<{ Variables: Service
           status.lastEventId,
         );
         const stream = takeStreamSlot(c, runtime, user);
-        return uiStream(c, runtime, user, { sessionId, after }, status.replyId, stream);
+        // A paused reply is replayed up to its pause (the page can answer it again); a running one is followed.
+        const point = paused ? { sessionId, after, done: Promise.resolve() } : { sessionId, after };
+        return uiStream(c, runtime, user, point, status.replyId, stream);
       } catch (error) {
         return errorResponse(c, toHttpError(error));
       }
