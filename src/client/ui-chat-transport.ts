@@ -118,7 +118,8 @@ export function agentscopeChatTransport<M extends UiChatMessage = UiChatMessage>
       const response = await request(`POST ${uiChatPath(options.agent)}`, api, {
         method: "POST",
         headers: { ...headersOf(headers), "content-type": "application/json" },
-        body: JSON.stringify({ ...body, id: chatId, messages, trigger, messageId }),
+        // The session keeps the history; the service reads the last message only, so only it is sent.
+        body: JSON.stringify({ ...body, id: chatId, messages: messages.slice(-1), trigger, messageId }),
         ...(abortSignal ? { signal: abortSignal } : {}),
       });
       if (!response.body) throw new ConnectionError("the chat response has no body");

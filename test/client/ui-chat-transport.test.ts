@@ -25,20 +25,27 @@ describe("agentscopeChatTransport (agentscope/client) for useChat", () => {
     ]);
     servers.push(server);
     const events: AgentEvent[] = [];
+    const sent: Array<{ messages: unknown[] }> = [];
     const transport: ChatTransport<UIMessage> = agentscopeChatTransport({
       agent: "helper",
       baseUrl: server.base,
       token: () => "alice-token",
       onEvent: (event) => events.push(event),
+      fetch: (input, init) => {
+        if (typeof init?.body === "string") sent.push(JSON.parse(init.body) as { messages: unknown[] });
+        return fetch(input, init);
+      },
     });
     const stream = await transport.sendMessages({
       trigger: "submit-message",
       chatId: "c1",
       messageId: undefined,
-      messages: [hello],
+      messages: [{ id: "old", role: "assistant", parts: [{ type: "text", text: "Earlier." }] }, hello],
       abortSignal: undefined,
     });
     const message = await lastMessage(stream);
+    // The session keeps the history: only the new message goes over the wire.
+    expect(sent.map((body) => body.messages)).toEqual([[hello]]);
     expect(message?.parts.filter((p) => p.type === "text")).toEqual([
       expect.objectContaining({ text: "Hello there." }),
     ]);

@@ -50,16 +50,9 @@ export function startUi(sessionId: string, replyId: string, withEvents = false):
 /** The chunks one agent event stands for (the `start` chunk before the first). */
 export function translateUiEvent(t: UiTranslation, event: AgentEvent): UiMessageChunk[] {
   const out: UiMessageChunk[] = [];
+  if (!t.started && event.source === undefined) out.push(startChunk(t));
   if (t.withEvents) out.push({ type: AGENTSCOPE_EVENT_PART, id: event.id, data: event, transient: true });
   if (event.source !== undefined) return out;
-  if (!t.started) {
-    t.started = true;
-    out.push({
-      type: "start",
-      messageId: t.replyId,
-      messageMetadata: { sessionId: t.sessionId, replyId: t.replyId },
-    });
-  }
   // An answer right after a pause (a replay of a resumed reply) means the reply goes on.
   if (
     event.type === "USER_CONFIRM_RESULT" ||
@@ -215,15 +208,7 @@ function chunksOf(t: UiTranslation, event: AgentEvent): UiMessageChunk[] {
  * the usage and status in the message metadata; or an `error` when following the reply failed.
  */
 export function finishUi(t: UiTranslation, failure?: string): UiMessageChunk[] {
-  const out: UiMessageChunk[] = [];
-  if (!t.started) {
-    t.started = true;
-    out.push({
-      type: "start",
-      messageId: t.replyId,
-      messageMetadata: { sessionId: t.sessionId, replyId: t.replyId },
-    });
-  }
+  const out: UiMessageChunk[] = t.started ? [] : [startChunk(t)];
   if (failure !== undefined) return [...out, { type: "error", errorText: failure }];
   const usage = { ...t.usage };
   if (t.ended === undefined && t.paused === undefined)
@@ -232,6 +217,16 @@ export function finishUi(t: UiTranslation, failure?: string): UiMessageChunk[] {
   const messageMetadata =
     t.ended !== undefined ? { usage, ...t.endMetadata } : { usage, status: "waiting" as const };
   return [...out, { type: "finish", finishReason, messageMetadata }];
+}
+
+/** The message's first chunk: its id is the reply id, so continuations and replays land on it. */
+function startChunk(t: UiTranslation): UiMessageChunk {
+  t.started = true;
+  return {
+    type: "start",
+    messageId: t.replyId,
+    messageMetadata: { sessionId: t.sessionId, replyId: t.replyId },
+  };
 }
 
 /** Whether the stream is over: the reply ended, or paused (unless its answer follows in the log). */
