@@ -66,3 +66,9 @@ export type {
   WorkspaceEntry,
   WorkspaceListing,
 } from "./types.js";
+export {
+  type AgentscopeChatTransport,
+  type AgentscopeChatTransportOptions,
+  agentscopeChatTransport,
+  type UiChatMessage,
+} from "./ui-chat-transport.js";

@@ -73,4 +73,15 @@ export type {
   ToolProfile,
   ToolTrial,
 } from "./studio-types.js";
+export {
+  AGENTSCOPE_EVENT_PART,
+  AGENTSCOPE_EVENTS_HEADER,
+  type AgentscopeMessageMetadata,
+  UI_MESSAGE_STREAM_HEADER,
+  UI_MESSAGE_STREAM_VERSION,
+  type UiFinishReason,
+  type UiMessageChunk,
+  type UiMessageUsage,
+  uiChatPath,
+} from "./ui-message-stream.js";
 export type { WorkspaceEntry, WorkspaceListing } from "./workspace-types.js";

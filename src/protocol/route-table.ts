@@ -23,6 +23,7 @@ import type {
   SessionStatus,
 } from "./session-types.js";
 import type { AgentProfile, SessionEvalCase, SessionStateVersion, ToolTrial } from "./studio-types.js";
+import { AGENTSCOPE_EVENTS_HEADER } from "./ui-message-stream.js";
 import type { WorkspaceListing } from "./workspace-types.js";
 
 const runStarted = answer<RunStarted>(
@@ -387,6 +388,39 @@ export const SERVICE_ROUTES = {
       "json-or-sse",
     ),
     alsoAnswers: [{ status: 429, description: "the user's open-stream limit (Retry-After), when streamed" }],
+  },
+  aiSdkChat: {
+    method: "POST",
+    path: "/v1/ai-sdk/{agent}/chat",
+    summary: "A reply as an AI SDK UI message stream (useChat's default transport; docs/bridges.md)",
+    auth: "bearer",
+    body: {
+      kind: "foreign",
+      description: "AI SDK chat request: { id (the session), messages (UI messages), trigger }",
+    },
+    headers: {
+      [AGENTSCOPE_EVENTS_HEADER]: "`1`: every agent event as a transient data-agentscope-event chunk too",
+    },
+    answer: answer<never>(200, "UI message stream chunks as SSE (x-vercel-ai-ui-message-stream: v1)", "sse"),
+    alsoAnswers: [{ status: 429, description: "the user's run or open-stream limit (Retry-After)" }],
+  },
+  aiSdkChatStream: {
+    method: "GET",
+    path: "/v1/ai-sdk/{agent}/chat/{id}/stream",
+    summary: "Resume a chat's running reply (useChat resume: true): replayed from its start, then live",
+    auth: "bearer",
+    answer: answer<never>(200, "UI message stream chunks as SSE; 204 when no reply is running", "sse"),
+    alsoAnswers: [{ status: 429, description: "the user's open-stream limit (Retry-After)" }],
+  },
+  aiSdkChatStop: {
+    method: "POST",
+    path: "/v1/ai-sdk/{agent}/chat/{id}/stop",
+    summary: "Stop a chat's reply on the server (interrupts the run, on whichever replica runs it)",
+    auth: "bearer",
+    answer: answer<InterruptResult>(
+      202,
+      "`{ was: running | paused, replyId?, after? }`; 200 `{ was: idle }` when nothing runs",
+    ),
   },
 } as const satisfies Record<string, Route>;
 

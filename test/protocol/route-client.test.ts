@@ -97,6 +97,9 @@ const EVERY_ROUTE: { [N in RouteName]: (call: TableCall) => Promise<RouteRespons
   openaiModels: (call) => call("openaiModels", { params: {} }),
   openaiModel: (call) => call("openaiModel", { params: { model: "main" } }),
   openaiChatCompletions: (call) => call("openaiChatCompletions", { params: {} }),
+  aiSdkChat: (call) => call("aiSdkChat", { params: { agent: "main" } }),
+  aiSdkChatStream: (call) => call("aiSdkChatStream", { params: { agent: "main", id: "s1" } }),
+  aiSdkChatStop: (call) => call("aiSdkChatStop", { params: { agent: "main", id: "s1" } }),
 };
 
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;

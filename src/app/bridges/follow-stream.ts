@@ -18,6 +18,8 @@ export interface BridgeFrames {
   heartbeat(): string;
   /** The closing text: after the reply's last event, or when following it failed (`error`). */
   finish(error?: HttpError): string;
+  /** Whether the bridge's message is over before the follower ends (checked after each item). */
+  done?(): boolean;
 }
 
 /** A stream slot of the caller's (429 when the user has too many open), with the socket's drop. */
@@ -38,15 +40,19 @@ export function takeStreamSlot(c: Context, runtime: ServiceRuntime, user: string
   return { slot, drop };
 }
 
+/** Where a stream follows a session's log from: a run's handle, or (`done` unset) a replay point. */
+export type FollowPoint = Pick<RunHandle, "sessionId" | "after"> & { done?: Promise<void> };
+
 /**
  * A streamed response that follows a run the service already started: every event of the reply,
  * from the event log, written in the bridge's protocol by `frames`. The reply runs in the service and
  * goes on when the client leaves; the stream keeps the service's backpressure and write timeout.
+ * Without `handle.done` it follows until `frames.done()` says the message is over.
  */
 export function followStream(options: {
   runtime: ServiceRuntime;
   user: string;
-  handle: RunHandle;
+  handle: FollowPoint;
   stream: BridgeStreamSlot;
   signal: AbortSignal;
   frames: BridgeFrames;
@@ -75,11 +81,12 @@ export function followStream(options: {
       const items = await runtime.follow(user, handle.sessionId, {
         after: handle.after,
         signal: controller.signal,
-        until: handle.done,
+        ...(handle.done ? { until: handle.done } : {}),
       });
       for await (const item of items) {
         if (item.kind === "event") write(frames.event(item.event));
         else if (item.kind === "heartbeat") write(frames.heartbeat());
+        if (frames.done?.()) break;
         await pacer.ready(out); // the follower waits while the client's queue is full
       }
       write(frames.finish());

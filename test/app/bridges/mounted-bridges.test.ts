@@ -6,7 +6,7 @@ import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.
 import { ScriptedModel } from "../../../src/testing/index.js";
 
 describe("the service mounts the bridges", () => {
-  it("serves /v1/openai and /v1/mcp next to /v1, behind the same auth", async () => {
+  it("serves /v1/openai, /v1/mcp and /v1/ai-sdk next to /v1, behind the same auth", async () => {
     const runtime = new ServiceRuntime({
       backend: memoryBackend(),
       agents: [{ name: "helper", model: new ScriptedModel([]) }],
@@ -44,6 +44,16 @@ describe("the service mounts the bridges", () => {
       expect(initialize.status).toBe(200);
       expect(initialize.headers.get("mcp-session-id")).toMatch(/^[\w-]{36}$/);
       expect(await initialize.text()).toContain('"name":"agentscope"');
+      const chat = (headers: Record<string, string>) =>
+        app.request("/v1/ai-sdk/helper/chat", {
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json" },
+          body: JSON.stringify({ id: "c1", messages: [] }),
+        });
+      expect((await chat({})).status).toBe(401);
+      const refused = await chat(auth);
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain("messages");
     } finally {
       await runtime.close();
     }

@@ -101,7 +101,8 @@ function blocksOf(message: ChatMessage, index: number): ContentBlock[] {
 
 const DATA_URL = /^data:([\w.+-]+\/[\w.+-]+);base64,(.*)$/s;
 
-function imageBlock(url: string, id: string): ContentBlock {
+/** A data block from a URL: a `data:` URL becomes base64 (with its media type), any other stays a URL. */
+export function imageBlock(url: string, id: string): ContentBlock {
   const data = DATA_URL.exec(url);
   if (data)
     return {
