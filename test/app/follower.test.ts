@@ -1,4 +1,4 @@
-import { request as httpRequest, ServerResponse } from "node:http";
+import { request as httpRequest, type ServerResponse } from "node:http";
 import { connect } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
@@ -272,6 +272,27 @@ describe("SSE from a Follower, written straight to the socket", () => {
     return { chunks, received };
   }
 
+  /** Serves `sseResponse(open)` straight to the socket; `responses` gets Node's response of each request. */
+  async function serveDirect(open: (signal: StopSignal) => Promise<Follower>) {
+    const responses: ServerResponse[] = [];
+    const direct = sendBodiesDirectly(() => sseResponse(open));
+    const server = await serveOnLoopback((request, env) => {
+      responses.push((env as { outgoing: ServerResponse }).outgoing);
+      return direct(request, env);
+    });
+    servers.push(server);
+    return { server, responses };
+  }
+
+  /**
+   * The response's socket holds what was written to it (the sink corked it), seen a turn of the event
+   * loop later: Node corks a socket for each write itself, but only until the next tick.
+   */
+  async function holding(out: ServerResponse | undefined): Promise<boolean> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return (out?.socket?.writableCorked ?? 0) > 0;
+  }
+
   it("writes the frames of one batch as one chunk of the response", async () => {
     const { backend, finish } = setup();
     const server = await serveOnLoopback(
@@ -293,19 +314,13 @@ describe("SSE from a Follower, written straight to the socket", () => {
 
   it("holds a run's last frame until the stream ends, then sends both in one write", async () => {
     const { backend, finish } = setup();
-    const cork = vi.spyOn(ServerResponse.prototype, "cork");
     let runDone!: () => void;
     const until = new Promise<void>((resolve) => {
       runDone = resolve;
     });
-    const server = await serveOnLoopback(
-      sendBodiesDirectly(() =>
-        sseResponse(
-          async (signal) => new Follower(backend, "s", { after: 0, signal, heartbeatMs: 60_000, until }),
-        ),
-      ),
+    const { server, responses } = await serveDirect(
+      async (signal) => new Follower(backend, "s", { after: 0, signal, heartbeatMs: 60_000, until }),
     );
-    servers.push(server);
     const client = await rawChunks(server.base);
     await append(backend, 1, 1);
     await client.received("id: 1\n");
@@ -313,13 +328,12 @@ describe("SSE from a Follower, written straight to the socket", () => {
       createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" }),
     ]);
     await backend.bus.publish({ sessionId: "s", kind: "events", events: [end!] });
-    await vi.waitFor(() => expect(cork).toHaveBeenCalledTimes(1));
+    await vi.waitFor(async () => expect(await holding(responses[0])).toBe(true));
     expect(client.chunks.join("")).not.toContain("REPLY_END"); // held while the run frees the session
     runDone();
     await client.received("0\r\n\r\n");
     const last = client.chunks.find((chunk) => chunk.includes("event: REPLY_END"));
     expect(last).toMatch(/event: REPLY_END\n[\s\S]*\r\n0\r\n\r\n$/); // the frame and the end in one read
-    cork.mockRestore();
     finish();
   });
 
@@ -355,23 +369,17 @@ describe("SSE from a Follower, written straight to the socket", () => {
 
   it("sends a held last frame anyway if the stream does not end soon; a stream that does not end with a run holds nothing", async () => {
     const { backend } = setup();
-    const cork = vi.spyOn(ServerResponse.prototype, "cork");
     const never = new Promise<void>(() => {});
     let withRun = true;
-    const server = await serveOnLoopback(
-      sendBodiesDirectly(() =>
-        sseResponse(
-          async (signal) =>
-            new Follower(backend, "s", {
-              after: 0,
-              signal,
-              heartbeatMs: 60_000,
-              ...(withRun ? { until: never } : {}),
-            }),
-        ),
-      ),
+    const { server, responses } = await serveDirect(
+      async (signal) =>
+        new Follower(backend, "s", {
+          after: 0,
+          signal,
+          heartbeatMs: 60_000,
+          ...(withRun ? { until: never } : {}),
+        }),
     );
-    servers.push(server);
     const held = await rawChunks(server.base);
     await held.received(": connected");
     withRun = false;
@@ -381,10 +389,12 @@ describe("SSE from a Follower, written straight to the socket", () => {
       createEvent("REPLY_END", { replyId: "r1", finishedReason: "completed" }),
     ]);
     await backend.bus.publish({ sessionId: "s", kind: "events", events: [end!] });
+    // the stream that ends with a run holds its last frame; the other one sent it at once
+    await vi.waitFor(async () => expect(await holding(responses[0])).toBe(true));
+    expect(await holding(responses[1])).toBe(false);
     await held.received("event: REPLY_END");
     await open.received("event: REPLY_END");
-    expect(cork).toHaveBeenCalledTimes(1); // the stream that ends with a run only
-    cork.mockRestore();
+    expect(await holding(responses[0])).toBe(false);
   });
 
   it("still serves an async generator of items (sseResponse's source before Follower), and stops it when the client leaves", async () => {

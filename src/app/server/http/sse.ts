@@ -140,6 +140,10 @@ const LAST_FRAME_HOLD_MS = 50;
  * write, not two: at thousands of replies ending per second, that write is a large part of what the
  * service spends. The end normally comes in the same delivery; if it does not, a timer sends the
  * frames after LAST_FRAME_HOLD_MS (a timer only then, not one per reply).
+ *
+ * The socket is corked, not the response: from Node 22 a corked response keeps its chunks in a buffer
+ * of its own, and `end()` writes the terminating chunk before them (the client sees the body end
+ * without its last frame). The socket's cork holds the framed chunks in order on every Node version.
  */
 class SocketSink implements FollowSink {
   #corked = false;
@@ -165,7 +169,7 @@ class SocketSink implements FollowSink {
       RUN_END_EVENTS.has(item.event.type)
     ) {
       this.#corked = true;
-      this.out.cork();
+      this.out.socket?.cork();
     }
     this.#frames += sseFrame(item);
     // Wait for the socket, or once the batch's frames and what the socket still holds reach the bound.
@@ -198,7 +202,7 @@ class SocketSink implements FollowSink {
   }
 
   readonly #release = (): void => {
-    this.out.uncork();
+    this.out.socket?.uncork();
   };
 
   end(): void {
