@@ -73,11 +73,15 @@ describe.runIf(chromiumAvailable("console demo tests"))("the demo's console has 
       await page.click("#knowledge-close");
       if (name === "phone") await page.click("#menu");
       await page.click("#memories-toggle");
+      // The fact is extracted after the reply: reopen the panel until it lists it. Each opening
+      // shows "Loading…" until its request answers; read the panel once it has.
+      const memories = page.locator("#memories");
       await expect
         .poll(async () => {
           await page.click("#memories-toggle");
           await page.click("#memories-toggle");
-          return page.locator("#memories").textContent();
+          await memories.locator("p.note", { hasText: "Loading…" }).waitFor({ state: "detached" });
+          return memories.textContent();
         })
         .toContain("Tried the agentscope demo console.");
       await page.screenshot({ path: join(SHOTS, `demo-memories-${name}.png`) });
