@@ -134,3 +134,33 @@ for (const name of usable) {
     });
   });
 }
+
+it.runIf(hasNodeSqlite)(
+  "node:sqlite loads without its experimental warning, in the process and in a worker; other warnings still print",
+  async () => {
+    const modules = (path: string) =>
+      JSON.stringify(fileURLToPath(new URL(`../../src/state/sqlite/${path}`, import.meta.url)));
+    const script = `const { loadSqliteDriver } = await import(${modules("sqlite-driver.ts")});
+    const { OPEN_DATABASE_SOURCE, startSqliteWorker } = await import(${modules("sqlite-worker-thread.ts")});
+    (await loadSqliteDriver("node:sqlite", "test")).open(":memory:").close();
+    const worker = startSqliteWorker(
+      'const { parentPort, workerData } = require("node:worker_threads");' +
+        OPEN_DATABASE_SOURCE +
+        'openDatabase(1000).close(); parentPort.postMessage("opened");',
+      "node:sqlite",
+      { file: ":memory:" },
+    );
+    worker.ref();
+    worker.once("message", (m) => { console.log(m); worker.terminate(); });
+    process.emitWarning("a warning of the program's own", "ExperimentalWarning");`;
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", script],
+      { env: { ...process.env, AGENTSCOPE_SQLITE_DRIVER: "" }, timeout: 20_000 },
+    );
+    expect(stdout.trim()).toBe("opened");
+    expect(stderr).not.toContain("SQLite is an experimental feature");
+    expect(stderr).toContain("a warning of the program's own");
+  },
+  30_000,
+);

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { importDriver } from "../lazy-driver.js";
 import { MissingDriverError } from "../store-errors.js";
+import { importNodeSqlite } from "./quiet-node-sqlite.js";
 import { withSqliteCode } from "./sqlite-error-code.js";
 
 /** A value bound to a statement's parameter. */
@@ -161,8 +162,7 @@ async function loadBetterSqlite(who: string): Promise<LoadedSqliteDriver> {
 }
 
 async function loadNodeSqlite(): Promise<LoadedSqliteDriver> {
-  const name = "node:sqlite";
-  const { DatabaseSync } = (await import(/* @vite-ignore */ name)) as NodeSqlite;
+  const { DatabaseSync } = await importNodeSqlite<NodeSqlite>();
   return {
     name: "node:sqlite",
     open: (file, options) =>

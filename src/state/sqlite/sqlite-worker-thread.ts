@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
+import { QUIET_NODE_SQLITE_SOURCE } from "./quiet-node-sqlite.js";
 import type { SqliteDriverName } from "./sqlite-driver.js";
 
 /**
@@ -21,10 +22,10 @@ ${source}
  * `openDatabase(busyTimeoutMs)`, which answers the driver's own database (better-sqlite3's, or
  * `node:sqlite`'s `DatabaseSync`); both take `prepare` and `exec`.
  */
-export const OPEN_DATABASE_SOURCE = `
+export const OPEN_DATABASE_SOURCE = `${QUIET_NODE_SQLITE_SOURCE}
 function openDatabase(busyTimeoutMs) {
   const db = workerData.driver === "node:sqlite"
-    ? new (require("node:sqlite").DatabaseSync)(workerData.file)
+    ? new (quietly(() => require("node:sqlite")).DatabaseSync)(workerData.file)
     : new (require(workerData.driver))(workerData.file, { fileMustExist: true });
   db.exec("PRAGMA busy_timeout = " + busyTimeoutMs);
   return db;
