@@ -275,7 +275,7 @@ describe("SSE from a Follower, written straight to the socket", () => {
   /** Serves `sseResponse(open)` straight to the socket; `responses` gets Node's response of each request. */
   async function serveDirect(open: (signal: StopSignal) => Promise<Follower>) {
     const responses: ServerResponse[] = [];
-    const direct = sendBodiesDirectly(() => sseResponse(open));
+    const direct = sendBodiesDirectly((_request: Request, _env?: unknown) => sseResponse(open));
     const server = await serveOnLoopback((request, env) => {
       responses.push((env as { outgoing: ServerResponse }).outgoing);
       return direct(request, env);
