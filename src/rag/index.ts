@@ -85,6 +85,7 @@ export { bm25Scores, cosineSimilarity, keywordTokens } from "./similarity.js";
 export { LanceDbVectorStore, type LanceDbVectorStoreOptions } from "./stores/lancedb-store.js";
 export { InMemoryVectorStore } from "./stores/memory-vector-store.js";
 export { PgVectorStore, type PgVectorStoreOptions } from "./stores/pgvector-store.js";
+export type { SqliteVectorSearch, SqliteVectorSearchOption } from "./stores/sqlite-vector-search.js";
 export {
   DEFAULT_SQLITE_VECTOR_PATH,
   SqliteVectorStore,

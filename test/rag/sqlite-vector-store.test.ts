@@ -5,7 +5,10 @@ import { afterAll, expect, it } from "vitest";
 import { SqliteVectorStore } from "../../src/rag/index.js";
 import { record, vectorStoreContract } from "./store-contract.js";
 
-vectorStoreContract("sqlite (sqlite-vec + FTS5)", async () => new SqliteVectorStore(":memory:"));
+vectorStoreContract(
+  "sqlite (auto: sqlite-vec where installed, + FTS5)",
+  async () => new SqliteVectorStore(":memory:"),
+);
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -13,7 +13,7 @@ export const KB_HELP = `Usage: agentscope kb add <name> <files, directories or "
        agentscope kb list <name> [--db file]
        agentscope kb remove <name> <documentId> [--db file]
 
-Local knowledge bases in an embedded SQLite file (sqlite-vec + FTS5). "add" reads each file
+Local knowledge bases in an embedded SQLite file (FTS5, and sqlite-vec where installed). "add" reads each file
 (text, Markdown, HTML, CSV, JSON, PDF, docx, xlsx, pptx), chunks, embeds and stores it, with a
 progress bar; a directory adds every file below it (hidden ones skipped), a quoted glob
 ("docs/**/*.md") the files it matches. A file that cannot be read is reported and skipped, the

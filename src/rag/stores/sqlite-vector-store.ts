@@ -6,7 +6,6 @@ import {
   type SqliteDatabase,
   type SqliteValue,
 } from "../../state/sqlite/sqlite-driver.js";
-import { importOptional } from "../readers/lazy-import.js";
 import { keywordTokens } from "../similarity.js";
 import type {
   Chunk,
@@ -29,6 +28,16 @@ import {
   missingCollection,
 } from "./record-checks.js";
 import { compileSqlFilter, type SqlFilterDialect } from "./sql-filter.js";
+import { exactSearch } from "./sqlite-exact-search.js";
+import {
+  checkVectorSearchOption,
+  layoutFor,
+  loadVectorSearch,
+  needsSqliteVec,
+  type SqliteVectorSearch,
+  type SqliteVectorSearchOption,
+  type VectorLayout,
+} from "./sqlite-vector-search.js";
 
 /** Where the embedded default keeps vectors: beside the SQLite state store's `.agentscope/state.db`. */
 export const DEFAULT_SQLITE_VECTOR_PATH = ".agentscope/vectors.db";
@@ -41,6 +50,12 @@ export interface SqliteVectorStoreOptions {
    * as the state's `openSqlite` gives it (opened with `extensions`).
    */
   database?: BetterSqlite3.Database | SqliteDatabase;
+  /**
+   * How vectors are searched (see SqliteVectorSearch): `auto` (default) uses sqlite-vec where it is
+   * installed and loads, else an exact scan in JavaScript; `sqlite-vec` requires it; `exact` never
+   * loads it. Chosen once, when the store opens; `vectorSearch` on the store says which runs.
+   */
+  vectorSearch?: SqliteVectorSearchOption;
 }
 
 interface ChunkRow {
@@ -56,6 +71,15 @@ interface ChunkRow {
 interface CollectionRow {
   id: number;
   dimensions: number;
+  vectors: VectorLayout;
+}
+
+/** An open collection: its tables' prefix and how it keeps its vectors. */
+interface OpenCollection {
+  db: SqliteDatabase;
+  t: string;
+  dimensions: number;
+  vectors: VectorLayout;
 }
 
 const CHUNK_COLUMNS = "c.id, c.document_id, c.chunk_index, c.text, c.source, c.location, c.metadata";
@@ -113,22 +137,41 @@ function locationJson(record: ChunkRecord): string {
 
 /**
  * The embedded default: SQLite (better-sqlite3, or Node's own node:sqlite where better-sqlite3 is
- * missing or does not load: see the state's `openSqlite`), vectors in a `sqlite-vec` vec0 table (cosine),
- * keyword search through FTS5 (BM25). Each collection is three tables named after its id in a
- * `rag_collections` registry, so any collection name is safe. Writes run in one transaction.
- * Filtered vector searches scan the matching chunks exactly; unfiltered ones use vec0's KNN.
+ * missing or does not load: see the state's `openSqlite`), keyword search through FTS5 (BM25), and
+ * vectors (cosine) in a `sqlite-vec` vec0 table where sqlite-vec is installed, else as Float32 blobs
+ * searched exactly in JavaScript (`vectorSearch`). Each collection is three tables named after its id
+ * in a `rag_collections` registry, so any collection name is safe; it keeps the vector layout it was
+ * created with (a vec0 one needs sqlite-vec to be searched or written). Writes run in one transaction.
+ * With sqlite-vec, filtered searches scan the matching chunks exactly; unfiltered ones use vec0's KNN.
  */
 export class SqliteVectorStore implements VectorStore {
   readonly kind = "sqlite";
   readonly capabilities = { keyword: true };
   readonly path: string;
   readonly #options: SqliteVectorStoreOptions;
+  readonly #vectorSearch: SqliteVectorSearchOption;
   #db: Promise<SqliteDatabase> | undefined;
+  #search: SqliteVectorSearch | undefined;
 
   constructor(options: SqliteVectorStoreOptions | string = {}) {
     this.#options = typeof options === "string" ? { path: options } : options;
+    this.#vectorSearch = checkVectorSearchOption(this.#options.vectorSearch);
     const path = this.#options.path ?? DEFAULT_SQLITE_VECTOR_PATH;
     this.path = path === ":memory:" ? path : resolve(path);
+  }
+
+  /**
+   * Which vector search runs: `sqlite-vec` or `exact` (JavaScript). Undefined until the store has
+   * opened (its first call; `open()` opens it and answers this).
+   */
+  get vectorSearch(): SqliteVectorSearch | undefined {
+    return this.#search;
+  }
+
+  /** Opens the store now (else its first call does); answers the vector search it runs. */
+  async open(): Promise<SqliteVectorSearch> {
+    await this.#open();
+    return this.#search as SqliteVectorSearch;
   }
 
   async createCollection(name: string, options: CollectionOptions): Promise<void> {
@@ -142,17 +185,20 @@ export class SqliteVectorStore implements VectorStore {
     if (!Number.isInteger(options.dimensions) || options.dimensions < 1) {
       throw dimensionMismatch(name, 0, options.dimensions);
     }
+    const vectors = layoutFor(this.#search as SqliteVectorSearch);
     db.transaction(() => {
       const { lastInsertRowid } = db
-        .prepare("INSERT INTO rag_collections (name, dimensions) VALUES (?, ?)")
-        .run(name, options.dimensions);
+        .prepare("INSERT INTO rag_collections (name, dimensions, vectors) VALUES (?, ?, ?)")
+        .run(name, options.dimensions, vectors);
       const t = `rag_c${Number(lastInsertRowid)}`;
       db.exec(`CREATE TABLE ${t}_chunks (
         id INTEGER PRIMARY KEY, document_id TEXT NOT NULL, chunk_index INTEGER NOT NULL, text TEXT NOT NULL,
         source TEXT NOT NULL, location TEXT NOT NULL, metadata TEXT NOT NULL, UNIQUE (document_id, chunk_index))`);
-      db.exec(
-        `CREATE VIRTUAL TABLE ${t}_vec USING vec0(embedding float[${options.dimensions}] distance_metric=cosine)`,
-      );
+      if (vectors === "vec0")
+        db.exec(
+          `CREATE VIRTUAL TABLE ${t}_vec USING vec0(embedding float[${options.dimensions}] distance_metric=cosine)`,
+        );
+      else db.exec(`CREATE TABLE ${t}_blobs (id INTEGER PRIMARY KEY, embedding BLOB NOT NULL)`);
       db.exec(`CREATE VIRTUAL TABLE ${t}_fts USING fts5(text, tokenize = 'unicode61')`);
     })();
   }
@@ -161,10 +207,12 @@ export class SqliteVectorStore implements VectorStore {
     const db = await this.#open();
     const existing = this.#find(db, name);
     if (!existing) return;
+    this.#checkVectors(name, existing.vectors); // a vec0 table cannot be dropped without its module
     const t = `rag_c${existing.id}`;
+    const vectors = existing.vectors === "vec0" ? `${t}_vec` : `${t}_blobs`;
     db.transaction(() => {
       db.exec(
-        `DROP TABLE IF EXISTS ${t}_chunks; DROP TABLE IF EXISTS ${t}_vec; DROP TABLE IF EXISTS ${t}_fts`,
+        `DROP TABLE IF EXISTS ${t}_chunks; DROP TABLE IF EXISTS ${vectors}; DROP TABLE IF EXISTS ${t}_fts`,
       );
       db.prepare("DELETE FROM rag_collections WHERE id = ?").run(existing.id);
     })();
@@ -175,15 +223,15 @@ export class SqliteVectorStore implements VectorStore {
   }
 
   async upsert(collection: string, records: readonly ChunkRecord[]): Promise<void> {
-    const { db, t, dimensions } = await this.#collection(collection);
-    checkRecords(collection, dimensions, records);
-    db.transaction(() => {
+    const open = await this.#writable(collection);
+    checkRecords(collection, open.dimensions, records);
+    open.db.transaction(() => {
       for (const record of records) {
-        this.#deleteWhere(db, t, "c.document_id = ? AND c.chunk_index = ?", [
+        this.#deleteWhere(open, "c.document_id = ? AND c.chunk_index = ?", [
           record.documentId,
           record.chunkIndex,
         ]);
-        this.#insert(db, t, record);
+        this.#insert(open, record);
       }
     })();
   }
@@ -193,27 +241,29 @@ export class SqliteVectorStore implements VectorStore {
     documentId: string,
     records: readonly ChunkRecord[],
   ): Promise<void> {
-    const { db, t, dimensions } = await this.#collection(collection);
-    checkRecords(collection, dimensions, records);
-    db.transaction(() => {
-      this.#deleteWhere(db, t, "c.document_id = ?", [documentId]);
-      for (const record of records) this.#insert(db, t, { ...record, documentId });
+    const open = await this.#writable(collection);
+    checkRecords(collection, open.dimensions, records);
+    open.db.transaction(() => {
+      this.#deleteWhere(open, "c.document_id = ?", [documentId]);
+      for (const record of records) this.#insert(open, { ...record, documentId });
     })();
   }
 
   async deleteDocument(collection: string, documentId: string, filter?: MetadataFilter): Promise<number> {
-    const { db, t } = await this.#collection(collection);
+    const open = await this.#writable(collection);
     const where = sqliteFilter(filter);
-    return db.transaction(() =>
-      this.#deleteWhere(db, t, `${where.sql} AND c.document_id = ?`, [...where.params, documentId]),
+    return open.db.transaction(() =>
+      this.#deleteWhere(open, `${where.sql} AND c.document_id = ?`, [...where.params, documentId]),
     )();
   }
 
   async search(collection: string, query: VectorSearchQuery): Promise<SearchHit[]> {
-    const { db, t, dimensions } = await this.#collection(collection);
+    const open = await this.#writable(collection);
+    const { db, t, dimensions } = open;
     checkTopK(query.topK);
     checkVector(collection, dimensions, query.vector, "the query vector");
     const vector = toBlob(query.vector);
+    if (open.vectors === "blob") return this.#exactSearch(open, vector, query);
     let rows: (ChunkRow & { distance: number })[];
     if (query.filter === undefined) {
       rows = db
@@ -233,6 +283,23 @@ export class SqliteVectorStore implements VectorStore {
         .all(vector, ...where.params, query.topK) as (ChunkRow & { distance: number })[];
     }
     return rows.map((row) => ({ chunk: rowToChunk(row), score: 1 - row.distance }));
+  }
+
+  /** A collection of Float32 blobs: scanned in JavaScript (see exactSearch), then its chunks read. */
+  #exactSearch(open: OpenCollection, vector: Float32Array, query: VectorSearchQuery): SearchHit[] {
+    const { db, t } = open;
+    const hits = exactSearch(db, t, vector, sqliteFilter(query.filter), query.topK);
+    if (hits.length === 0) return [];
+    const rows = db
+      .prepare<SqliteValue[], ChunkRow>(
+        `SELECT ${CHUNK_COLUMNS} FROM ${t}_chunks c WHERE c.id IN (${hits.map(() => "?").join(", ")})`,
+      )
+      .all(...hits.map((hit) => hit.id));
+    const byId = new Map(rows.map((row) => [Number(row.id), row]));
+    return hits.flatMap((hit) => {
+      const row = byId.get(hit.id);
+      return row ? [{ chunk: rowToChunk(row), score: 1 - hit.distance }] : [];
+    });
   }
 
   async keywordSearch(collection: string, query: KeywordSearchQuery): Promise<SearchHit[]> {
@@ -281,11 +348,6 @@ export class SqliteVectorStore implements VectorStore {
 
   async #open(): Promise<SqliteDatabase> {
     this.#db ??= (async () => {
-      const sqliteVec = await importOptional(
-        () => import("sqlite-vec"),
-        "sqlite-vec",
-        "the SQLite vector store",
-      );
       const given = this.#options.database;
       let db: SqliteDatabase;
       if (given) db = "driver" in given ? given : betterSqliteDatabase(given);
@@ -294,29 +356,44 @@ export class SqliteVectorStore implements VectorStore {
         db.exec("PRAGMA journal_mode = WAL");
         db.exec("PRAGMA busy_timeout = 5000");
       }
-      sqliteVec.load(db);
+      this.#search = await loadVectorSearch(db, this.#vectorSearch);
       db.exec(
-        "CREATE TABLE IF NOT EXISTS rag_collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, dimensions INTEGER NOT NULL)",
+        "CREATE TABLE IF NOT EXISTS rag_collections (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, dimensions INTEGER NOT NULL, vectors TEXT NOT NULL DEFAULT 'vec0')",
       );
+      // A file from before the blob layout: every collection in it is a vec0 one (the default).
+      const columns = db.prepare<[], { name: string }>("PRAGMA table_info(rag_collections)").all();
+      if (!columns.some((column) => column.name === "vectors"))
+        db.exec("ALTER TABLE rag_collections ADD COLUMN vectors TEXT NOT NULL DEFAULT 'vec0'");
       return db;
     })();
     return this.#db;
   }
 
   #find(db: SqliteDatabase, name: string): CollectionRow | undefined {
-    return db.prepare("SELECT id, dimensions FROM rag_collections WHERE name = ?").get(name) as
+    return db.prepare("SELECT id, dimensions, vectors FROM rag_collections WHERE name = ?").get(name) as
       | CollectionRow
       | undefined;
   }
 
-  async #collection(name: string): Promise<{ db: SqliteDatabase; t: string; dimensions: number }> {
+  async #collection(name: string): Promise<OpenCollection> {
     const db = await this.#open();
     const found = this.#find(db, name);
     if (!found) throw missingCollection(this.kind, name);
-    return { db, t: `rag_c${found.id}`, dimensions: found.dimensions };
+    return { db, t: `rag_c${found.id}`, dimensions: found.dimensions, vectors: found.vectors };
   }
 
-  #insert(db: SqliteDatabase, t: string, record: ChunkRecord): void {
+  /** A collection whose vectors this store can read and write (a vec0 one needs sqlite-vec loaded). */
+  async #writable(name: string): Promise<OpenCollection> {
+    const open = await this.#collection(name);
+    this.#checkVectors(name, open.vectors);
+    return open;
+  }
+
+  #checkVectors(name: string, vectors: VectorLayout): void {
+    if (vectors === "vec0" && this.#search !== "sqlite-vec") throw needsSqliteVec(name);
+  }
+
+  #insert({ db, t, vectors }: OpenCollection, record: ChunkRecord): void {
     const { lastInsertRowid } = db
       .prepare(
         `INSERT INTO ${t}_chunks (document_id, chunk_index, text, source, location, metadata) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -330,18 +407,21 @@ export class SqliteVectorStore implements VectorStore {
         JSON.stringify(record.metadata),
       );
     const id = BigInt(lastInsertRowid);
-    db.prepare(`INSERT INTO ${t}_vec (rowid, embedding) VALUES (?, ?)`).run(id, toBlob(record.vector));
+    if (vectors === "vec0")
+      db.prepare(`INSERT INTO ${t}_vec (rowid, embedding) VALUES (?, ?)`).run(id, toBlob(record.vector));
+    else db.prepare(`INSERT INTO ${t}_blobs (id, embedding) VALUES (?, ?)`).run(id, toBlob(record.vector));
     db.prepare(`INSERT INTO ${t}_fts (rowid, text) VALUES (?, ?)`).run(id, record.text);
   }
 
   /** Deletes the chunks matching `where` (over alias c) from all three tables; returns how many. */
-  #deleteWhere(db: SqliteDatabase, t: string, where: string, params: SqliteValue[]): number {
+  #deleteWhere({ db, t, vectors }: OpenCollection, where: string, params: SqliteValue[]): number {
     const ids = db
       .prepare<SqliteValue[], { id: number }>(`SELECT c.id FROM ${t}_chunks c WHERE ${where}`)
       .all(...params)
       .map((row) => row.id);
     for (const id of ids) {
-      db.prepare(`DELETE FROM ${t}_vec WHERE rowid = ?`).run(BigInt(id));
+      if (vectors === "vec0") db.prepare(`DELETE FROM ${t}_vec WHERE rowid = ?`).run(BigInt(id));
+      else db.prepare(`DELETE FROM ${t}_blobs WHERE id = ?`).run(id);
       db.prepare(`DELETE FROM ${t}_fts WHERE rowid = ?`).run(id);
       db.prepare(`DELETE FROM ${t}_chunks WHERE id = ?`).run(id);
     }
