@@ -7,7 +7,7 @@ import {
   registeredModelProvider,
   registeredModelProviders,
 } from "./provider-registry.js";
-import { BUILTIN_MODEL_PROVIDERS } from "./providers.js";
+import { loadBuiltinModelProviders } from "./providers.js";
 
 // The spec grammar lives in a file without the providers, so the agent can check a spec cheaply.
 export { MODEL_PROVIDERS, parseModelSpec } from "./model-spec.js";
@@ -29,7 +29,14 @@ export type ModelSpec =
       contextSize?: number;
     };
 
-const BUILTIN = new Map(BUILTIN_MODEL_PROVIDERS.map((definition) => [definition.name, definition]));
+/**
+ * The built-in definitions, loaded with this module (which builds models, so it carries the providers);
+ * the table of names (providers.ts) stays loadable without them.
+ */
+export const BUILTIN_MODEL_DEFINITIONS: readonly ModelProviderDefinition[] =
+  await loadBuiltinModelProviders();
+
+const BUILTIN = new Map(BUILTIN_MODEL_DEFINITIONS.map((definition) => [definition.name, definition]));
 
 /** The provider a spec names: a built-in one, else one registered with `registerModelProvider`. */
 export function modelProvider(name: string): ModelProviderDefinition | undefined {
@@ -38,7 +45,7 @@ export function modelProvider(name: string): ModelProviderDefinition | undefined
 
 /** The variables each provider's own SDK reads for its server address; honoured when no baseURL is given. */
 export const BASE_URL_VARIABLES: Readonly<Record<string, string>> = Object.fromEntries(
-  BUILTIN_MODEL_PROVIDERS.flatMap(({ name, baseURLVariable }) =>
+  BUILTIN_MODEL_DEFINITIONS.flatMap(({ name, baseURLVariable }) =>
     baseURLVariable === undefined ? [] : [[name, baseURLVariable]],
   ),
 );
@@ -91,7 +98,7 @@ export function modelFromEnvironment(env: NodeJS.ProcessEnv = process.env): Chat
     const parsed = parseModelSpec(env.AGENTSCOPE_MODEL);
     return modelFromSpec(baseURL && !parsed.baseURL ? { ...parsed, baseURL } : parsed, env);
   }
-  for (const { name, defaultModel } of [...BUILTIN_MODEL_PROVIDERS, ...registeredModelProviders()]) {
+  for (const { name, defaultModel } of [...BUILTIN_MODEL_DEFINITIONS, ...registeredModelProviders()]) {
     if (defaultModel && env[defaultModel.when]) return modelFromSpec(`${name}:${defaultModel.model}`, env);
   }
   return undefined;

@@ -1,16 +1,7 @@
-import { OPENAI_PRESETS } from "./openai/presets.js";
+import { BUILTIN_MODEL_PROVIDERS } from "./providers.js";
 
-export const MODEL_PROVIDERS = [
-  "openai",
-  "openai-responses",
-  "anthropic",
-  "gemini",
-  "ollama",
-  "dashscope",
-  ...Object.keys(OPENAI_PRESETS).filter(
-    (name) => name !== "openai" && name !== "ollama" && name !== "dashscope",
-  ),
-] as const;
+/** The built-in providers' names (BUILTIN_MODEL_PROVIDERS in providers.ts), in its order; no provider is loaded. */
+export const MODEL_PROVIDERS: readonly string[] = BUILTIN_MODEL_PROVIDERS.map(({ name }) => name);
 
 /**
  * After an `@`, what can only be meant as a server address: a scheme (`ftp:`, `file:`, and the

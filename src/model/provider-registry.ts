@@ -16,7 +16,7 @@ export function registerModelProvider(definition: ModelProviderDefinition): void
     throw new Error(
       `model provider name ${JSON.stringify(definition.name)} must be lower-case letters, digits and -`,
     );
-  if ((MODEL_PROVIDERS as readonly string[]).includes(definition.name) || registered.has(definition.name))
+  if (MODEL_PROVIDERS.includes(definition.name) || registered.has(definition.name))
     throw new Error(`model provider "${definition.name}" is already registered`);
   registered.set(definition.name, definition);
 }

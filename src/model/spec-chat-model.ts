@@ -30,10 +30,7 @@ export class SpecChatModel implements ChatModel {
 
   constructor(spec: string) {
     const parsed = parseModelSpec(spec);
-    if (
-      !(MODEL_PROVIDERS as readonly string[]).includes(parsed.provider) &&
-      !registeredModelProvider(parsed.provider)
-    ) {
+    if (!MODEL_PROVIDERS.includes(parsed.provider) && !registeredModelProvider(parsed.provider)) {
       throw new Error(
         `model "${spec}": unknown provider "${parsed.provider}" (known: ${knownModelProviders().join(", ")})`,
       );

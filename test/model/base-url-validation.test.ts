@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { resolveModel } from "../../src/app/server/config/model-spec.js";
 import { userMsg } from "../../src/message/index.js";
-import { AnthropicModel } from "../../src/model/anthropic/index.js";
+import { AnthropicModel } from "../../src/model/anthropic/anthropic-model.js";
 import {
   DashScopeEmbedding,
   GeminiEmbedding,
@@ -10,13 +10,13 @@ import {
 } from "../../src/model/embeddings/index.js";
 import {
   BASE_URL_VARIABLES,
+  BUILTIN_MODEL_DEFINITIONS,
   MODEL_PROVIDERS,
   modelFromSpec,
   parseModelSpec,
 } from "../../src/model/from-spec.js";
-import { OllamaModel } from "../../src/model/ollama/index.js";
+import { OllamaModel } from "../../src/model/ollama/ollama-model.js";
 import type { ModelSpecSettings } from "../../src/model/provider-kit/provider-definition.js";
-import { BUILTIN_MODEL_PROVIDERS } from "../../src/model/providers.js";
 import type { FetchFunction } from "../../src/model/transport/types.js";
 
 /**
@@ -114,7 +114,7 @@ describe("provider classes given a bad baseURL directly send nothing", () => {
     it(`baseURL ${JSON.stringify(bad)}: each chat and embedding model fails naming it, no request made`, async () => {
       fetches.length = 0;
       // Every provider's definition builds its model with the options as given (Ollama's is `host`: below).
-      const chat = BUILTIN_MODEL_PROVIDERS.filter(({ name }) => name !== "ollama").map(
+      const chat = BUILTIN_MODEL_DEFINITIONS.filter(({ name }) => name !== "ollama").map(
         (provider) => () => provider.create({ ...common, baseURL: bad } as ModelSpecSettings),
       );
       for (const build of chat) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { userMsg } from "../../src/message/index.js";
+import { BUILTIN_MODEL_DEFINITIONS } from "../../src/model/from-spec.js";
 import { type ChatChunk, isBatchedStream, modelFromSpec } from "../../src/model/index.js";
 import { lazyStream } from "../../src/model/provider-kit/lazy-stream.js";
-import { BUILTIN_MODEL_PROVIDERS } from "../../src/model/providers.js";
 
 const final: ChatChunk = {
   type: "final",
@@ -39,7 +39,7 @@ describe("lazyStream", () => {
 
   it("keeps every provider's stream batched for the agent's fast path", () => {
     // every built-in provider's definition (a new one joins by being listed in src/model/providers.ts)
-    for (const spec of BUILTIN_MODEL_PROVIDERS.map((p) => `${p.name}:${p.defaultModel?.model ?? "m"}`)) {
+    for (const spec of BUILTIN_MODEL_DEFINITIONS.map((p) => `${p.name}:${p.defaultModel?.model ?? "m"}`)) {
       const [provider, model] = spec.split(/:(.*)/s) as [string, string];
       const chat = modelFromSpec({ provider, model, apiKey: "k", baseURL: "http://127.0.0.1:9" });
       expect(isBatchedStream(chat.stream([userMsg("hi")])), spec).toBe(true);

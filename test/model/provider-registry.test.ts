@@ -2,16 +2,28 @@ import { describe, expect, it } from "vitest";
 import { EMBEDDING_PROVIDERS, embeddingFromSpec } from "../../src/model/embedding-from-spec.js";
 import {
   BASE_URL_VARIABLES,
+  BUILTIN_MODEL_DEFINITIONS,
   MODEL_PROVIDERS,
   modelFromEnvironment,
   modelProvider,
 } from "../../src/model/from-spec.js";
-import { BUILTIN_MODEL_PROVIDERS } from "../../src/model/providers.js";
+import { ollamaProvider } from "../../src/model/index.js";
+import { BUILTIN_MODEL_PROVIDERS, loadBuiltinModelProviders } from "../../src/model/providers.js";
 
-describe("the built-in provider definitions (src/model/providers.ts)", () => {
-  it("are the providers a spec may name without loading them (MODEL_PROVIDERS in model-spec.ts)", () => {
-    expect(BUILTIN_MODEL_PROVIDERS.map(({ name }) => name).sort()).toEqual([...MODEL_PROVIDERS].sort());
+describe("the built-in provider table (src/model/providers.ts)", () => {
+  it("names the providers a spec may use (MODEL_PROVIDERS) and loads each one's definition, in its order", () => {
+    expect(MODEL_PROVIDERS).toEqual(BUILTIN_MODEL_PROVIDERS.map(({ name }) => name));
+    expect(BUILTIN_MODEL_DEFINITIONS.map(({ name }) => name)).toEqual(MODEL_PROVIDERS);
+    expect(new Set(MODEL_PROVIDERS).size).toBe(MODEL_PROVIDERS.length);
     for (const name of MODEL_PROVIDERS) expect(modelProvider(name)?.name).toBe(name);
+    expect(modelProvider("ollama")).toBe(ollamaProvider);
+    expect(MODEL_PROVIDERS).toEqual(expect.arrayContaining(["deepseek", "vllm"]));
+  });
+
+  it("refuses an entry whose definition has another name", async () => {
+    await expect(
+      loadBuiltinModelProviders([{ name: "acme", load: async () => ollamaProvider }]),
+    ).rejects.toThrow('built-in model provider "acme" loaded a definition named "ollama"');
   });
 
   it("give the built-in providers' server variables", () => {

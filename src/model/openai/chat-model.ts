@@ -9,7 +9,7 @@ import { OpenAIChatStreamParser } from "./chat-stream.js";
 import type { OpenAIChatRequest } from "./chat-wire.js";
 import { OpenAICompatibleModel } from "./compatible-model.js";
 import type { OpenAIConnectionOptions } from "./connection.js";
-import { OPENAI_PRESETS, type OpenAIPresetName } from "./presets.js";
+import { OPENAI_PRESET_PROVIDERS, type OpenAIPresetName } from "./presets.js";
 
 export interface OpenAIChatModelOptions extends OpenAIConnectionOptions {
   /** `reasoning_effort` for reasoning models. */
@@ -75,16 +75,18 @@ export const openAIChatProvider: ModelProviderDefinition = {
   defaultModel: { model: "gpt-4o-mini", when: "OPENAI_API_KEY" },
 };
 
-/**
- * The OpenAI-compatible presets under their own names (`deepseek:deepseek-chat`, `vllm:...`), except
- * those whose name is a native provider's (ollama, dashscope: their native APIs win).
- */
-export const openAIPresetProviders: readonly ModelProviderDefinition[] = (
-  Object.keys(OPENAI_PRESETS) as OpenAIPresetName[]
-)
-  .filter((name) => name !== "openai" && name !== "ollama" && name !== "dashscope")
-  .map((preset) => ({
+/** The provider of an OpenAI-compatible preset under its own name (`deepseek:deepseek-chat`, `vllm:...`). */
+export function openAIPresetProvider(preset: OpenAIPresetName): ModelProviderDefinition {
+  return {
     name: preset,
     normalizeBaseURL: (baseURL, field) => v1BaseURL(baseURL, field, preset),
     create: (settings) => new OpenAIChatModel({ ...settings, preset }),
-  }));
+  };
+}
+
+/**
+ * The OpenAI-compatible presets under their own names, except those whose name is a native
+ * provider's (ollama, dashscope: their native APIs win).
+ */
+export const openAIPresetProviders: readonly ModelProviderDefinition[] =
+  OPENAI_PRESET_PROVIDERS.map(openAIPresetProvider);

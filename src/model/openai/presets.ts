@@ -62,3 +62,11 @@ export const OPENAI_PRESETS = {
 } as const satisfies Record<string, OpenAIPreset>;
 
 export type OpenAIPresetName = keyof typeof OPENAI_PRESETS;
+
+/**
+ * The presets that are providers under their own names (`deepseek:deepseek-chat`, `vllm:...`): all but
+ * `openai` and those whose name is a native provider's (ollama, dashscope: their native APIs win).
+ */
+export const OPENAI_PRESET_PROVIDERS: readonly OpenAIPresetName[] = (
+  Object.keys(OPENAI_PRESETS) as OpenAIPresetName[]
+).filter((name) => name !== "openai" && name !== "ollama" && name !== "dashscope");

@@ -12,7 +12,7 @@ export interface ModelSpecSettings {
 
 /**
  * A model provider as `modelFromSpec` and `modelFromEnvironment` see it: each provider folder exports
- * one, the built-in ones are listed in src/model/providers.ts, a third party registers its own with
+ * one, the built-in ones are listed (by name, loaded on demand) in src/model/providers.ts, a third party registers its own with
  * `registerModelProvider`.
  */
 export interface ModelProviderDefinition {
