@@ -1,31 +1,30 @@
+export { type AnthropicCacheOptions, applyCacheControl } from "./anthropic/anthropic-cache.js";
+export { type AnthropicFormatOptions, formatAnthropic } from "./anthropic/anthropic-format.js";
 export {
-  type AnthropicCacheControl,
-  type AnthropicCacheOptions,
-  type AnthropicDocumentPart,
-  type AnthropicDocumentSource,
-  type AnthropicFormatOptions,
-  type AnthropicImageMediaType,
-  type AnthropicImagePart,
-  type AnthropicMediaPart,
-  type AnthropicMessage,
   AnthropicModel,
   type AnthropicModelOptions,
-  type AnthropicPart,
-  type AnthropicRedactedThinkingPart,
-  type AnthropicRequest,
-  type AnthropicSource,
-  AnthropicStreamParser,
-  type AnthropicTextPart,
-  type AnthropicThinkingPart,
-  type AnthropicTool,
-  type AnthropicToolChoice,
-  type AnthropicToolResultPart,
-  type AnthropicToolUsePart,
   anthropicProvider,
-  anthropicStopReason,
-  applyCacheControl,
-  formatAnthropic,
-} from "./anthropic/index.js";
+} from "./anthropic/anthropic-model.js";
+export { AnthropicStreamParser, anthropicStopReason } from "./anthropic/anthropic-stream.js";
+export type {
+  AnthropicCacheControl,
+  AnthropicDocumentPart,
+  AnthropicDocumentSource,
+  AnthropicImageMediaType,
+  AnthropicImagePart,
+  AnthropicMediaPart,
+  AnthropicMessage,
+  AnthropicPart,
+  AnthropicRedactedThinkingPart,
+  AnthropicRequest,
+  AnthropicSource,
+  AnthropicTextPart,
+  AnthropicThinkingPart,
+  AnthropicTool,
+  AnthropicToolChoice,
+  AnthropicToolResultPart,
+  AnthropicToolUsePart,
+} from "./anthropic/anthropic-wire.js";
 export {
   type BatchedChatStream,
   type BuiltinTool,
@@ -48,19 +47,25 @@ export {
 } from "./core.js";
 export {
   DASHSCOPE_MEDIA,
-  type DashScopeContentItem,
   type DashScopeFormatOptions,
-  type DashScopeMessage,
+  formatDashScope,
+} from "./dashscope/dashscope-format.js";
+export {
   DashScopeModel,
   type DashScopeModelOptions,
-  type DashScopeRequest,
-  DashScopeStreamParser,
-  type DashScopeToolCall,
-  dashScopeErrorType,
   dashScopeProvider,
+} from "./dashscope/dashscope-model.js";
+export {
+  DashScopeStreamParser,
+  dashScopeErrorType,
   dashScopeStopReason,
-  formatDashScope,
-} from "./dashscope/index.js";
+} from "./dashscope/dashscope-stream.js";
+export type {
+  DashScopeContentItem,
+  DashScopeMessage,
+  DashScopeRequest,
+  DashScopeToolCall,
+} from "./dashscope/dashscope-wire.js";
 export type { EmbeddingModel, EmbeddingResult, EmbeddingUsage, EmbedOptions } from "./embedding.js";
 export { EMBEDDING_PROVIDERS, embeddingFromSpec } from "./embedding-from-spec.js";
 export {
@@ -96,20 +101,18 @@ export {
 export {
   formatGemini,
   GEMINI_MEDIA,
-  type GeminiContent,
   type GeminiFormatOptions,
-  type GeminiFunctionDeclaration,
-  GeminiModel,
-  type GeminiModelOptions,
-  type GeminiPart,
-  type GeminiRequest,
-  type GeminiSchema,
-  GeminiStreamParser,
   geminiMediaPart,
-  geminiProvider,
-  geminiStopReason,
-  sanitizeGeminiSchema,
-} from "./gemini/index.js";
+} from "./gemini/gemini-format.js";
+export { GeminiModel, type GeminiModelOptions, geminiProvider } from "./gemini/gemini-model.js";
+export { type GeminiSchema, sanitizeGeminiSchema } from "./gemini/gemini-schema.js";
+export { GeminiStreamParser, geminiStopReason } from "./gemini/gemini-stream.js";
+export type {
+  GeminiContent,
+  GeminiFunctionDeclaration,
+  GeminiPart,
+  GeminiRequest,
+} from "./gemini/gemini-wire.js";
 export { hasLocalFiles, inlineLocalFiles } from "./local-files.js";
 export {
   attachmentPlaceholder,
@@ -121,56 +124,57 @@ export {
 } from "./media.js";
 export { DEFAULT_CONTEXT_SIZE, type ModelInfo, modelInfo, registerModelInfo } from "./model-info.js";
 export { MISSING_TOOL_RESULT, type NormalizeOptions, normalizeMessages } from "./normalize.js";
+export { formatOllama, type OllamaFormatOptions } from "./ollama/ollama-format.js";
 export {
-  formatOllama,
-  type OllamaFormatOptions,
-  type OllamaMessage,
   OllamaModel,
   type OllamaModelOptions,
-  type OllamaRequest,
-  OllamaStreamParser,
-  type OllamaToolCall,
   ollamaBaseUrl,
   ollamaProvider,
-  ollamaStopReason,
-} from "./ollama/index.js";
+} from "./ollama/ollama-model.js";
+export { OllamaStreamParser, ollamaStopReason } from "./ollama/ollama-stream.js";
+export type { OllamaMessage, OllamaRequest, OllamaToolCall } from "./ollama/ollama-wire.js";
 export {
   chatToolChoice,
   formatOpenAIChat,
-  formatOpenAIResponses,
-  mapChatFinishReason,
   mediaPart,
-  OPENAI_PRESETS,
-  OpenAIBaseModel,
-  type OpenAIChatContentPart,
   type OpenAIChatFormatOptions,
-  type OpenAIChatMessage,
+} from "./openai/chat-format.js";
+export {
   OpenAIChatModel,
   type OpenAIChatModelOptions,
-  type OpenAIChatRequest,
-  OpenAIChatStreamParser,
-  type OpenAIChatToolCall,
-  type OpenAIChatToolChoice,
-  OpenAICompatibleModel,
-  type OpenAIConnectionOptions,
-  type OpenAIPreset,
-  type OpenAIPresetName,
-  type OpenAIResponsesContentPart,
-  type OpenAIResponsesFormatOptions,
-  type OpenAIResponsesInputItem,
-  OpenAIResponsesModel,
-  type OpenAIResponsesModelOptions,
-  type OpenAIResponsesRequest,
-  OpenAIResponsesStreamParser,
-  type OpenAIResponsesToolChoice,
   openAIChatProvider,
   openAICompatible,
   openAIPresetProviders,
-  openAIResponsesProvider,
-  resolveConnection,
+} from "./openai/chat-model.js";
+export { mapChatFinishReason, OpenAIChatStreamParser } from "./openai/chat-stream.js";
+export type {
+  OpenAIChatContentPart,
+  OpenAIChatMessage,
+  OpenAIChatRequest,
+  OpenAIChatToolCall,
+  OpenAIChatToolChoice,
+} from "./openai/chat-wire.js";
+export { OpenAIBaseModel, OpenAICompatibleModel } from "./openai/compatible-model.js";
+export { type OpenAIConnectionOptions, resolveConnection } from "./openai/connection.js";
+export { OPENAI_PRESETS, type OpenAIPreset, type OpenAIPresetName } from "./openai/presets.js";
+export {
+  formatOpenAIResponses,
+  type OpenAIResponsesFormatOptions,
   responsesMediaPart,
   responsesToolChoice,
-} from "./openai/index.js";
+} from "./openai/responses-format.js";
+export {
+  OpenAIResponsesModel,
+  type OpenAIResponsesModelOptions,
+  openAIResponsesProvider,
+} from "./openai/responses-model.js";
+export { OpenAIResponsesStreamParser } from "./openai/responses-stream.js";
+export type {
+  OpenAIResponsesContentPart,
+  OpenAIResponsesInputItem,
+  OpenAIResponsesRequest,
+  OpenAIResponsesToolChoice,
+} from "./openai/responses-wire.js";
 export { SpecChatModel } from "./spec-chat-model.js";
 export {
   abortedError,

@@ -13,7 +13,7 @@ import {
   urlBlock,
   userMsg,
 } from "../../src/message/index.js";
-import { AnthropicModel, formatAnthropic } from "../../src/model/anthropic/index.js";
+import { AnthropicModel, formatAnthropic } from "../../src/model/index.js";
 import type { FetchFunction } from "../../src/model/transport/types.js";
 import { collect, collectError } from "./helpers/collect-stream.js";
 import { sse, startWireServer, type WireServer } from "./helpers/wire-server.js";

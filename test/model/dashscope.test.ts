@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AgentScopeError, assistantMsg, dataBlock, textBlock, userMsg } from "../../src/message/index.js";
-import { DashScopeModel, formatDashScope } from "../../src/model/dashscope/index.js";
+import { DashScopeModel, formatDashScope } from "../../src/model/index.js";
 import { collect, collectError } from "./helpers/collect-stream.js";
 import { startWireServer, type WireServer } from "./helpers/wire-server.js";
 

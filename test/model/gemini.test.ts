@@ -7,7 +7,7 @@ import {
   textBlock,
   userMsg,
 } from "../../src/message/index.js";
-import { formatGemini, GeminiModel } from "../../src/model/gemini/index.js";
+import { formatGemini, GeminiModel } from "../../src/model/index.js";
 import type { FetchFunction } from "../../src/model/transport/types.js";
 import { collect, collectError } from "./helpers/collect-stream.js";
 import { sse, startWireServer, type WireServer } from "./helpers/wire-server.js";

@@ -1,7 +1,7 @@
 import { LLMock } from "@copilotkit/aimock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assistantMsg, dataBlock, textBlock, userMsg } from "../../src/message/index.js";
-import { formatOllama, OllamaModel, ollamaBaseUrl } from "../../src/model/ollama/index.js";
+import { formatOllama, OllamaModel, ollamaBaseUrl } from "../../src/model/index.js";
 import type { FetchFunction } from "../../src/model/transport/types.js";
 import { collect } from "./helpers/collect-stream.js";
 import { startWireServer, type WireServer } from "./helpers/wire-server.js";
