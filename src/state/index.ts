@@ -12,10 +12,41 @@ export {
   type SuspendedCall,
   type WaitingFor,
 } from "./agent-state.js";
+export {
+  type Checkpoint,
+  type CheckpointBlob,
+  type CheckpointKind,
+  type CheckpointRetention,
+  type CheckpointStore,
+  CheckpointUnavailableError,
+  type CheckpointWorkspace,
+  DEFAULT_RETENTION,
+  type ForkResult,
+  type ForkTarget,
+  forkFrom,
+  getBlob,
+  InMemoryCheckpointStore,
+  type MemoryWrite,
+  type RecordOptions,
+  type RestoreSummary,
+  type RewindResult,
+  rewindTo,
+  SessionTimeline,
+  type SessionTimelineOptions,
+  type SnapshotScope,
+  type StoredCheckpointRecord,
+  type TimelineHead,
+  type TimeTravelSubject,
+  type WorkspaceSnapshot,
+} from "./checkpoint/index.js";
 export { type CreateStateStoreOptions, createStateStore } from "./create-state-store.js";
 export { JsonFileStateStore, type JsonFileStateStoreOptions } from "./json-file-store.js";
 export { InMemoryStateStore } from "./memory/memory-store.js";
 export { type MySqlQueryable, MySqlStateStore, type MySqlStateStoreOptions } from "./mysql/mysql-store.js";
+export {
+  PostgresCheckpointStore,
+  type PostgresCheckpointStoreOptions,
+} from "./postgres/postgres-checkpoint-store.js";
 export {
   type PgQuery,
   type PgQueryable,
@@ -23,8 +54,13 @@ export {
   PostgresStateStore,
   type PostgresStateStoreOptions,
 } from "./postgres/postgres-store.js";
+export { RedisCheckpointStore, type RedisCheckpointStoreOptions } from "./redis/redis-checkpoint-store.js";
 export { RedisStateStore, type RedisStateStoreOptions, redisSavePayload } from "./redis/redis-store.js";
 export { DEFAULT_STATE_TABLE } from "./sql-names.js";
+export {
+  SqliteCheckpointStore,
+  type SqliteCheckpointStoreOptions,
+} from "./sqlite/sqlite-checkpoint-store.js";
 export {
   DEFAULT_SQLITE_PATH,
   SqliteStateStore,
