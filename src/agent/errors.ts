@@ -7,3 +7,12 @@ export class ReplyStateError extends AgentScopeError {
     this.name = "ReplyStateError";
   }
 }
+
+/** The session is running a reply: a rewind (or another reply) must wait for it to end. Nothing was changed. */
+export class SessionBusyError extends AgentScopeError {
+  static override readonly errorType: ErrorType = "run_in_progress";
+  constructor(sessionId: string, what: string) {
+    super(`session "${sessionId}" is running a reply; ${what} must wait until it ends or is interrupted`);
+    this.name = "SessionBusyError";
+  }
+}

@@ -10,7 +10,7 @@ export {
   summarise,
   transcriptOf,
 } from "./compression.js";
-export { ReplyStateError } from "./errors.js";
+export { ReplyStateError, SessionBusyError } from "./errors.js";
 export type {
   AgentEventInit,
   Middleware,
@@ -23,7 +23,12 @@ export type {
 export { composeHooks } from "./middleware-runner.js";
 export { responseFormatFor, type StructuredOutputMode } from "./native-structured-output.js";
 export { CUT_OFF_NOTE, cutOffEnding, recoverCutOffReply } from "./recover.js";
-export { type OpenSessionOptions, Session } from "./session.js";
+export {
+  type ForkOptions,
+  type OpenSessionOptions,
+  Session,
+  type SessionCheckpointOptions,
+} from "./session.js";
 export { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from "./structured-output.js";
 export type { TokenCounter, TriggerCount } from "./token-count.js";
 export type { TryToolOptions } from "./try-tool.js";
