@@ -180,6 +180,35 @@ export class AgentScopeClient {
     );
   }
 
+  /** The session's checkpoints (oldest first), its branches and where it is (docs/time-travel.md). */
+  checkpoints(sessionId: string): Promise<RouteResponse<"listCheckpoints">> {
+    return this.request("GET", `${sessionPath(sessionId)}/checkpoints`);
+  }
+
+  /** Moves the session back to a checkpoint (conversation, grants, files); rewind to `undo` to undo it. */
+  rewind(sessionId: string, checkpoint: string): Promise<RouteResponse<"rewindSession">> {
+    return this.request("POST", `${sessionPath(sessionId)}/rewind`, { checkpoint });
+  }
+
+  /** A new session from a checkpoint of this one, with a copy of its workspace as it was. */
+  fork(
+    sessionId: string,
+    checkpoint: string,
+    options: { sessionId?: string; title?: string } = {},
+  ): Promise<RouteResponse<"forkSession">> {
+    return this.request("POST", `${sessionPath(sessionId)}/fork`, { checkpoint, ...options });
+  }
+
+  /**
+   * Replaces a past user message and runs from there: the session is rewound to just before it (the
+   * old line stays as a branch) and a reply to `text` starts; follow it with `events(sessionId, { after })`.
+   */
+  editMessage(sessionId: string, messageId: string, text: string): Promise<RouteResponse<"editMessage">> {
+    return this.request("POST", `${sessionPath(sessionId)}/messages/${encodeURIComponent(messageId)}/edit`, {
+      text,
+    });
+  }
+
   /** Follows the session's event log after event id `after`, forever (until closed), reconnecting as needed. */
   events(sessionId: string, options: StreamOptions & { after?: number } = {}): EventStream {
     return new EventStream({

@@ -29,7 +29,9 @@ export {
   ConfirmBody,
   CreateKnowledgeBaseBody,
   CreateSessionBody,
+  EditMessageBody,
   ExternalResultsBody,
+  ForkBody,
   InterruptBody,
   KnowledgeSearchBody,
   MAX_BODY_DEPTH,
@@ -37,6 +39,7 @@ export {
   MAX_METADATA_DEPTH,
   RenameSessionBody,
   ReplyBody,
+  RewindBody,
   RunToolBody,
 } from "./request-schemas.js";
 export {
@@ -73,6 +76,7 @@ export type {
   ToolProfile,
   ToolTrial,
 } from "./studio-types.js";
+export type { CheckpointInfo, CheckpointList, ForkAnswer, RewindAnswer } from "./time-travel-types.js";
 export {
   AGENTSCOPE_EVENT_PART,
   AGENTSCOPE_EVENTS_HEADER,

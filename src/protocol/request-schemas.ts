@@ -97,6 +97,21 @@ export const ExternalResultsBody = withinDepth(
 
 export const InterruptBody = z.strictObject({ reason: z.string().max(2000).optional() });
 
+const CHECKPOINT_ID = z.string().regex(/^cp-[1-9][0-9]{0,11}$/, "a checkpoint id (cp-<number>)");
+
+/** `POST /v1/sessions/:id/rewind`: the checkpoint to go back to. */
+export const RewindBody = z.strictObject({ checkpoint: CHECKPOINT_ID });
+
+/** `POST /v1/sessions/:id/fork`: the checkpoint to start from, and the new session's id and title. */
+export const ForkBody = z.strictObject({
+  checkpoint: CHECKPOINT_ID,
+  sessionId: z.string().optional(),
+  title: z.string().trim().min(1, "1 to 200 characters").max(200, "1 to 200 characters").optional(),
+});
+
+/** `POST /v1/sessions/:id/messages/:messageId/edit`: the user message's new text. */
+export const EditMessageBody = z.strictObject({ text: z.string().min(1, "the new text of the message") });
+
 /** `POST /v1/knowledge-bases`. */
 export const CreateKnowledgeBaseBody = z.object({
   name: z.string(),

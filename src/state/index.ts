@@ -27,6 +27,7 @@ export {
   getBlob,
   InMemoryCheckpointStore,
   type MemoryWrite,
+  openCheckpointStore,
   type RecordOptions,
   type RestoreSummary,
   type RewindResult,

@@ -69,6 +69,11 @@ const EVERY_ROUTE: { [N in RouteName]: (call: TableCall) => Promise<RouteRespons
       body: { toolResults: [{ type: "tool_result", id: "c1", name: "x", output: "ok", state: "success" }] },
     }),
   interrupt: (call) => call("interrupt", { params: id, body: { reason: "stop" } }),
+  listCheckpoints: (call) => call("listCheckpoints", { params: id }),
+  rewindSession: (call) => call("rewindSession", { params: id, body: { checkpoint: "cp-1" } }),
+  forkSession: (call) => call("forkSession", { params: id, body: { checkpoint: "cp-1" } }),
+  editMessage: (call) =>
+    call("editMessage", { params: { id: "s1", messageId: "m1" }, body: { text: "again" } }),
   deleteSession: (call) => call("deleteSession", { params: id }),
   listWorkspaceFiles: (call) => call("listWorkspaceFiles", { params: id, query: { path: "." } }),
   downloadWorkspaceFile: (call) => call("downloadWorkspaceFile", { params: id, query: { path: "a.txt" } }),
@@ -132,6 +137,9 @@ describe("a client built from the route table's types", () => {
     >();
     expectTypeOf<Answer<AgentScopeClient["status"]>>().toEqualTypeOf<RouteResponse<"status">>();
     expectTypeOf<Answer<AgentScopeClient["interrupt"]>>().toEqualTypeOf<RouteResponse<"interrupt">>();
+    expectTypeOf<Answer<AgentScopeClient["checkpoints"]>>().toEqualTypeOf<RouteResponse<"listCheckpoints">>();
+    expectTypeOf<Answer<AgentScopeClient["rewind"]>>().toEqualTypeOf<RouteResponse<"rewindSession">>();
+    expectTypeOf<Answer<AgentScopeClient["fork"]>>().toEqualTypeOf<RouteResponse<"forkSession">>();
     expectTypeOf<Answer<AgentScopeClient["memories"]>>().toEqualTypeOf<RouteResponse<"listMemories">>();
     expectTypeOf<Answer<AgentScopeClient["workspaceFiles"]>>().toEqualTypeOf<
       RouteResponse<"listWorkspaceFiles">

@@ -9,6 +9,7 @@ import { knowledgeRoutes } from "./http/knowledge-routes.js";
 import type { KnowledgeService } from "./http/knowledge-service.js";
 import { memoryRoutes } from "./http/memory-routes.js";
 import { studioRoutes } from "./http/studio-routes.js";
+import { timeTravelRoutes } from "./http/time-travel-routes.js";
 import { workspaceRoutes } from "./http/workspace-routes.js";
 import type { ServiceRuntime } from "./runtime/service-runtime.js";
 import type { WorkspaceManager } from "./workspace-manager.js";
@@ -31,7 +32,10 @@ export function mountedRoutes(
   runtime: ServiceRuntime,
   services: MountedServices,
 ): Array<Hono<{ Variables: ServiceVariables }> | Hono> {
-  const mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [memoryRoutes(services.memory)];
+  const mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [
+    memoryRoutes(services.memory),
+    timeTravelRoutes(runtime),
+  ];
   mounts.push(studioRoutes(runtime, services.workspaces));
   if (services.optional !== false)
     mounts.push(aguiRoutes(runtime), a2aRoutes(runtime), ...bridgeRoutes(runtime), consoleRoutes());

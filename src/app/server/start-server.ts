@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
-import { DEFAULT_SQLITE_PATH } from "../../state/index.js";
+import { type CheckpointRetention, DEFAULT_SQLITE_PATH, openCheckpointStore } from "../../state/index.js";
 import { createApp, type ServerErrorListener } from "./app.js";
 import { createBackend } from "./backend/create-backend.js";
 import type { BackendOptions } from "./backend/types.js";
@@ -49,6 +49,11 @@ export interface StartServerOptions {
   log?: ServiceLog;
   /** Told of every 5xx answer with the error behind it (see `CreateAppOptions.onServerError`). */
   onServerError?: ServerErrorListener;
+  /**
+   * Checkpoints for rewind and fork (docs/time-travel.md), kept beside the state on the same store
+   * (SQLite, Redis, PostgreSQL, memory); with per-session workspaces they hold the files too. Default off.
+   */
+  checkpoints?: { retention?: CheckpointRetention } | false;
 }
 
 export interface RunningServer {
@@ -160,6 +165,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   runtimeOptions.streams = streams;
   if (config.server?.sweepEveryMs) runtimeOptions.sweepEveryMs = config.server.sweepEveryMs;
   if (options.log) runtimeOptions.log = options.log;
+  if (options.checkpoints) {
+    const files = workspaces?.scope === "session" ? workspaces : undefined;
+    runtimeOptions.checkpoints = {
+      store: openCheckpointStore(storeUrl, config.storePrefix),
+      ...(files ? { workspaceOf: (record) => files.rootOf(record) } : {}),
+      ...(options.checkpoints.retention ? { retention: options.checkpoints.retention } : {}),
+    };
+  }
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = mountedRoutes(runtime, {
     memory,

@@ -6,7 +6,7 @@ import { HASH } from "./content-hash.js";
 import type { WorkspaceSnapshot } from "./workspace-snapshot.js";
 
 /** Why a checkpoint was taken. */
-export type CheckpointKind = "reply_end" | "pause" | "rewind" | "fork" | "manual";
+export type CheckpointKind = "start" | "reply_end" | "pause" | "rewind" | "fork" | "manual";
 
 /** A memory tool call that changed the memory directory, as the conversation records it. */
 export interface MemoryWrite {
@@ -76,7 +76,7 @@ const CheckpointSchema = z.object({
   id: z.string().min(1),
   sessionId: z.string().min(1),
   seq: z.number().int().min(1),
-  kind: z.enum(["reply_end", "pause", "rewind", "fork", "manual"]),
+  kind: z.enum(["start", "reply_end", "pause", "rewind", "fork", "manual"]),
   createdAt: z.string().min(1),
   branch: z.string().min(1),
   parent: z.string().min(1).optional(),

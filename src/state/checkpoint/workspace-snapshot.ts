@@ -1,5 +1,5 @@
 import type { BigIntStats } from "node:fs";
-import { lstat, readdir, readFile, readlink, realpath } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, readlink, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import type { CheckpointBlob, CheckpointStore } from "./checkpoint-store.js";
 import { contentHash, jsonBlob } from "./content-hash.js";
@@ -75,6 +75,7 @@ export async function snapshotWorkspace(
   root: string,
   options: SnapshotScope & { cache?: FileHashCache } = {},
 ): Promise<{ snapshot: WorkspaceSnapshot; addedBytes: number }> {
+  await mkdir(root, { recursive: true }); // a workspace not made yet is an empty one
   const top = await realpath(root);
   const stats = await lstat(top);
   if (!stats.isDirectory()) throw new TypeError(`workspace snapshot: ${root} is not a directory`);

@@ -28,6 +28,8 @@ export interface RunContext {
   renewals: LeaseRenewals | undefined;
   /** Where a run fenced off (or whose lease was lost) says so. */
   log: ServiceLog;
+  /** Called at the reply's end or pause, under the lease, with the version its final save will give. */
+  onBoundary?: (state: AgentState, reason: CheckpointReason, version: number) => Promise<void>;
 }
 
 /** A live run on this replica: `abort` interrupts it. */
@@ -126,6 +128,7 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
     const checkpoint = async (current: AgentState, reason: CheckpointReason) => {
       if (reason === "reply_end" || reason === "pause") {
         finalSave = true;
+        await ctx.onBoundary?.(current, reason, version + 1);
         return;
       }
       version = await queue.checkpoint({ state: current, expectedVersion: version });

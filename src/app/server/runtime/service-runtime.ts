@@ -23,6 +23,7 @@ import { type RunLimits, RunSlots } from "./run-slots.js";
 import { type ServiceLog, silentLog } from "./service-log.js";
 import { SessionFeeds } from "./session-feed.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
+import { type ServiceCheckpointOptions, SessionTimeTravel } from "./session-time-travel.js";
 import { type StreamLimits, StreamSlots } from "./stream-slots.js";
 import { Sweeper } from "./sweeper.js";
 
@@ -60,6 +61,8 @@ export interface ServiceRuntimeOptions {
   onSessionDeleted?: (record: SessionRecord) => void | Promise<void>;
   /** Open event streams per user, and when a stream whose client does not read is dropped. */
   streams?: StreamLimits;
+  /** Checkpoints at every session start, reply end and pause, for rewind and fork (docs/time-travel.md). */
+  checkpoints?: ServiceCheckpointOptions;
 }
 
 /** A session's options (the id may be an AG-UI threadId) and a confirmation's answers: the protocol's types. */
@@ -106,6 +109,8 @@ export class ServiceRuntime {
   readonly #log: ServiceLog;
   /** Timed work of this replica: the recovery of abandoned runs. */
   readonly sweeper: Sweeper;
+  /** Checkpoints, rewind and fork; undefined when the service runs without `checkpoints`. */
+  readonly timeTravel: SessionTimeTravel | undefined;
 
   constructor(options: ServiceRuntimeOptions) {
     if (options.agents.length === 0) throw new TypeError("ServiceRuntime needs at least one agent");
@@ -142,6 +147,8 @@ export class ServiceRuntime {
     this.#feeds = new SessionFeeds(options.backend);
     this.#clock = new FollowClock(tickFor(this.#heartbeatMs, this.#recoverCheckMs, options.backend.pollMs));
     this.#log = options.log ?? silentLog;
+    this.timeTravel =
+      options.checkpoints && new SessionTimeTravel(options.backend, options.checkpoints, this.#log);
     this.sweeper = new Sweeper(options.sweepEveryMs ?? 5_000, (job, error) =>
       this.#log({ level: "error", message: `${job.name}: ${(error as Error).message}` }),
     );
@@ -184,12 +191,18 @@ export class ServiceRuntime {
       if (existing && existing.owner !== user) throw sessionNotFound(sessionId);
       throw new RequestError("conflict", `session "${sessionId}" already exists`);
     }
+    const state = agent.createState(sessionId);
     try {
-      await this.backend.store.save(sessionId, agent.createState(sessionId), { expectedVersion: 0 });
+      await this.backend.store.save(sessionId, state, { expectedVersion: 0 });
     } catch (error) {
       await this.backend.sessions.delete(sessionId);
       throw error;
     }
+    await this.timeTravel
+      ?.atStart(record, state)
+      .catch((error: Error) =>
+        this.#log({ level: "error", sessionId, message: `start checkpoint failed: ${error.message}` }),
+      );
     return record;
   }
 
@@ -234,6 +247,7 @@ export class ServiceRuntime {
     await this.backend.events.delete(sessionId);
     this.#feeds.forget(sessionId);
     await this.backend.sessions.delete(sessionId);
+    await this.timeTravel?.forget(sessionId);
     await this.#onSessionDeleted?.(record);
   }
 
@@ -431,6 +445,7 @@ export class ServiceRuntime {
     await Promise.allSettled([...this.#runs.values()].map((run) => run.handle.done));
     await Promise.allSettled([...this.#agents.values()].map((agent) => agent.toolkit.close()));
     await this.backend.close();
+    await this.timeTravel?.close();
   }
 
   /** Starts a run of `input`; `record`: the session's record, when the caller has just read it. */
@@ -452,6 +467,9 @@ export class ServiceRuntime {
           sessionId,
           renewals: this.#renewals,
           log: this.#log,
+          ...(this.timeTravel
+            ? { onBoundary: this.timeTravel.atBoundary.bind(this.timeTravel, sessionId) }
+            : {}),
         },
         input,
       );

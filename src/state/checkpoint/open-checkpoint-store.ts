@@ -1,0 +1,36 @@
+import { PostgresCheckpointStore } from "../postgres/postgres-checkpoint-store.js";
+import { RedisCheckpointStore } from "../redis/redis-checkpoint-store.js";
+import { SqliteCheckpointStore } from "../sqlite/sqlite-checkpoint-store.js";
+import { sqliteFileOf } from "../sqlite/sqlite-family.js";
+import { DEFAULT_SQLITE_PATH } from "../sqlite/sqlite-store.js";
+import { splitStoreUrl } from "../store-family.js";
+import type { CheckpointStore } from "./checkpoint-store.js";
+import { InMemoryCheckpointStore } from "./memory-checkpoint-store.js";
+
+/**
+ * The checkpoint store beside a state store URL (the same SQLite file, Redis or PostgreSQL server,
+ * with `prefix` as the table prefix or key prefix when given). MySQL and JSON files have none yet.
+ */
+export function openCheckpointStore(url: string, prefix?: string): CheckpointStore {
+  const { scheme } = splitStoreUrl(url);
+  const table = prefix ? `${prefix.replace(/[^A-Za-z0-9_]/g, "_")}checkpoints` : undefined;
+  switch (scheme) {
+    case "memory":
+      return new InMemoryCheckpointStore();
+    case "sqlite":
+      return new SqliteCheckpointStore({
+        path: sqliteFileOf(url) ?? DEFAULT_SQLITE_PATH,
+        ...(table ? { table } : {}),
+      });
+    case "redis":
+    case "rediss":
+      return new RedisCheckpointStore({ url, ...(prefix ? { prefix: `${prefix}checkpoints:` } : {}) });
+    case "postgres":
+    case "postgresql":
+      return new PostgresCheckpointStore({ url, ...(table ? { table } : {}) });
+    default:
+      throw new TypeError(
+        `checkpoints: the store "${scheme || url}" keeps no checkpoints (use sqlite:, redis://, postgres:// or memory:)`,
+      );
+  }
+}
