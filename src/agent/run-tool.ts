@@ -8,6 +8,7 @@ import { type Admitted, decide } from "./gate.js";
 import type { ToolCallOutcome, ToolCallRequest } from "./middleware.js";
 import type { ReplyRun } from "./reply-run.js";
 import { emitOutput } from "./result-events.js";
+import { taskBoardOf } from "./task-events.js";
 import { chunkToPart, isAsyncIterable, valueToParts } from "./tool-output.js";
 
 /**
@@ -40,6 +41,7 @@ export async function runTool(run: ReplyRun, admitted: Admitted, resume?: InputE
     suspend: (pause) => {
       suspended = pause;
     },
+    tasks: taskBoardOf(run),
   };
   if (resume) ctx.resume = resume;
   try {

@@ -12,6 +12,17 @@ export {
   UserConfirmResultSchema,
   UserInterruptSchema,
 } from "./schema.js";
+export {
+  applyTaskEvent,
+  isTaskEvent,
+  TASK_STATUSES,
+  TASK_UPDATED,
+  type Task,
+  TaskSchema,
+  type TaskStatus,
+  type TaskUpdate,
+  type TaskUpdatedEvent,
+} from "./task-events.js";
 export type {
   AgentEvent,
   AgentEventType,

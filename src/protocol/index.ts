@@ -78,6 +78,15 @@ export type {
 } from "./studio-types.js";
 export type { CheckpointInfo, CheckpointList, ForkAnswer, RewindAnswer } from "./time-travel-types.js";
 export {
+  TASK_ID_PATTERN,
+  TASK_STATUSES,
+  TASK_UPDATED,
+  type Task,
+  TaskSchema,
+  type TaskStatus,
+  type TaskUpdate,
+} from "./task.js";
+export {
   AGENTSCOPE_EVENT_PART,
   AGENTSCOPE_EVENTS_HEADER,
   type AgentscopeMessageMetadata,

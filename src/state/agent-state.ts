@@ -2,8 +2,10 @@ import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { type Msg, MsgSchema, parseJsonOrThrow, parseWith } from "../message/index.js";
 import type { PermissionContext } from "../permission/index.js";
+import { type Task, TaskSchema } from "../protocol/task.js";
+import { migrateTasksV1 } from "./task-migration.js";
 
-export const AGENT_STATE_VERSION = 1;
+export const AGENT_STATE_VERSION = 2;
 
 /** Why the in-flight reply is waiting, if it is. */
 export type WaitingFor = "user_confirm" | "external_execution";
@@ -46,7 +48,8 @@ export interface AgentState {
   permission: PermissionContext;
   /** Per-session tool data (e.g. the Read tool's cache of read files). */
   toolContext: Record<string, unknown>;
-  tasks: Array<Record<string, unknown>>;
+  /** The session's task list (the task tools write it; see `Task`). */
+  tasks: Task[];
   /** Per-middleware session data, keyed by middleware name. */
   middleware: Record<string, unknown>;
 }
@@ -93,7 +96,7 @@ export const AgentStateSchema = z.object({
   replyContext: ReplyContextSchema.optional(),
   permission: PermissionContextSchema,
   toolContext: z.record(z.string(), z.unknown()),
-  tasks: z.array(z.record(z.string(), z.unknown())),
+  tasks: z.array(TaskSchema),
   middleware: z.record(z.string(), z.unknown()),
 });
 
@@ -110,8 +113,14 @@ export function emptyAgentState(sessionId: string, permission?: Partial<Permissi
 }
 
 /** Migrations from each older schema version to the next; keyed by the version they upgrade from. */
-export const STATE_MIGRATIONS: Record<number, (state: Record<string, unknown>) => Record<string, unknown>> =
-  {};
+export const STATE_MIGRATIONS: Record<number, (state: Record<string, unknown>) => Record<string, unknown>> = {
+  // v2 types the task list (v1 held untyped records no tool wrote).
+  1: (state) => ({
+    ...state,
+    schemaVersion: 2,
+    tasks: migrateTasksV1(state.tasks, new Date().toISOString()),
+  }),
+};
 
 /**
  * Validates a stored state (JSON string or parsed), migrating older versions forward. A corrupt state

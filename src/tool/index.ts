@@ -48,6 +48,8 @@ export {
   skillsPrompt,
   skillTool,
 } from "./skill/index.js";
+export { type NewTask, TaskBoard, type TaskChange } from "./task-board.js";
+export { TASK_TOOL_NAMES, taskTools } from "./task-tools.js";
 export { ToolError } from "./tool-error.js";
 export { BASIC_GROUP, type ToolGroup, Toolkit, ToolNameCollisionError } from "./toolkit.js";
 export {

@@ -3,6 +3,7 @@ import type { DataBlock, TextBlock } from "../message/index.js";
 import { AgentScopeError, type ErrorType } from "../message/index.js";
 import type { JsonSchema, ToolSchema } from "../model/index.js";
 import type { PermissionContext, PermissionSubject } from "../permission/index.js";
+import type { TaskBoard } from "./task-board.js";
 
 /** What a running tool can see and do. */
 export interface ToolContext {
@@ -31,6 +32,8 @@ export interface ToolContext {
   suspend?(pause: { replyIds: string[]; waitingFor: "user_confirm" | "external_execution" }): void;
   /** Set when the call continues after `suspend`: the answer for its nested run (same input as before). */
   resume?: InputEvent;
+  /** The session's task list (`AgentState.tasks`); each change is a `task_updated` event. Set by the agent. */
+  tasks?: TaskBoard;
 }
 
 /** A fragment of streamed tool output: text, or a text/data block. */

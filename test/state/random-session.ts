@@ -95,7 +95,19 @@ export const CHANGES: Record<string, Change> = {
     state.middleware[`m${Math.floor(random() * 3)}`] = { n: random() };
     if (random() < 0.3) delete state.middleware.m0;
     if (random() < 0.3) state.toolContext.read = { files: [word(random)] };
-    if (random() < 0.2) state.tasks.push({ title: word(random) });
+    if (random() < 0.2) {
+      const at = new Date(0).toISOString();
+      const id = `task_${state.tasks.length + 1}`;
+      state.tasks.push({
+        id,
+        subject: word(random),
+        description: "",
+        status: "pending",
+        dependencies: [],
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
     if (random() < 0.2) delete state.summary;
     if (random() < 0.2)
       state.permission.rules.push({ toolName: "bash", behavior: "allow", source: "session" });
