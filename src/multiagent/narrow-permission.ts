@@ -4,6 +4,7 @@ import type { PermissionContext, PermissionMode, PermissionRule } from "../permi
 /** Modes from the narrowest (lets the least through without asking) to the widest. */
 const NARROW_TO_WIDE: readonly PermissionMode[] = [
   "explore",
+  "plan",
   "dont_ask",
   "default",
   "accept_edits",
@@ -12,7 +13,8 @@ const NARROW_TO_WIDE: readonly PermissionMode[] = [
 
 /**
  * The permission context a sub-run gets: its own settings, never wider than its parent's. The mode
- * is the narrower of the two (explore parent → explore child); the parent's deny and ask rules
+ * is the narrower of the two (explore parent → explore child; plan, on either side, becomes
+ * explore: only the person talking to the top-level agent leaves plan mode); the parent's deny and ask rules
  * apply too (its allow rules do not carry over); working directories stay inside the parent's
  * (none of its own inside them: the parent's); the parent's boundary (the service's workspace) binds
  * the child too, whatever the child's own settings say, for every tool (the parent's sandbox
@@ -20,8 +22,10 @@ const NARROW_TO_WIDE: readonly PermissionMode[] = [
  * again with the same parent adds nothing.
  */
 export function narrowPermission(own: PermissionContext, parent: PermissionContext): PermissionContext {
-  const mode =
+  const narrower =
     NARROW_TO_WIDE.indexOf(own.mode) <= NARROW_TO_WIDE.indexOf(parent.mode) ? own.mode : parent.mode;
+  // A sub-run cannot leave plan mode (its approved plan could widen it past its parent): it explores.
+  const mode = narrower === "plan" ? "explore" : narrower;
   const inherited = parent.rules.filter((rule) => rule.behavior !== "allow");
   const keys = new Set(inherited.map(ruleKey));
   const rules = [...inherited, ...own.rules.filter((rule) => !keys.has(ruleKey(rule)))];

@@ -1,6 +1,7 @@
 import { boundaryDenial } from "./boundary.js";
 import { pathsOfCall } from "./implied-paths.js";
 import { pathPermission, pathsAreSafe } from "./paths.js";
+import { planModeDecision } from "./plan-mode.js";
 import { formatRule, ruleNamesTool } from "./rule.js";
 import type {
   PermissionContext,
@@ -15,7 +16,8 @@ import type {
 /**
  * Decides one tool call. Order: the session's boundary (every mode) → deny rules → ask rules →
  * read-only fast path → the tool's own check (with the engine's path check) → allow rules → the
- * mode's fallback. explore stops after the fast path (deny); bypass never asks; dont_ask turns
+ * mode's fallback. explore stops after the fast path (deny), plan too (the plan proposal asks);
+ * bypass never asks; dont_ask turns
  * every ask into a deny. A safety ask is immune to allow rules. Never throws for a tool's own
  * failure: a failing check becomes an ask.
  */
@@ -54,6 +56,7 @@ export async function decidePermission(
       reason: `explore mode is read-only and ${subject.name} would change something`,
     };
   }
+  if (mode === "plan") return planModeDecision(subject);
 
   const own = await ownCheck(subject, input, context);
   let pendingAsk: PermissionDecision | undefined;

@@ -22,7 +22,7 @@ export interface PermissionOptions {
   workingDirectories?: readonly string[];
 }
 
-const MODES: readonly PermissionMode[] = ["default", "accept_edits", "explore", "bypass", "dont_ask"];
+const MODES: readonly PermissionMode[] = ["default", "accept_edits", "explore", "bypass", "dont_ask", "plan"];
 const BEHAVIORS: readonly RuleBehavior[] = ["allow", "deny", "ask"];
 const SOURCES: readonly RuleSource[] = ["user", "project", "session", "config", "cli", "confirmation"];
 const PREFIX = /^(allow|deny|ask)\s*:\s*/;

@@ -1,5 +1,9 @@
-/** How much the engine lets through without asking. */
-export type PermissionMode = "default" | "accept_edits" | "explore" | "bypass" | "dont_ask";
+/**
+ * How much the engine lets through without asking. `plan`: read-only tools (and the task tools) run,
+ * everything else is denied, until the agent proposes a plan the user approves (a tool with
+ * `leavesPlanMode`, e.g. `PlanPropose`), which switches to the mode the user picks.
+ */
+export type PermissionMode = "default" | "accept_edits" | "explore" | "bypass" | "dont_ask" | "plan";
 
 export type RuleBehavior = "allow" | "deny" | "ask";
 
@@ -98,4 +102,9 @@ export interface PermissionSubject {
   pathsOf?(input: unknown, context?: PermissionContext): string[];
   /** Rules to offer the user when this call asks. */
   suggestRules?(input: unknown): string[];
+  /**
+   * The tool proposes a plan to leave plan mode: in plan mode it always asks (a safety ask no allow
+   * rule silences) instead of being denied; outside plan mode it is judged like any other tool.
+   */
+  leavesPlanMode?: boolean;
 }

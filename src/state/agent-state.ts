@@ -62,7 +62,7 @@ export const PermissionRuleSchema = z.object({
 });
 
 export const PermissionContextSchema = z.object({
-  mode: z.enum(["default", "accept_edits", "explore", "bypass", "dont_ask"]),
+  mode: z.enum(["default", "accept_edits", "explore", "bypass", "dont_ask", "plan"]),
   rules: z.array(PermissionRuleSchema),
   workingDirectories: z.array(z.string()),
   /** Optional: states saved before sessions had a boundary load without one. */

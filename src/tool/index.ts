@@ -34,6 +34,13 @@ export {
   resourceContentsToBlock,
   validateMcpConfig,
 } from "./mcp/index.js";
+export {
+  APPROVED_PLAN_KEY,
+  PERMISSION_MODE_CHANGED,
+  type PermissionModeChange,
+  type PlanToolOptions,
+  planTool,
+} from "./plan-tool.js";
 export type { ProcessRequest, ProcessRunner } from "./process-runner.js";
 export {
   type FrontMatter,

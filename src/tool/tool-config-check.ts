@@ -21,6 +21,7 @@ const COMMON_RULES = {
   matchRule: { type: "function" },
   pathsOf: { type: "function" },
   suggestRules: { type: "function" },
+  leavesPlanMode: { type: "boolean" },
   preview: { type: "function" },
 } satisfies Record<string, OptionRule>;
 

@@ -25,6 +25,7 @@ const allModes = (outcome: Outcome): Record<PermissionMode, Outcome> => ({
   explore: outcome,
   bypass: outcome,
   dont_ask: outcome,
+  plan: outcome,
 });
 
 const safetyAsk: ToolPermissionResult = { behavior: "ask", reason: "rm -rf is dangerous", safety: true };
@@ -35,14 +36,27 @@ const steps: Step[] = [
     readOnly: true,
     rules: ["deny:Probe(go)", "allow:Probe(go)", "ask:Probe(go)"],
     expect: allModes("deny"),
-    rule: { default: "Probe(go)", explore: "Probe(go)", bypass: "Probe(go)", dont_ask: "Probe(go)" },
+    rule: {
+      default: "Probe(go)",
+      explore: "Probe(go)",
+      bypass: "Probe(go)",
+      dont_ask: "Probe(go)",
+      plan: "Probe(go)",
+    },
   },
   {
     step: "2. an ask rule beats the read-only fast path and allow rules (bypass ignores it, dont_ask denies)",
     readOnly: true,
     rules: ["ask:Probe(go)", "allow:Probe"],
-    expect: { default: "ask", accept_edits: "ask", explore: "ask", bypass: "allow", dont_ask: "deny" },
-    rule: { default: "Probe(go)", explore: "Probe(go)", dont_ask: "Probe(go)" },
+    expect: {
+      default: "ask",
+      accept_edits: "ask",
+      explore: "ask",
+      bypass: "allow",
+      dont_ask: "deny",
+      plan: "ask",
+    },
+    rule: { default: "Probe(go)", explore: "Probe(go)", dont_ask: "Probe(go)", plan: "Probe(go)" },
   },
   {
     step: "3. a read-only call is allowed without consulting anything else",
@@ -59,31 +73,45 @@ const steps: Step[] = [
   {
     step: "4b. the tool's own allow decides (explore still denies)",
     own: { behavior: "allow", reason: "the tool vouches" },
-    expect: { ...allModes("allow"), explore: "deny" },
+    expect: { ...allModes("allow"), explore: "deny", plan: "deny" },
   },
   {
     step: "4c. a safety ask is immune to allow rules; bypass ignores it; dont_ask denies it",
     own: safetyAsk,
     rules: ["allow:Probe"],
-    expect: { default: "ask", accept_edits: "ask", explore: "deny", bypass: "allow", dont_ask: "deny" },
+    expect: {
+      default: "ask",
+      accept_edits: "ask",
+      explore: "deny",
+      bypass: "allow",
+      dont_ask: "deny",
+      plan: "deny",
+    },
     safety: { default: true, accept_edits: true, dont_ask: true },
   },
   {
     step: "4d. a plain ask from the tool yields to an allow rule",
     own: { behavior: "ask", reason: "the tool would like a person" },
     rules: ["allow:Probe(go)"],
-    expect: { ...allModes("allow"), explore: "deny" },
+    expect: { ...allModes("allow"), explore: "deny", plan: "deny" },
     rule: { default: "Probe(go)", accept_edits: "Probe(go)", bypass: "Probe(go)", dont_ask: "Probe(go)" },
   },
   {
     step: "5. an allow rule allows what would ask (never in explore)",
     rules: ["allow:Probe(go)"],
-    expect: { ...allModes("allow"), explore: "deny" },
+    expect: { ...allModes("allow"), explore: "deny", plan: "deny" },
   },
   {
     step: "6. the mode's fallback",
     own: { behavior: "passthrough" },
-    expect: { default: "ask", accept_edits: "ask", explore: "deny", bypass: "allow", dont_ask: "deny" },
+    expect: {
+      default: "ask",
+      accept_edits: "ask",
+      explore: "deny",
+      bypass: "allow",
+      dont_ask: "deny",
+      plan: "deny",
+    },
   },
 ];
 
@@ -102,7 +130,7 @@ describe("decidePermission follows deny → ask → read-only → tool check →
         expect(decision.safety === true).toBe(step.safety?.[mode] === true);
         if (decision.behavior === "ask" && !decision.safety)
           expect(decision.suggestedRules).toContain("Probe(suggested)");
-        if (mode === "explore") expect(calls.own).toBe(0);
+        if (mode === "explore" || mode === "plan") expect(calls.own).toBe(0);
       });
     }
   }

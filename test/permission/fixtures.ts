@@ -7,7 +7,7 @@ import type {
 } from "../../src/permission/index.js";
 import { matchPathRule, parseRule } from "../../src/permission/index.js";
 
-export const MODES: PermissionMode[] = ["default", "accept_edits", "explore", "bypass", "dont_ask"];
+export const MODES: PermissionMode[] = ["default", "accept_edits", "explore", "bypass", "dont_ask", "plan"];
 
 export function context(
   mode: PermissionMode,

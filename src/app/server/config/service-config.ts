@@ -57,7 +57,7 @@ const McpServerField = z.union([
 ]);
 
 const PermissionField = z.strictObject({
-  mode: z.enum(["default", "accept_edits", "explore", "bypass", "dont_ask"]).optional(),
+  mode: z.enum(["default", "accept_edits", "explore", "bypass", "dont_ask", "plan"]).optional(),
   /** Rules in string form, e.g. `Bash(git status:*)`, `Read(src/**)`, `mcp__github`. */
   allow: z.array(z.string()).optional(),
   ask: z.array(z.string()).optional(),
