@@ -16,6 +16,19 @@ export { narrowPermission } from "./narrow-permission.js";
 export { OrchestratedReply, type StepOptions, type StepOutcome } from "./orchestrated-reply.js";
 export { type NestedOutcome, type NestedRunOptions, runNested, type StoredSubRun } from "./run-nested.js";
 export { fanout, fanoutStream, type PipelineRunOptions, sequential, sequentialStream } from "./sequential.js";
+export {
+  AgentSpawner,
+  type AgentSpawnerOptions,
+  agentSpawner,
+  outcomeText,
+  SPAWNS_KEY,
+  type SpawnHost,
+  type SpawnLimits,
+  type SpawnRecord,
+  type SpawnRequest,
+  type SpawnStatus,
+  type SpawnTemplate,
+} from "./spawn/index.js";
 export { type SubAgentToolOptions, subAgentTool, subState, toolResultOf } from "./sub-agent-tool.js";
 export {
   TEAM_ASSIGN_TOOL,

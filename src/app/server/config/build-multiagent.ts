@@ -2,6 +2,7 @@ import { Agent } from "../../../agent/index.js";
 import { subAgentTool, TeamPipeline } from "../../../multiagent/index.js";
 import { Toolkit } from "../../../tool/index.js";
 import type { ServiceAgentOptions } from "../runtime/service-runtime.js";
+import { wireSpawning } from "./build-spawn.js";
 import { type AgentConfig, ConfigError, type TeamConfig } from "./service-config.js";
 
 /**
@@ -50,6 +51,10 @@ export function wireMultiAgent(
       }
     }
   }
+  wireSpawning(configs, agents, (name, where) => {
+    find(name, where);
+    return instance(name);
+  });
   for (const [i, team] of (teams ?? []).entries()) {
     const where = `teams[${i}] "${team.name}"`;
     if (byName.has(team.name)) throw new ConfigError(`${where}: an agent already has that name`);

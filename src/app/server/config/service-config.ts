@@ -100,6 +100,36 @@ export const AgentConfigSchema = z.strictObject({
       }),
     )
     .optional(),
+  /**
+   * Sub-agents this agent may start while it works (`agent_spawn`, see docs/multi-agent.md): each
+   * template names a configured agent (its system prompt, model, tools) and the permission it runs
+   * with (default: that agent's, in dont_ask mode), never wider than the spawning session's.
+   */
+  spawn: z
+    .strictObject({
+      templates: z
+        .array(
+          z.strictObject({
+            name: z.string().regex(/^[\w-]{1,64}$/, "letters, digits, _ or - (at most 64)"),
+            description: z.string().min(1),
+            agent: z.string().min(1),
+            permission: PermissionField.optional(),
+            canSpawn: z.boolean().optional(),
+          }),
+        )
+        .min(1),
+      limits: z
+        .strictObject({
+          maxDepth: z.number().int().positive().optional(),
+          maxPerReply: z.number().int().positive().optional(),
+          maxConcurrent: z.number().int().positive().optional(),
+          maxPerSession: z.number().int().positive().optional(),
+          maxTokensPerSession: z.number().int().positive().optional(),
+          defaultTimeoutSeconds: z.number().min(0).max(600).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
   /** Long-term memory for this agent (see docs/memory.md); `true` = semantic memory and notes. */
   memory: z
     .union([

@@ -1,0 +1,5 @@
+export { AgentSpawner, type AgentSpawnerOptions, agentSpawner, SPAWNS_KEY } from "./agent-spawner.js";
+export type { SpawnHost, SpawnRequest } from "./spawn-host.js";
+export type { SpawnLimits } from "./spawn-limits.js";
+export type { SpawnTemplate } from "./spawn-template.js";
+export { outcomeText, type SpawnRecord, type SpawnStatus } from "./spawned-run.js";

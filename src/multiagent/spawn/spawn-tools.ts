@@ -1,0 +1,221 @@
+import { z } from "zod";
+import { createEvent } from "../../event/index.js";
+import { functionTool, type Tool, type ToolContext, ToolError } from "../../tool/index.js";
+import type { SpawnHost } from "./spawn-host.js";
+import { MAX_SPAWN_TIMEOUT_SECONDS } from "./spawn-limits.js";
+import { outcomeText, type SpawnedRun, type SpawnRecord } from "./spawned-run.js";
+
+const SubagentId = z.string().regex(/^sub_[1-9][0-9]*$/, 'a sub-agent id looks like "sub_1"');
+const Timeout = z.number().min(0).max(MAX_SPAWN_TIMEOUT_SECONDS);
+
+/** The four tools of a spawner; each call works on the sub-agents of the caller's session. */
+export function spawnTools(spawner: SpawnHost): Tool[] {
+  const templates = spawner
+    .templateList()
+    .map((t) => `- ${t.name}: ${t.description}`)
+    .join("\n");
+  const common = { readOnly: true, pathsOf: () => [] as string[] };
+  return [
+    functionTool({
+      ...common,
+      // Starting one changes nothing itself: each of the sub-agent's calls is decided by its own,
+      // narrowed, permission. Several spawns in a row run at once.
+      concurrencySafe: true,
+      name: "agent_spawn",
+      description:
+        "Starts a sub-agent from a template to work on a task, in a fresh session of its own. Waits for its result " +
+        `up to timeout_seconds (default ${spawner.limits.defaultTimeoutSeconds}, at most ${MAX_SPAWN_TIMEOUT_SECONDS}); if it is not done by then ` +
+        "(or with background: true, at once) you get its id and it keeps running: its result is given to you " +
+        `before a later step, or call agent_wait. Templates:\n${templates}`,
+      input: z.object({
+        template: z.string().min(1).describe("The template's name"),
+        prompt: z.string().min(1).max(100_000).describe("The whole task: the sub-agent sees nothing else"),
+        label: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a label is 1-64 letters, digits, "_" or "-"')
+          .optional()
+          .describe("A short name for it, unique in this session"),
+        background: z.boolean().optional().describe("Return at once and let it run"),
+        timeout_seconds: Timeout.optional(),
+        expose_to_user: z.boolean().optional(),
+      }),
+      async execute(input, ctx) {
+        if (input.expose_to_user) {
+          throw new ToolError(
+            "expose_to_user is not available here: this host does not serve sub-agent sessions to the user. Spawn it without.",
+          );
+        }
+        const started = spawner.start(
+          { template: input.template, prompt: input.prompt, ...(input.label ? { label: input.label } : {}) },
+          ctx,
+        );
+        if (typeof started === "string") throw new ToolError(started);
+        if (input.background) return promoted(started, "it runs in the background as asked");
+        const seconds = input.timeout_seconds ?? spawner.limits.defaultTimeoutSeconds;
+        forwardInto(ctx, started);
+        const ended = await waitFor(started, seconds, ctx.signal);
+        started.forward = undefined;
+        if (!ended) {
+          if (ctx.signal.aborted) {
+            started.cancel("the parent's reply was interrupted");
+            await started.done;
+            return outcomeText(deliver(started.record));
+          }
+          return promoted(started, `it was not done after ${seconds} s`);
+        }
+        rollUpUsage(ctx, started.record);
+        const record = deliver(started.record);
+        if (record.status !== "completed") throw new ToolError(outcomeText(record));
+        return record.result ?? "";
+      },
+    }),
+    functionTool({
+      ...common,
+      concurrencySafe: true,
+      name: "agent_list",
+      description: "Lists the sub-agents this session spawned: id, label, template, status.",
+      input: z.object({}),
+      execute: (_input, ctx) => ({
+        subagents: spawner.records(ctx.state, ctx.sessionId).map((r) => ({
+          id: r.id,
+          label: r.label,
+          template: r.template,
+          status: r.status,
+          ...(r.error ? { error: r.error } : {}),
+        })),
+      }),
+    }),
+    functionTool({
+      ...common,
+      concurrencySafe: true,
+      name: "agent_wait",
+      description:
+        "Waits for a spawned sub-agent to end (up to timeout_seconds, default 30, at most 600) and returns its result; " +
+        "without an id, waits for the first of the running ones.",
+      input: z.object({ subagent_id: SubagentId.optional(), timeout_seconds: Timeout.optional() }),
+      async execute({ subagent_id, timeout_seconds }, ctx) {
+        const records = spawner.records(ctx.state, ctx.sessionId);
+        const runs = subagent_id
+          ? [runOrRecord(spawner, ctx, records, subagent_id)]
+          : records.filter((r) => r.status === "running").map((r) => spawner.run(ctx.sessionId, r.id)!);
+        const waiting = runs.filter((run): run is SpawnedRun => "done" in run);
+        const finished = runs.find((run): run is SpawnRecord => !("done" in run));
+        if (finished) return outcomeText(deliver(finished));
+        if (waiting.length === 0) return "No sub-agent of this session is running.";
+        const ended = await waitForAny(waiting, timeout_seconds ?? 30, ctx.signal);
+        if (!ended)
+          return `Still running after ${timeout_seconds ?? 30} s: ${waiting.map((r) => r.record.id).join(", ")}.`;
+        return outcomeText(deliver(ended.record));
+      },
+    }),
+    functionTool({
+      ...common,
+      concurrencySafe: true,
+      name: "agent_cancel",
+      description: "Cancels a running sub-agent of this session.",
+      input: z.object({ subagent_id: SubagentId, reason: z.string().max(500).optional() }),
+      async execute({ subagent_id, reason }, ctx) {
+        const found = runOrRecord(spawner, ctx, spawner.records(ctx.state, ctx.sessionId), subagent_id);
+        if (!("done" in found)) return `${subagent_id} is not running (${found.status}).`;
+        found.cancel(reason ?? "cancelled by its parent");
+        const record = await found.done;
+        return outcomeText(deliver(record));
+      },
+    }),
+  ];
+}
+
+/** The live run of `id`, or its record when it no longer runs here; a ToolError for an unknown id. */
+function runOrRecord(
+  spawner: SpawnHost,
+  ctx: ToolContext,
+  records: SpawnRecord[],
+  id: string,
+): SpawnedRun | SpawnRecord {
+  const record = records.find((r) => r.id === id);
+  if (!record) {
+    const known = records.map((r) => r.id).join(", ") || "none";
+    throw new ToolError(`no sub-agent "${id}" in this session (spawned: ${known})`);
+  }
+  const run = spawner.run(ctx.sessionId, id);
+  return run && run.record.status === "running" ? run : record;
+}
+
+function deliver(record: SpawnRecord): SpawnRecord {
+  record.delivered = true;
+  return record;
+}
+
+function promoted(run: SpawnedRun, why: string) {
+  run.record.background = true;
+  return {
+    subagent_id: run.record.id,
+    label: run.record.label,
+    status: "running",
+    note: `${why}; it keeps running. Its result will be given to you before a later step once it ends, or call agent_wait.`,
+  };
+}
+
+/** Streams the sub-agent's events through the parent's call while it waits (SUBAGENT_EXPOSED first). */
+function forwardInto(ctx: ToolContext, run: SpawnedRun): void {
+  const emit = ctx.emit;
+  if (!emit) return;
+  let exposed = false;
+  run.forward = (event) => {
+    if (!exposed && event.type === "REPLY_START") {
+      exposed = true;
+      emit(
+        createEvent("SUBAGENT_EXPOSED", {
+          replyId: event.replyId,
+          source: event.source,
+          name: run.record.template,
+          toolCallId: ctx.toolCallId,
+          parentReplyId: ctx.replyId,
+          metadata: { subagentId: run.record.id, sessionId: run.record.sessionId, label: run.record.label },
+        }),
+      );
+    }
+    emit(event);
+  };
+}
+
+/** The sub-agent's usage, rolled up into the parent's reply (as subAgentTool does). */
+function rollUpUsage(ctx: ToolContext, record: SpawnRecord): void {
+  if (!record.usage || !ctx.emit) return;
+  ctx.emit(
+    createEvent("MODEL_CALL_END", {
+      replyId: ctx.replyId,
+      modelName: `agent:${record.template}`,
+      inputTokens: record.usage.inputTokens,
+      outputTokens: record.usage.outputTokens,
+      metadata: { subRunUsage: true, subagentId: record.id },
+    }),
+  );
+}
+
+/** Whether the run ended within `seconds` (false on the timeout or when `signal` aborts first). */
+function waitFor(run: SpawnedRun, seconds: number, signal: AbortSignal): Promise<boolean> {
+  return waitForAny([run], seconds, signal).then((ended) => ended !== undefined);
+}
+
+function waitForAny(
+  runs: SpawnedRun[],
+  seconds: number,
+  signal: AbortSignal,
+): Promise<SpawnedRun | undefined> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (value: SpawnedRun | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      resolve(value);
+    };
+    const onAbort = () => finish(undefined);
+    const timer = setTimeout(() => finish(undefined), seconds * 1000);
+    signal.addEventListener("abort", onAbort, { once: true });
+    if (signal.aborted) finish(undefined);
+    for (const run of runs) void run.done.then(() => finish(run));
+  });
+}

@@ -1,0 +1,125 @@
+import type { AgentEvent } from "../../event/index.js";
+import { userMsg } from "../../message/index.js";
+import type { AgentState } from "../../state/index.js";
+import type { AgentLike } from "../agent-like.js";
+import { finalText } from "../final-text.js";
+
+/** Where a spawned sub-agent stands. `lost`: the process that ran it ended before it did. */
+export type SpawnStatus = "running" | "completed" | "failed" | "cancelled" | "paused" | "lost";
+
+/**
+ * One spawned sub-agent as the parent's session keeps it (`toolContext["agentscope.spawns"]`,
+ * plain JSON, saved with the session).
+ */
+export interface SpawnRecord {
+  /** `sub_1`, `sub_2`, ... per parent session. */
+  id: string;
+  label: string;
+  template: string;
+  /** The sub-agent's own session id. */
+  sessionId: string;
+  status: SpawnStatus;
+  /** The parent's call that started it, and the parent's reply it was in. */
+  toolCallId: string;
+  replyId: string;
+  /** Whether the call returned before the sub-agent ended (asked for, or promoted at its timeout). */
+  background: boolean;
+  /** Its final text, once completed. */
+  result?: string;
+  /** Why it failed, paused or was cancelled. */
+  error?: string;
+  usage?: { inputTokens: number; outputTokens: number };
+  /** Its outcome reached the parent (the call's result, agent_wait, or a hint before a reasoning step). */
+  delivered: boolean;
+  startedAt: string;
+  endedAt?: string;
+}
+
+/** A sub-agent running in this process: its record, its session, and how to stop or watch it. */
+export class SpawnedRun {
+  readonly controller = new AbortController();
+  /** Settles when the run has ended, however it ended (never rejects). */
+  readonly done: Promise<SpawnRecord>;
+  /** While the spawning call waits, its events go out through the parent's stream. */
+  forward: ((event: AgentEvent) => void) | undefined;
+
+  constructor(
+    readonly record: SpawnRecord,
+    readonly state: AgentState,
+    agent: AgentLike,
+    prompt: string,
+    source: string,
+  ) {
+    this.done = this.drive(agent, prompt, source);
+  }
+
+  cancel(reason: string): void {
+    if (this.record.status !== "running") return;
+    this.record.error = reason;
+    this.controller.abort(new Error(reason));
+  }
+
+  private async drive(agent: AgentLike, prompt: string, source: string): Promise<SpawnRecord> {
+    const record = this.record;
+    let replyId: string | undefined;
+    try {
+      const stream = agent.replyStream(userMsg(prompt), {
+        state: this.state,
+        signal: this.controller.signal,
+        source,
+      });
+      for await (const event of stream) {
+        replyId ??= event.replyId;
+        if (event.source === undefined) event.source = source;
+        this.forward?.(event);
+      }
+      const reply = this.state.context.findLast((msg) => msg.id === replyId);
+      if (reply?.usage) {
+        record.usage = { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens };
+      }
+      const waiting = this.state.replyContext?.waitingFor;
+      if (waiting) {
+        record.status = "paused";
+        record.error = `it paused for ${waiting === "user_confirm" ? "a confirmation" : "an external result"} nobody can give it; cancel it, or give its template a mode that does not ask`;
+      } else if (!reply) {
+        record.status = "failed";
+        record.error = "it produced no reply";
+      } else if (reply.finishedReason === "error") {
+        record.status = "failed";
+        record.error = reply.error?.message ?? "unknown error";
+      } else if (reply.finishedReason === "interrupted" || this.controller.signal.aborted) {
+        record.status = "cancelled";
+        record.error ??= "interrupted";
+        record.result = finalText(reply);
+      } else {
+        record.status = "completed";
+        const text = finalText(reply);
+        record.result =
+          reply.finishedReason === "exceed_max_iters"
+            ? `[stopped at its iteration limit] ${text}`.trimEnd()
+            : text;
+      }
+    } catch (error) {
+      record.status = this.controller.signal.aborted ? "cancelled" : "failed";
+      record.error ??= error instanceof Error ? error.message : String(error);
+    }
+    record.endedAt = new Date().toISOString();
+    this.forward = undefined;
+    return record;
+  }
+}
+
+/** The outcome of a sub-agent in words the parent's model reads. */
+export function outcomeText(record: SpawnRecord): string {
+  const who = `Sub-agent ${record.id} ("${record.label}", template ${record.template})`;
+  switch (record.status) {
+    case "completed":
+      return `${who} completed. Its result:\n${record.result ?? ""}`;
+    case "running":
+      return `${who} is still running.`;
+    case "lost":
+      return `${who} was lost: the process that ran it ended before it finished.`;
+    default:
+      return `${who} ${record.status}: ${record.error ?? "no reason given"}${record.result ? `\nIts last text:\n${record.result}` : ""}`;
+  }
+}
