@@ -61,6 +61,16 @@ describe("examples/", () => {
     expect(stdout).toMatch(/Goal: \{"result":"pass"/);
   }, 40_000);
 
+  it("spawn-and-plan.ts: plan mode refuses the early write, the approved plan switches mode, spawned results arrive", async () => {
+    const { stdout } = await example("spawn-and-plan.ts");
+    expect(stdout).toMatch(/→ save_note\n {2}denied\n→ PlanPropose\n\? PlanPropose asks for approval/);
+    expect(stdout).toContain('"from":"plan","to":"default"');
+    expect(stdout).toContain("[main/explorer-1] reply completed");
+    expect(stdout).toContain('hint: Sub-agent sub_2 ("summariser-2", template summariser) completed.');
+    expect(stdout).toContain('notes: ["3 modules: api, core, ui"]');
+    expect(stdout).toContain("tasks: task_1 completed, task_2 completed");
+  }, 40_000);
+
   it("readme-agent.ts: runs, and an unreachable provider ends the reply with a named error", async () => {
     // A made-up key: offline a connection error, online an authentication error; never a stack trace.
     const { stderr } = await example("readme-agent.ts", { OPENAI_API_KEY: "sk-test" });
