@@ -1,12 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Agent } from "../../src/agent/index.js";
-import { foldEvents, type SubagentExposedEvent } from "../../src/event/index.js";
+import {
+  applyTaskEvent,
+  foldEvents,
+  isTaskEvent,
+  type SubagentExposedEvent,
+  type Task,
+} from "../../src/event/index.js";
 import { blocksOf, type Msg, userMsg } from "../../src/message/index.js";
 import { type AgentSpawner, agentSpawner, SPAWNS_KEY, type SpawnRecord } from "../../src/multiagent/index.js";
 import { parseAgentState } from "../../src/state/index.js";
 import { ScriptedModel, type ScriptedStep } from "../../src/testing/index.js";
-import { functionTool, type Tool } from "../../src/tool/index.js";
+import { functionTool, type Tool, taskTools } from "../../src/tool/index.js";
 import { collect, noteTool } from "./helpers.js";
 
 /** A promise the test opens: a sub-agent's tool waits on it, so the sub-agent cannot end before. */
@@ -443,6 +449,122 @@ describe("agent_spawn", () => {
     expect(blocksOf(reply, "hint").map((h) => h.text)).toEqual([
       'Sub-agent sub_1 ("slow-1", template slow) was lost: the process that ran it ended before it finished.',
     ]);
+  });
+
+  it("a sub-agent assigned a task owns it while it runs; its outcome completes the task or blocks it", async () => {
+    const spawner = agentSpawner({
+      templates: [
+        { name: "doer", description: "does it", model: child([{ text: "done it" }]) },
+        {
+          name: "failer",
+          description: "fails",
+          model: child([{ error: { type: "upstream", message: "the model is down" } }]),
+        },
+      ],
+    });
+    const settle = functionTool({
+      name: "settle",
+      description: "Waits for sub_2 to end",
+      input: z.object({}),
+      readOnly: true,
+      pathsOf: () => [],
+      execute: async (_input, ctx) => {
+        await spawner.settled(ctx.sessionId, "sub_2");
+        return "settled";
+      },
+    });
+    const main = parent(
+      spawner,
+      [
+        {
+          toolCalls: [
+            { id: "t1", name: "TaskCreate", input: { subject: "Do it" } },
+            { id: "t2", name: "TaskCreate", input: { subject: "Try it" } },
+            { id: "t3", name: "TaskCreate", input: { subject: "Later", dependencies: ["task_1"] } },
+          ],
+        },
+        {
+          toolCalls: [
+            { id: "x", name: "agent_spawn", input: { template: "doer", prompt: "x", task_id: "task_3" } },
+            { id: "u", name: "agent_spawn", input: { template: "doer", prompt: "x", task_id: "task_9" } },
+          ],
+        },
+        {
+          toolCalls: [
+            { id: "a", name: "agent_spawn", input: { template: "doer", prompt: "x", task_id: "task_1" } },
+          ],
+        },
+        {
+          toolCalls: [
+            {
+              id: "b",
+              name: "agent_spawn",
+              input: { template: "failer", prompt: "x", task_id: "task_2", background: true },
+            },
+          ],
+        },
+        { toolCalls: [{ id: "s", name: "settle", input: {} }] },
+        { text: "ok" },
+      ],
+      [...taskTools(), settle],
+    );
+    const events = await collect(main.replyStream(userMsg("go")));
+    const stored = main.state.context.at(-1)!;
+    expect(String(resultOf(stored, "x").output)).toContain("depends on tasks that are not completed: task_1");
+    expect(String(resultOf(stored, "u").output)).toContain('no task "task_9"');
+    expect(main.state.tasks.map((t) => [t.id, t.status, t.owner])).toEqual([
+      ["task_1", "completed", "doer-1"],
+      ["task_2", "blocked", "failer-2"],
+      ["task_3", "pending", undefined],
+    ]);
+    const changes = events.filter(isTaskEvent).map((e) => [e.value.task.id, e.value.task.status]);
+    expect(changes.slice(3)).toEqual([
+      ["task_1", "in_progress"],
+      ["task_1", "completed"],
+      ["task_2", "in_progress"],
+      ["task_2", "blocked"],
+    ]);
+    expect(events.reduce<readonly Task[]>(applyTaskEvent, [])).toEqual(main.state.tasks);
+  });
+
+  it("interrupting the parent while it waits cancels the sub-agent", async () => {
+    const controller = new AbortController();
+    const stuck = functionTool({
+      name: "stuck",
+      description: "interrupts the parent, then never ends",
+      input: z.object({}),
+      readOnly: true,
+      pathsOf: () => [],
+      execute: () => {
+        controller.abort(new Error("the user pressed stop"));
+        return new Promise<string>(() => {});
+      },
+    });
+    const spawner = agentSpawner({
+      templates: [
+        {
+          name: "slow",
+          description: "slow",
+          model: child([{ toolCalls: [{ name: "stuck", input: {} }] }]),
+          tools: [stuck],
+        },
+      ],
+    });
+    const main = parent(spawner, [
+      {
+        toolCalls: [
+          { id: "s", name: "agent_spawn", input: { template: "slow", prompt: "x", timeout_seconds: 600 } },
+        ],
+      },
+    ]);
+    const reply = await main.reply(userMsg("go"), { signal: controller.signal });
+    expect(reply.finishedReason).toBe("interrupted");
+    // The parent's reply does not wait for the call once interrupted; the sub-agent ends right after.
+    await expect(spawner.settled(main.state.sessionId, "sub_1")).resolves.toMatchObject({
+      status: "cancelled",
+      error: "the parent's reply was interrupted",
+    });
+    expect(recordsOf(main)[0]).toMatchObject({ status: "cancelled" });
   });
 
   it("rejects bad spawner options, naming them", () => {

@@ -84,6 +84,7 @@ export class AgentSpawner implements SpawnHost {
       toolCallId: ctx.toolCallId,
       replyId: ctx.replyId,
       background: false,
+      ...(request.taskId ? { taskId: request.taskId } : {}),
       delivered: false,
       startedAt: new Date().toISOString(),
     };

@@ -7,6 +7,8 @@ export interface SpawnRequest {
   template: string;
   prompt: string;
   label?: string;
+  /** A task of the parent's list the sub-agent is assigned. */
+  taskId?: string;
 }
 
 /** What the spawn tools and the hint middleware need of their spawner (`AgentSpawner`). */

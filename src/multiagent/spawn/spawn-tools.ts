@@ -3,6 +3,7 @@ import { createEvent } from "../../event/index.js";
 import { functionTool, type Tool, type ToolContext, ToolError } from "../../tool/index.js";
 import type { SpawnHost } from "./spawn-host.js";
 import { MAX_SPAWN_TIMEOUT_SECONDS } from "./spawn-limits.js";
+import { assignTask, checkAssignable, settleTask } from "./spawn-tasks.js";
 import { outcomeText, type SpawnedRun, type SpawnRecord } from "./spawned-run.js";
 
 const SubagentId = z.string().regex(/^sub_[1-9][0-9]*$/, 'a sub-agent id looks like "sub_1"');
@@ -36,6 +37,11 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
           .optional()
           .describe("A short name for it, unique in this session"),
         background: z.boolean().optional().describe("Return at once and let it run"),
+        task_id: z
+          .string()
+          .regex(/^task_[1-9][0-9]*$/, 'a task id looks like "task_1"')
+          .optional()
+          .describe("A task of your list to hand to it: it owns the task until it ends"),
         timeout_seconds: Timeout.optional(),
         expose_to_user: z.boolean().optional(),
       }),
@@ -45,11 +51,18 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
             "expose_to_user is not available here: this host does not serve sub-agent sessions to the user. Spawn it without.",
           );
         }
+        if (input.task_id) checkAssignable(ctx.tasks, input.task_id);
         const started = spawner.start(
-          { template: input.template, prompt: input.prompt, ...(input.label ? { label: input.label } : {}) },
+          {
+            template: input.template,
+            prompt: input.prompt,
+            ...(input.label ? { label: input.label } : {}),
+            ...(input.task_id ? { taskId: input.task_id } : {}),
+          },
           ctx,
         );
         if (typeof started === "string") throw new ToolError(started);
+        if (ctx.tasks) assignTask(ctx.tasks, started.record);
         if (input.background) return promoted(started, "it runs in the background as asked");
         const seconds = input.timeout_seconds ?? spawner.limits.defaultTimeoutSeconds;
         forwardInto(ctx, started);
@@ -59,12 +72,12 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
           if (ctx.signal.aborted) {
             started.cancel("the parent's reply was interrupted");
             await started.done;
-            return outcomeText(deliver(started.record));
+            return outcomeText(deliver(started.record, ctx));
           }
           return promoted(started, `it was not done after ${seconds} s`);
         }
         rollUpUsage(ctx, started.record);
-        const record = deliver(started.record);
+        const record = deliver(started.record, ctx);
         if (record.status !== "completed") throw new ToolError(outcomeText(record));
         return record.result ?? "";
       },
@@ -100,12 +113,12 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
           : records.filter((r) => r.status === "running").map((r) => spawner.run(ctx.sessionId, r.id)!);
         const waiting = runs.filter((run): run is SpawnedRun => "done" in run);
         const finished = runs.find((run): run is SpawnRecord => !("done" in run));
-        if (finished) return outcomeText(deliver(finished));
+        if (finished) return outcomeText(deliver(finished, ctx));
         if (waiting.length === 0) return "No sub-agent of this session is running.";
         const ended = await waitForAny(waiting, timeout_seconds ?? 30, ctx.signal);
         if (!ended)
           return `Still running after ${timeout_seconds ?? 30} s: ${waiting.map((r) => r.record.id).join(", ")}.`;
-        return outcomeText(deliver(ended.record));
+        return outcomeText(deliver(ended.record, ctx));
       },
     }),
     functionTool({
@@ -119,7 +132,7 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
         if (!("done" in found)) return `${subagent_id} is not running (${found.status}).`;
         found.cancel(reason ?? "cancelled by its parent");
         const record = await found.done;
-        return outcomeText(deliver(record));
+        return outcomeText(deliver(record, ctx));
       },
     }),
   ];
@@ -141,8 +154,10 @@ function runOrRecord(
   return run && run.record.status === "running" ? run : record;
 }
 
-function deliver(record: SpawnRecord): SpawnRecord {
+/** The outcome reached the parent (its task follows it). */
+function deliver(record: SpawnRecord, ctx: ToolContext): SpawnRecord {
   record.delivered = true;
+  settleTask(ctx.tasks, record);
   return record;
 }
 

@@ -22,6 +22,8 @@ export interface SpawnRecord {
   /** The parent's call that started it, and the parent's reply it was in. */
   toolCallId: string;
   replyId: string;
+  /** The parent's task it works on (`agent_spawn { task_id }`): owned by its label while it runs. */
+  taskId?: string;
   /** Whether the call returned before the sub-agent ended (asked for, or promoted at its timeout). */
   background: boolean;
   /** Its final text, once completed. */
