@@ -11,6 +11,13 @@ export {
   type Verdict,
   VerifierVerdict,
 } from "./goal-pipeline.js";
+export {
+  HANDOFF_EVENT,
+  HANDOFF_KEY,
+  type HandoffChange,
+  type HandoffOptions,
+  HandoffRouter,
+} from "./handoff.js";
 export { type HubParticipant, MsgHub, type MsgHubOptions, spoken } from "./msg-hub.js";
 export { narrowPermission } from "./narrow-permission.js";
 export { OrchestratedReply, type StepOptions, type StepOutcome } from "./orchestrated-reply.js";
