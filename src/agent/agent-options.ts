@@ -1,5 +1,6 @@
 import { checkOptions, type OptionRule, typeName } from "../message/option-check.js";
 import type { ChatModel } from "../model/core.js";
+import { PricingTable } from "../model/pricing/index.js";
 import { SpecChatModel } from "../model/spec-chat-model.js";
 import { Toolkit } from "../tool/index.js";
 import type { AgentOptions } from "./types.js";
@@ -62,6 +63,12 @@ const AGENT_OPTION_RULES = {
   checkpoint: { type: "function" },
   middlewares: { type: "array" },
   context: { type: "object" },
+  pricing: {
+    type: "object",
+    expected: "a PricingTable (from pricingTable())",
+    check: (value) =>
+      value instanceof PricingTable ? undefined : "expected a PricingTable, from pricingTable()",
+  },
   skills: { type: "array" },
 } satisfies Record<keyof AgentOptions, OptionRule>;
 

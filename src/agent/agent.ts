@@ -63,6 +63,7 @@ export class Agent {
     };
     if (options.fallbackModel) config.fallbackModel = chatModelOf(options.fallbackModel);
     if (options.checkpoint) config.checkpoint = options.checkpoint;
+    if (options.pricing) config.pricing = options.pricing;
     this.config = config;
     this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);
     const direct = directStages(config.decide);

@@ -8,6 +8,7 @@ import {
 } from "../event/index.js";
 import type { Msg, ToolCallBlock } from "../message/index.js";
 import type { ChatModel } from "../model/core.js";
+import type { PricingTable } from "../model/pricing/index.js";
 import type { Approval } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import type { Tool, Toolkit } from "../tool/index.js";
@@ -31,6 +32,8 @@ export interface RunConfig {
   checkpoint?: AgentOptions["checkpoint"];
   middlewares: readonly Middleware[];
   context: ContextOptions;
+  /** Prices model calls (MODEL_CALL_END `cost`); absent: no cost figures. */
+  pricing?: PricingTable;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ChatModel } from "../model/core.js";
+import type { PricingTable } from "../model/pricing/index.js";
 import type {
   PermissionContext,
   PermissionDecision,
@@ -80,6 +81,11 @@ export interface AgentOptions {
   middlewares?: Middleware[];
   /** Context compression and image limits. */
   context?: ContextOptions;
+  /**
+   * Prices model calls (see `pricingTable()`): every MODEL_CALL_END then carries `cost` and the reply
+   * Msg their sum; a model without a price says "no price" (`usd: null`). Absent: no cost figures.
+   */
+  pricing?: PricingTable;
   /** Skills (see `loadSkills`): their names and descriptions join the system prompt and a `Skill` tool loads one on demand. */
   skills?: Skill[];
 }
