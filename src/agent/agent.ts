@@ -9,6 +9,7 @@ import { chatModelOf, checkAgentOptions } from "./agent-options.js";
 import { agentProfile } from "./agent-profile.js";
 import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
+import { guardedStages } from "./guarded-stages.js";
 import { middlewareStages } from "./middleware-stages.js";
 import { pullEvents } from "./pull-events.js";
 import { recoverCutOffReply } from "./recover.js";
@@ -67,7 +68,9 @@ export class Agent {
     this.config = config;
     this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);
     const direct = directStages(config.decide);
-    this.stagesFor = config.middlewares.length === 0 ? () => direct : middlewareStages;
+    const unguarded = config.middlewares.length === 0 ? () => direct : middlewareStages;
+    const guardrails = options.guardrails;
+    this.stagesFor = guardrails ? (run) => guardedStages(unguarded(run), run, guardrails) : unguarded;
     this.permissionDefaults = permissionContextFrom(options.permission);
   }
 

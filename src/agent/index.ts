@@ -11,6 +11,18 @@ export {
   transcriptOf,
 } from "./compression.js";
 export { ReplyStateError } from "./errors.js";
+export {
+  type Guardrail,
+  type GuardrailCheck,
+  type GuardrailFinding,
+  type GuardrailOptions,
+  type GuardrailStage,
+  type GuardrailTrip,
+  type GuardrailVerdict,
+  runGuardrails,
+  tripOf,
+  tripText,
+} from "./guardrail.js";
 export type {
   AgentEventInit,
   Middleware,

@@ -56,6 +56,8 @@ export class ReplyRun {
   msg!: Msg;
   /** Set when a tool or a middleware asks to stop: the reply ends after the current step. */
   stopReason: string | undefined;
+  /** What REQUEST_STOP carries beside the reason, as its `metadata` (a guardrail's typed trip). */
+  stopMetadata: Record<string, unknown> | undefined;
   /**
    * The calls a person approved in the answer this run resumed with: the gate decides each again
    * with that approval, for the input it has now (edited or not).

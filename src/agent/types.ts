@@ -10,6 +10,7 @@ import type {
 import type { AgentState } from "../state/index.js";
 import type { Skill, Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
+import type { GuardrailOptions } from "./guardrail.js";
 import type { Middleware } from "./middleware.js";
 import type { StructuredOutputMode } from "./native-structured-output.js";
 
@@ -81,6 +82,11 @@ export interface AgentOptions {
   middlewares?: Middleware[];
   /** Context compression and image limits. */
   context?: ContextOptions;
+  /**
+   * Guardrails on the user's message, the answer, tool inputs and tool results (see GuardrailOptions
+   * and docs/guardrails.md). Absent: the reply's stages are the plain ones, nothing is checked.
+   */
+  guardrails?: GuardrailOptions;
   /**
    * Prices model calls (see `pricingTable()`): every MODEL_CALL_END then carries `cost` and the reply
    * Msg their sum; a model without a price says "no price" (`usd: null`). Absent: no cost figures.
