@@ -88,6 +88,7 @@ const AGENT_OPTION_RULES = {
   middlewares: { type: "array" },
   context: { type: "object" },
   guardrails: { type: "object", check: checkGuardrails },
+  taint: { type: "object" },
   pricing: {
     type: "object",
     expected: "a PricingTable (from pricingTable())",

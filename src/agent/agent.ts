@@ -18,6 +18,7 @@ import { eventsTo } from "./reply-reader.js";
 import { ReplyRun, type RunConfig } from "./reply-run.js";
 import type { ReplyStages } from "./reply-stages.js";
 import { directStages } from "./stages.js";
+import { taintedStages } from "./taint.js";
 import { type TryToolOptions, tryTool } from "./try-tool.js";
 import type { AgentOptions, ReplyInput, ReplyOptions } from "./types.js";
 
@@ -70,7 +71,11 @@ export class Agent {
     const direct = directStages(config.decide);
     const unguarded = config.middlewares.length === 0 ? () => direct : middlewareStages;
     const guardrails = options.guardrails;
-    this.stagesFor = guardrails ? (run) => guardedStages(unguarded(run), run, guardrails) : unguarded;
+    const guarded = guardrails
+      ? (run: ReplyRun) => guardedStages(unguarded(run), run, guardrails)
+      : unguarded;
+    const taint = options.taint;
+    this.stagesFor = taint ? (run) => taintedStages(guarded(run), run, taint) : guarded;
     this.permissionDefaults = permissionContextFrom(options.permission);
   }
 

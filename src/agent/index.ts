@@ -37,6 +37,8 @@ export { responseFormatFor, type StructuredOutputMode } from "./native-structure
 export { CUT_OFF_NOTE, cutOffEnding, recoverCutOffReply } from "./recover.js";
 export { type OpenSessionOptions, Session } from "./session.js";
 export { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from "./structured-output.js";
+export { replyTaint, taintReply } from "./taint.js";
+export type { TaintOptions, TaintSource } from "./taint-options.js";
 export type { TokenCounter, TriggerCount } from "./token-count.js";
 export type { TryToolOptions } from "./try-tool.js";
 export type { AgentOptions, CheckpointReason, PermissionDecider, ReplyInput, ReplyOptions } from "./types.js";

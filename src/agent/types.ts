@@ -13,6 +13,7 @@ import type { ContextOptions } from "./compression.js";
 import type { GuardrailOptions } from "./guardrail.js";
 import type { Middleware } from "./middleware.js";
 import type { StructuredOutputMode } from "./native-structured-output.js";
+import type { TaintOptions } from "./taint-options.js";
 
 export type { ReplyInput } from "./reply-input.js";
 
@@ -87,6 +88,12 @@ export interface AgentOptions {
    * and docs/guardrails.md). Absent: the reply's stages are the plain ones, nothing is checked.
    */
   guardrails?: GuardrailOptions;
+  /**
+   * Taint tracking: content from untrusted sources (a web fetch tool, an untrusted MCP server, a file
+   * outside the workspace, the provider's web tools) marks the reply, and calls that would be allowed
+   * ask while it is marked (see TaintOptions and docs/guardrails.md, "Taint"). Absent: no tracking.
+   */
+  taint?: TaintOptions;
   /**
    * Prices model calls (see `pricingTable()`): every MODEL_CALL_END then carries `cost` and the reply
    * Msg their sum; a model without a price says "no price" (`usd: null`). Absent: no cost figures.
