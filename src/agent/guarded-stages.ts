@@ -36,7 +36,10 @@ export function guardedStages(inner: ReplyStages, run: ReplyRun, options: Guardr
   const toolInput = options.toolInput ?? [];
   const toolResult = options.toolResult ?? [];
   const stopOnToolTrip = options.onToolTrip === "stop";
+  /** The parallel input guardrails' decision, while it is not made (every model call till then is held). */
   let pending: Promise<GuardrailTrip | undefined> | undefined;
+  /** Their trip, when they tripped before a model call could be held. */
+  let decidedTrip: GuardrailTrip | undefined;
 
   const check = (stage: GuardrailStage, text: string, toolName?: string): GuardrailCheck => {
     const base: GuardrailCheck = {
@@ -63,12 +66,21 @@ export function guardedStages(inner: ReplyStages, run: ReplyRun, options: Guardr
         // The stored user message is redacted: the model, the store and later replies see the new text.
         if (verdict.rewritten) block.text = verdict.text;
       }
-      if (parallel.length > 0) pending = checkInParallel(run, parallel, blocks, check);
+      if (parallel.length === 0) return;
+      const deciding = checkInParallel(run, parallel, blocks, check);
+      pending = deciding;
+      void deciding.then((trip) => {
+        if (pending !== deciding) return;
+        pending = undefined;
+        decidedTrip = trip;
+      });
     },
+    // A fallback call after a failed first one is held too, until the decision is made.
     callModel: (request) => {
-      const held = pending;
-      pending = undefined;
-      return held === undefined ? inner.callModel(request) : heldUntil(run, held, inner.callModel(request));
+      if (decidedTrip) return droppedCall(run, decidedTrip);
+      return pending === undefined
+        ? inner.callModel(request)
+        : heldUntil(run, pending, inner.callModel(request));
     },
     afterReasoning: async (reply) => {
       await inner.afterReasoning(reply);
@@ -103,7 +115,8 @@ export function guardedStages(inner: ReplyStages, run: ReplyRun, options: Guardr
     },
     callTool: (call, tool, value, ctx, decided) => {
       const result = inner.callTool(call, tool, value, ctx, decided);
-      if (toolResult.length === 0) return result;
+      // The structured-output tool only records the answer: there is no result to guard.
+      if (toolResult.length === 0 || tool === run.output.tool) return result;
       return guardResult(
         result,
         async (parts) => {
@@ -191,17 +204,30 @@ function checkInParallel(
       return undefined;
     }),
   );
-  return new Promise((resolve, reject) => {
+  // runGuardrails never rejects (a failing guardrail trips), so neither does this.
+  return new Promise((resolve) => {
     let left = checks.length;
     for (const one of checks) {
-      one.then((trip) => {
+      void one.then((trip) => {
         if (trip) {
           controller.abort(new Error(`guardrail "${trip.guardrail}" tripped`));
           resolve(trip);
         } else if (--left === 0) resolve(undefined);
-      }, reject);
+      });
     }
   });
+}
+
+/** A model call a tripped input guardrail drops: an empty answer, and the reply stops with the trip. */
+async function* droppedCall(run: ReplyRun, trip: GuardrailTrip): AsyncGenerator<ChatChunk> {
+  tripped(run, trip);
+  const empty: ChatFinal = {
+    type: "final",
+    content: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+    stopReason: "other",
+  };
+  yield empty;
 }
 
 const DECIDED: unique symbol = Symbol("decided");
@@ -238,14 +264,7 @@ async function* heldUntil(
   }
   if (trip) {
     if (!ended) void source.return?.()?.catch(() => {});
-    tripped(run, trip);
-    const empty: ChatFinal = {
-      type: "final",
-      content: [],
-      usage: { inputTokens: 0, outputTokens: 0 },
-      stopReason: "other",
-    };
-    yield empty;
+    yield* droppedCall(run, trip);
     return;
   }
   yield* held;

@@ -74,7 +74,10 @@ export interface GuardrailOptions {
   onToolTrip?: "replace" | "stop";
 }
 
-/** The verdict of a list of guardrails, in order: the text (rewritten or not), or the first trip. */
+/**
+ * The verdict of a list of guardrails, in order: the text (rewritten or not), or the first trip. A
+ * guardrail that throws trips (kind `guardrail_error`).
+ */
 export async function runGuardrails(
   guardrails: readonly Guardrail[],
   check: GuardrailCheck,
@@ -82,7 +85,14 @@ export async function runGuardrails(
   let text = check.text;
   let rewritten = false;
   for (const guardrail of guardrails) {
-    const verdict = await guardrail.check({ ...check, text });
+    let verdict: GuardrailVerdict;
+    try {
+      verdict = await guardrail.check({ ...check, text });
+    } catch (error) {
+      // A guardrail that fails cannot vouch for the text: that is a trip, never a pass.
+      const message = error instanceof Error ? error.message : String(error);
+      return { trip: tripOf(guardrail, check, "guardrail_error", `the guardrail failed: ${message}`) };
+    }
     if (verdict.action === "trip") return { trip: tripOf(guardrail, check, verdict.kind, verdict.reason) };
     if (verdict.action === "rewrite") {
       text = verdict.text;

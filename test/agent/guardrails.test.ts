@@ -276,6 +276,39 @@ describe("tool guardrails", () => {
   });
 });
 
+describe("a failing guardrail", () => {
+  it("trips (kind guardrail_error) instead of passing the text it could not check", async () => {
+    const broken: Guardrail = {
+      name: "broken",
+      check: () => {
+        throw new Error("classifier unavailable");
+      },
+    };
+    const { model, agent } = agentWith([{ text: "never" }], { input: [broken] });
+    const { events } = await reply(agent, "hello");
+    expect(model.calls).toHaveLength(0);
+    expect(stopOf(events)).toMatchObject({
+      metadata: {
+        guardrailTrip: { kind: "guardrail_error", reason: "the guardrail failed: classifier unavailable" },
+      },
+    });
+  });
+
+  it("a parallel one that fails trips too, and the held answer is dropped", async () => {
+    const broken: Guardrail = {
+      name: "broken",
+      parallel: true,
+      check: async () => Promise.reject(new Error("down")),
+    };
+    const { events, msg } = await reply(
+      agentWith([{ text: "held answer" }], { input: [broken] }).agent,
+      "hello",
+    );
+    expect(textOf(msg)).toBe("");
+    expect(stopOf(events)).toMatchObject({ metadata: { guardrailTrip: { kind: "guardrail_error" } } });
+  });
+});
+
 describe("the guardrails option", () => {
   it("a bad list or guardrail is refused at construction, naming it", () => {
     const model = new ScriptedModel([]);
