@@ -183,8 +183,8 @@ export {
   type PricedUsage,
   PricingTable,
   type PricingTableOptions,
-  pricingTable,
   priceUsage,
+  pricingTable,
 } from "./pricing/index.js";
 export { SpecChatModel } from "./spec-chat-model.js";
 export {
