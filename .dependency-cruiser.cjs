@@ -12,7 +12,7 @@ const LAYERS = [
   ["tool"],
   ["state"],
   ["agent"],
-  ["middleware", "trace", "rag", "workspace", "multiagent", "testing"],
+  ["middleware", "trace", "rag", "workspace", "multiagent", "testing", "guardrail"],
   // memory builds on rag's embeddings and vector stores; eval replays agents with testing's
   // scripted model and reads trace/ files, so it sits above them.
   ["memory", "client", "eval"],

@@ -1,5 +1,6 @@
 import { checkOptions, type OptionRule, typeName } from "../message/option-check.js";
 import type { ChatModel } from "../model/core.js";
+import { PricingTable } from "../model/pricing/index.js";
 import { SpecChatModel } from "../model/spec-chat-model.js";
 import { Toolkit } from "../tool/index.js";
 import type { AgentOptions } from "./types.js";
@@ -34,6 +35,30 @@ function checkTools(value: unknown): string | undefined {
   return undefined;
 }
 
+const GUARDRAIL_LISTS = ["input", "output", "toolInput", "toolResult"] as const;
+
+/** What is wrong with a guardrails option: each list an array of guardrails (a name and check()). */
+function checkGuardrails(value: unknown): string | undefined {
+  const options = value as Record<string, unknown>;
+  for (const key of Object.keys(options)) {
+    if (key === "onToolTrip") {
+      if (options[key] !== "replace" && options[key] !== "stop")
+        return `onToolTrip: expected "replace" or "stop", got ${String(options[key])}`;
+      continue;
+    }
+    if (!(GUARDRAIL_LISTS as readonly string[]).includes(key))
+      return `${key}: unknown list (known: ${GUARDRAIL_LISTS.join(", ")}, onToolTrip)`;
+    const list = options[key];
+    if (!Array.isArray(list)) return `${key}: expected an array of guardrails, got ${typeName(list)}`;
+    for (const [i, guardrail] of list.entries()) {
+      const candidate = guardrail as { name?: unknown; check?: unknown } | null;
+      if (typeof candidate?.name !== "string" || typeof candidate.check !== "function")
+        return `${key}[${i}]: expected a guardrail (an object with a name and check()), got ${typeName(guardrail)}`;
+    }
+  }
+  return undefined;
+}
+
 const positiveInteger = (value: unknown) =>
   Number.isInteger(value) && (value as number) >= 1 ? undefined : `expected an integer ≥ 1, got ${value}`;
 
@@ -62,6 +87,14 @@ const AGENT_OPTION_RULES = {
   checkpoint: { type: "function" },
   middlewares: { type: "array" },
   context: { type: "object" },
+  guardrails: { type: "object", check: checkGuardrails },
+  taint: { type: "object" },
+  pricing: {
+    type: "object",
+    expected: "a PricingTable (from pricingTable())",
+    check: (value) =>
+      value instanceof PricingTable ? undefined : "expected a PricingTable, from pricingTable()",
+  },
   skills: { type: "array" },
 } satisfies Record<keyof AgentOptions, OptionRule>;
 

@@ -9,6 +9,7 @@ import { chatModelOf, checkAgentOptions } from "./agent-options.js";
 import { agentProfile } from "./agent-profile.js";
 import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
+import { guardedStages } from "./guarded-stages.js";
 import { middlewareStages } from "./middleware-stages.js";
 import { pullEvents } from "./pull-events.js";
 import { recoverCutOffReply } from "./recover.js";
@@ -17,6 +18,7 @@ import { eventsTo } from "./reply-reader.js";
 import { ReplyRun, type RunConfig } from "./reply-run.js";
 import type { ReplyStages } from "./reply-stages.js";
 import { directStages } from "./stages.js";
+import { taintedStages } from "./taint.js";
 import { type TryToolOptions, tryTool } from "./try-tool.js";
 import type { AgentOptions, ReplyInput, ReplyOptions } from "./types.js";
 
@@ -63,10 +65,17 @@ export class Agent {
     };
     if (options.fallbackModel) config.fallbackModel = chatModelOf(options.fallbackModel);
     if (options.checkpoint) config.checkpoint = options.checkpoint;
+    if (options.pricing) config.pricing = options.pricing;
     this.config = config;
     this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);
     const direct = directStages(config.decide);
-    this.stagesFor = config.middlewares.length === 0 ? () => direct : middlewareStages;
+    const unguarded = config.middlewares.length === 0 ? () => direct : middlewareStages;
+    const guardrails = options.guardrails;
+    const guarded = guardrails
+      ? (run: ReplyRun) => guardedStages(unguarded(run), run, guardrails)
+      : unguarded;
+    const taint = options.taint;
+    this.stagesFor = taint ? (run) => taintedStages(guarded(run), run, taint) : guarded;
     this.permissionDefaults = permissionContextFrom(options.permission);
   }
 

@@ -20,9 +20,17 @@ export async function compressIfNeeded(run: ReplyRun, input: ModelInput): Promis
     { counter: tokenCounter, state, signal: options.signal },
   );
   if (!trigger.over) return false;
-  await compressState(state, config.model, config.context.summaryModel ?? config.model, config.context, {
+  const summaryModel = config.context.summaryModel ?? config.model;
+  const pricing = config.pricing;
+  await compressState(state, config.model, summaryModel, config.context, {
     signal: options.signal,
-    emit: (event) => run.emitInit(event),
+    // The summary call is a model call like any other: priced when the agent has a pricing table.
+    emit: (event) =>
+      run.emitInit(
+        pricing && event.type === "MODEL_CALL_END" && event.error === undefined
+          ? { ...event, cost: pricing.cost(summaryModel.provider, event.modelName, event) }
+          : event,
+      ),
     trigger,
   });
   await run.send();

@@ -29,7 +29,7 @@ export function end(run: ReplyRun, reason: FinishReason, error?: ErrorInfo): voi
 export function stop(run: ReplyRun): "stopped" {
   const reason = run.stopReason ?? "stop requested";
   closeOpenCalls(run, "interrupted", `[not run: the reply was stopped: ${reason}]`);
-  run.emit("REQUEST_STOP", { reason });
+  run.emit("REQUEST_STOP", run.stopMetadata ? { reason, metadata: run.stopMetadata } : { reason });
   return "stopped";
 }
 

@@ -11,6 +11,18 @@ export {
   transcriptOf,
 } from "./compression.js";
 export { ReplyStateError, SessionBusyError } from "./errors.js";
+export {
+  type Guardrail,
+  type GuardrailCheck,
+  type GuardrailFinding,
+  type GuardrailOptions,
+  type GuardrailStage,
+  type GuardrailTrip,
+  type GuardrailVerdict,
+  runGuardrails,
+  tripOf,
+  tripText,
+} from "./guardrail.js";
 export type {
   AgentEventInit,
   Middleware,
@@ -30,6 +42,8 @@ export {
   type SessionCheckpointOptions,
 } from "./session.js";
 export { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from "./structured-output.js";
+export { replyTaint, taintReply } from "./taint.js";
+export type { TaintOptions, TaintSource } from "./taint-options.js";
 export type { TokenCounter, TriggerCount } from "./token-count.js";
 export type { TryToolOptions } from "./try-tool.js";
 export type { AgentOptions, CheckpointReason, PermissionDecider, ReplyInput, ReplyOptions } from "./types.js";

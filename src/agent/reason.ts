@@ -104,5 +104,6 @@ function callEnd(run: ReplyRun, model: ChatModel, final: ChatFinal): EventInit<"
   if (final.responseId !== undefined) end.responseId = final.responseId;
   if (usage.cacheReadTokens !== undefined) end.cacheReadTokens = usage.cacheReadTokens;
   if (usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = usage.cacheWriteTokens;
+  if (run.config.pricing) end.cost = run.config.pricing.cost(model.provider, end.modelName, usage);
   return end;
 }

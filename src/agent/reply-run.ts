@@ -8,6 +8,7 @@ import {
 } from "../event/index.js";
 import type { Msg, ToolCallBlock } from "../message/index.js";
 import type { ChatModel } from "../model/core.js";
+import type { PricingTable } from "../model/pricing/index.js";
 import type { Approval } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import type { Tool, Toolkit } from "../tool/index.js";
@@ -31,6 +32,8 @@ export interface RunConfig {
   checkpoint?: AgentOptions["checkpoint"];
   middlewares: readonly Middleware[];
   context: ContextOptions;
+  /** Prices model calls (MODEL_CALL_END `cost`); absent: no cost figures. */
+  pricing?: PricingTable;
 }
 
 /**
@@ -53,6 +56,8 @@ export class ReplyRun {
   msg!: Msg;
   /** Set when a tool or a middleware asks to stop: the reply ends after the current step. */
   stopReason: string | undefined;
+  /** What REQUEST_STOP carries beside the reason, as its `metadata` (a guardrail's typed trip). */
+  stopMetadata: Record<string, unknown> | undefined;
   /**
    * The calls a person approved in the answer this run resumed with: the gate decides each again
    * with that approval, for the input it has now (edited or not).

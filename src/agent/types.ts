@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ChatModel } from "../model/core.js";
+import type { PricingTable } from "../model/pricing/index.js";
 import type {
   PermissionContext,
   PermissionDecision,
@@ -9,8 +10,10 @@ import type {
 import type { AgentState } from "../state/index.js";
 import type { Skill, Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
+import type { GuardrailOptions } from "./guardrail.js";
 import type { Middleware } from "./middleware.js";
 import type { StructuredOutputMode } from "./native-structured-output.js";
+import type { TaintOptions } from "./taint-options.js";
 
 export type { ReplyInput } from "./reply-input.js";
 
@@ -80,6 +83,22 @@ export interface AgentOptions {
   middlewares?: Middleware[];
   /** Context compression and image limits. */
   context?: ContextOptions;
+  /**
+   * Guardrails on the user's message, the answer, tool inputs and tool results (see GuardrailOptions
+   * and docs/guardrails.md). Absent: the reply's stages are the plain ones, nothing is checked.
+   */
+  guardrails?: GuardrailOptions;
+  /**
+   * Taint tracking: content from untrusted sources (a web fetch tool, an untrusted MCP server, a file
+   * outside the workspace, the provider's web tools) marks the reply, and calls that would be allowed
+   * ask while it is marked (see TaintOptions and docs/guardrails.md, "Taint"). Absent: no tracking.
+   */
+  taint?: TaintOptions;
+  /**
+   * Prices model calls (see `pricingTable()`): every MODEL_CALL_END then carries `cost` and the reply
+   * Msg their sum; a model without a price says "no price" (`usd: null`). Absent: no cost figures.
+   */
+  pricing?: PricingTable;
   /** Skills (see `loadSkills`): their names and descriptions join the system prompt and a `Skill` tool loads one on demand. */
   skills?: Skill[];
 }

@@ -1,11 +1,12 @@
-import type {
-  ContentBlock,
-  DataBlock,
-  Msg,
-  TextBlock,
-  ThinkingBlock,
-  ToolCallBlock,
-  ToolResultBlock,
+import {
+  addCost,
+  type ContentBlock,
+  type DataBlock,
+  type Msg,
+  type TextBlock,
+  type ThinkingBlock,
+  type ToolCallBlock,
+  type ToolResultBlock,
 } from "../message/index.js";
 import { appendBase64 } from "./base64.js";
 import type { AgentEvent, ReplyStartEvent } from "./types.js";
@@ -335,6 +336,7 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
         next.cacheWriteTokens = (usage.cacheWriteTokens ?? 0) + event.cacheWriteTokens;
       }
       msg.usage = next;
+      if (event.cost !== undefined) msg.cost = addCost(msg.cost, event.cost);
       if (event.stopReason !== undefined) msg.stopReason = event.stopReason;
       if (event.responseId !== undefined) msg.metadata = { ...msg.metadata, responseId: event.responseId };
       return true;

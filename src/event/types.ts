@@ -1,4 +1,5 @@
 import type {
+  Cost,
   ErrorInfo,
   FinishReason,
   Msg,
@@ -53,6 +54,8 @@ export interface ModelCallEndEvent extends EventBase {
   outputTokens: number;
   cacheReadTokens?: number;
   cacheWriteTokens?: number;
+  /** What this call cost, when the agent has a pricing table; folded into `Msg.cost`. */
+  cost?: Cost;
   /** Why the model stopped; folded into `Msg.stopReason`. */
   stopReason?: StopReason;
   /** The provider's response id (OpenAI Responses); folded into `Msg.metadata.responseId`. */

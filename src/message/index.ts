@@ -17,6 +17,7 @@ export {
   type ToolResultOutput,
   type ToolResultState,
 } from "./blocks.js";
+export { addCost, type Cost, sessionCost } from "./cost.js";
 export { AgentScopeError, type ErrorInfo, type ErrorType, toErrorInfo } from "./errors.js";
 export { newEventId, newId, nowIso } from "./id.js";
 export {
@@ -44,6 +45,7 @@ export {
 } from "./msg.js";
 export {
   ContentBlockSchema,
+  CostSchema,
   DataBlockSchema,
   DataSourceSchema,
   ErrorInfoSchema,

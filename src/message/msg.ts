@@ -1,4 +1,5 @@
 import type { BlockOfType, BlockType, ContentBlock, DataBlock, TextBlock } from "./blocks.js";
+import type { Cost } from "./cost.js";
 import type { ErrorInfo } from "./errors.js";
 import { AgentScopeError, type ErrorType } from "./errors.js";
 import { newId, nowIso } from "./id.js";
@@ -34,6 +35,8 @@ export interface Msg<S = unknown> {
   metadata: Record<string, unknown>;
   createdAt: string;
   usage?: Usage;
+  /** What the reply's model calls cost, when the agent has a pricing table (see Cost). */
+  cost?: Cost;
   finishedReason?: FinishReason;
   /** The stop reason of the reply's last model call (see StopReason). */
   stopReason?: StopReason;

@@ -99,6 +99,13 @@ export const UsageSchema = z.object({
   cacheWriteTokens: z.number().nonnegative().optional(),
 });
 
+export const CostSchema = z.object({
+  usd: z.number().nonnegative().nullable(),
+  pricedUsd: z.number().nonnegative(),
+  unpriced: z.array(z.string()).optional(),
+  priceAsOf: z.string().optional(),
+});
+
 export const ErrorInfoSchema = z.object({
   type: z.enum([
     "authentication",
@@ -126,6 +133,7 @@ export const MsgSchema = z
     metadata: z.record(z.string(), z.unknown()),
     createdAt: z.string(),
     usage: UsageSchema.optional(),
+    cost: CostSchema.optional(),
     finishedReason: z.enum(["completed", "interrupted", "exceed_max_iters", "error", "stopped"]).optional(),
     stopReason: StopReasonSchema.optional(),
     structuredOutput: z.unknown().optional(),

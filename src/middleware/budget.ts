@@ -4,6 +4,11 @@ import type { AgentEvent } from "../event/index.js";
 export interface BudgetOptions {
   /** Input plus output tokens over every model call of one reply. */
   maxTokens?: number;
+  /**
+   * US dollars over every model call of one reply, from the calls' `cost` (the Agent needs a
+   * `pricing` table). A call without a price stops the reply: a money budget cannot be kept blind.
+   */
+  maxUsd?: number;
   /** Tool calls run in one reply. */
   maxToolCalls?: number;
   /** Running time of one reply; time spent paused (waiting for a user or an external result) does not count. */
@@ -18,6 +23,10 @@ export interface BudgetOptions {
 export type BudgetUsage = {
   replyId: string;
   tokens: number;
+  /** Dollars the priced calls cost (kept only with `maxUsd`). */
+  usd?: number;
+  /** Calls that had no price, or no cost at all (kept only with `maxUsd`). */
+  unpriced?: string[];
   toolCalls: number;
   /** Running time counted up to `markedAt`. */
   elapsedMs: number;
@@ -32,7 +41,7 @@ export type BudgetUsage = {
  * Counters live in the session state, so one agent can serve many sessions at once.
  */
 export function budgetMiddleware(options: BudgetOptions): Middleware {
-  for (const key of ["maxTokens", "maxToolCalls", "maxWallTimeMs"] as const) {
+  for (const key of ["maxTokens", "maxUsd", "maxToolCalls", "maxWallTimeMs"] as const) {
     const value = options[key];
     if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
       throw new RangeError(`budgetMiddleware: ${key} must be a number ≥ 0, got ${String(value)}`);
@@ -80,9 +89,12 @@ export function budgetMiddleware(options: BudgetOptions): Middleware {
         case "REPLY_START":
           usage(ctx);
           return;
-        case "MODEL_CALL_END":
-          usage(ctx).tokens += event.inputTokens + event.outputTokens;
+        case "MODEL_CALL_END": {
+          const data = usage(ctx);
+          data.tokens += event.inputTokens + event.outputTokens;
+          if (options.maxUsd !== undefined && event.error === undefined) countCost(data, event);
           return;
+        }
         case "USER_CONFIRM_RESULT":
         case "EXTERNAL_EXECUTION_RESULT":
           // A resumed reply: the time it spent paused is not running time.
@@ -91,6 +103,15 @@ export function budgetMiddleware(options: BudgetOptions): Middleware {
       }
     },
   };
+}
+
+/** Adds a call's cost to the reply's; a call without a priced cost is remembered as unpriced. */
+function countCost(data: BudgetUsage, event: Extract<AgentEvent, { type: "MODEL_CALL_END" }>): void {
+  const cost = event.cost;
+  data.usd = (data.usd ?? 0) + (cost?.pricedUsd ?? 0);
+  const unpriced =
+    cost === undefined ? [`${event.modelName} (the agent has no pricing table)`] : (cost.unpriced ?? []);
+  if (unpriced.length > 0) data.unpriced = [...new Set([...(data.unpriced ?? []), ...unpriced])];
 }
 
 function fresh(replyId: string, at: number): BudgetUsage {
@@ -102,6 +123,14 @@ function overBudget(data: BudgetUsage, limits: BudgetOptions): string | undefine
   const { maxTokens, maxToolCalls, maxWallTimeMs } = limits;
   if (maxTokens !== undefined && data.tokens >= maxTokens) {
     return `token budget reached: this reply used ${data.tokens} tokens (limit ${maxTokens})`;
+  }
+  if (limits.maxUsd !== undefined) {
+    if (data.unpriced?.length) {
+      return `money budget cannot be kept: no price for ${data.unpriced.join(", ")} (add it to the pricing table)`;
+    }
+    if ((data.usd ?? 0) >= limits.maxUsd) {
+      return `money budget reached: this reply cost $${(data.usd ?? 0).toFixed(6)} (limit $${limits.maxUsd})`;
+    }
   }
   if (maxToolCalls !== undefined && data.toolCalls >= maxToolCalls) {
     return `tool call budget reached: this reply ran ${data.toolCalls} tool calls (limit ${maxToolCalls})`;

@@ -175,6 +175,17 @@ export type {
   OpenAIResponsesRequest,
   OpenAIResponsesToolChoice,
 } from "./openai/responses-wire.js";
+export {
+  BUILTIN_PRICES,
+  type FoundPrice,
+  type ModelPrice,
+  ModelPriceSchema,
+  type PricedUsage,
+  PricingTable,
+  type PricingTableOptions,
+  priceUsage,
+  pricingTable,
+} from "./pricing/index.js";
 export { SpecChatModel } from "./spec-chat-model.js";
 export {
   abortedError,

@@ -114,6 +114,7 @@ export async function runNested(
         outputTokens: usage.outputTokens,
         ...(usage.cacheReadTokens !== undefined ? { cacheReadTokens: usage.cacheReadTokens } : {}),
         ...(usage.cacheWriteTokens !== undefined ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
+        ...(reply.cost !== undefined ? { cost: reply.cost } : {}),
         metadata: { subRunUsage: true },
       }),
     );

@@ -26,6 +26,8 @@ export interface ReplyContext {
    * such a replyId continues that tool call instead of this reply's own calls.
    */
   suspended?: Record<string, SuspendedCall>;
+  /** What untrusted content this reply has read ("a web page (web_fetch)"), when the agent tracks taint. */
+  taint?: string[];
 }
 
 /** A tool call whose nested run (e.g. a sub-agent) paused, and what that run waits for. */
@@ -86,6 +88,7 @@ export const ReplyContextSchema = z.object({
       z.object({ toolCallId: z.string().min(1), waitingFor: z.enum(["user_confirm", "external_execution"]) }),
     )
     .optional(),
+  taint: z.array(z.string()).optional(),
 });
 
 export const AgentStateSchema = z.object({

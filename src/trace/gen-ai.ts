@@ -38,6 +38,10 @@ export const AgentScopeAttr = {
   finishedReason: "agentscope.reply.finished_reason",
   pausedFor: "agentscope.reply.paused_for",
   interrupted: "agentscope.interrupted",
+  /** The reply's cost in US dollars (absent: some call had no price; see `agentscope.cost.unpriced`). */
+  costUsd: "agentscope.cost.usd",
+  pricedCostUsd: "agentscope.cost.priced_usd",
+  unpriced: "agentscope.cost.unpriced",
 } as const;
 
 /** Our provider family names mapped to the conventions' well-known `gen_ai.provider.name` values. */

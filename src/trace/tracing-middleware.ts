@@ -11,7 +11,7 @@ import {
 import type { Middleware, MiddlewareContext } from "../agent/index.js";
 import { isAsyncIterable } from "../agent/tool-output.js";
 import type { AgentEvent } from "../event/index.js";
-import { toErrorInfo } from "../message/index.js";
+import { addCost, type Cost, toErrorInfo } from "../message/index.js";
 import type { ChatFinal } from "../model/core.js";
 import type { AgentState } from "../state/index.js";
 import type { ToolChunk } from "../tool/index.js";
@@ -32,6 +32,8 @@ interface ReplySpan {
   context: Context;
   inputTokens: number;
   outputTokens: number;
+  /** The sum of the calls' `cost`, when the agent prices them. */
+  cost?: Cost;
   modelSeen: boolean;
   replyIdSet: boolean;
   /** Ends each tool span still open: the reply ends them if it ends first (an interrupt drops a tool). */
@@ -98,6 +100,7 @@ export function tracingMiddleware(options: TracingOptions = {}): Middleware {
           [GenAI.inputTokens]: reply.inputTokens,
           [GenAI.outputTokens]: reply.outputTokens,
         });
+        if (reply.cost) setCostAttributes(span, reply.cost);
         span.end();
       }
     },
@@ -195,6 +198,13 @@ function endOnce(span: Span, open: Set<() => void> | undefined): () => void {
   return end;
 }
 
+/** `agentscope.cost.usd` (absent when some call had no price) and the models without one. */
+function setCostAttributes(span: Span, cost: Cost): void {
+  if (cost.usd !== null) span.setAttribute(AgentScopeAttr.costUsd, cost.usd);
+  span.setAttribute(AgentScopeAttr.pricedCostUsd, cost.pricedUsd);
+  if (cost.unpriced) span.setAttribute(AgentScopeAttr.unpriced, cost.unpriced);
+}
+
 /** Folds the reply's events into its span; returns true on REPLY_END. */
 function observeReplyEvent(reply: ReplySpan, event: AgentEvent): boolean {
   if (!reply.replyIdSet) {
@@ -206,6 +216,7 @@ function observeReplyEvent(reply: ReplySpan, event: AgentEvent): boolean {
     case "MODEL_CALL_END":
       reply.inputTokens += event.inputTokens;
       reply.outputTokens += event.outputTokens;
+      if (event.cost) reply.cost = addCost(reply.cost, event.cost);
       return false;
     case "REPLY_END":
       reply.span.setAttribute(AgentScopeAttr.finishedReason, event.finishedReason);
