@@ -1,5 +1,6 @@
 import type { RequireUserConfirmEvent } from "../event/index.js";
 import type { ToolCallBlock } from "../message/index.js";
+import { recordVerdict } from "./decision-records.js";
 import { type Admitted, type Ask, gate, previewOf } from "./gate.js";
 import { lastStepCalls, openCalls, resultsOf, splitBatches } from "./open-calls.js";
 import { suspendedWaitingFor } from "./pause.js";
@@ -66,10 +67,15 @@ async function runTools(run: ReplyRun, calls: Admitted[], parallel: boolean): Pr
   }
 }
 
-/** REQUIRE_USER_CONFIRM for the asks (identical asks once), with each call's reason, rules and preview. */
+/**
+ * REQUIRE_USER_CONFIRM for the asks (identical asks once), with each call's reason, rules and
+ * preview, each ask's DECISION record right before it.
+ */
 function askToConfirm(run: ReplyRun, asks: Ask[]): void {
+  const asked = askedOnce(asks);
+  for (const { call, decision } of asked) recordVerdict(run, call, "ask", decision);
   run.emit("REQUIRE_USER_CONFIRM", {
-    toolCalls: askedOnce(asks).map(({ call, decision }) => {
+    toolCalls: asked.map(({ call, decision }) => {
       const entry: RequireUserConfirmEvent["toolCalls"][number] = snapshotCall(call, "asking");
       if (decision.reason) entry.reason = decision.reason;
       if (decision.suggestedRules?.length) entry.suggestedRules = decision.suggestedRules;

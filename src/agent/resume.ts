@@ -8,6 +8,7 @@ import { type ToolCallBlock, toErrorInfo } from "../message/index.js";
 import { type Approval, addRules, askKey, type CallVerdict, unofferedRules } from "../permission/index.js";
 import type { Tool } from "../tool/index.js";
 import { noteAllDenied } from "./act.js";
+import { recordAnswers, recordExternal, recordVerdict } from "./decision-records.js";
 import { ReplyStateError } from "./errors.js";
 import { end, interrupt } from "./finish.js";
 import { currentDecision, decide, quietlyParsed } from "./gate.js";
@@ -98,6 +99,7 @@ async function continueSuspended(run: ReplyRun, toolCallId: string, input: Input
         : "failure" in again
           ? `Error: the permission check failed: ${again.failure}`
           : `Permission denied: ${again.verdict.decision.reason}`;
+    if (again && "verdict" in again) recordVerdict(run, call, "deny", again.verdict.decision);
     run.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId, delta: reason });
     run.emit("TOOL_RESULT_END", { toolCallId, state: again && "verdict" in again ? "denied" : "error" });
     await run.send();
@@ -138,12 +140,18 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
   delete reply.waitingFor;
   run.state.permission = permission;
   for (const [id, approval] of approvals ?? []) run.approvals.set(id, approval);
+  // What each answered call asked about, before the answer's edits fold into it (for the records).
+  const asked =
+    input.type === "USER_CONFIRM_RESULT"
+      ? new Map(input.confirmResults.map((a) => [a.toolCall.id, run.findCall(a.toolCall.id)!.input]))
+      : undefined;
   run.push({ ...input, replyId: run.msg.id } as AgentEvent);
   if (input.type === "USER_INTERRUPT") {
     end(run, interrupt(run, input.reason ?? "interrupted by the user"));
     return;
   }
   if (input.type === "USER_CONFIRM_RESULT") {
+    recordAnswers(run, input, asked!);
     const refused = input.confirmResults.filter((answer) => !answer.confirmed);
     for (const answer of refused) {
       const call = run.findCall(answer.toolCall.id)!;
@@ -163,6 +171,7 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
     if (refusal !== undefined) {
       run.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId: result.id, delta: refusal.text });
       run.emit("TOOL_RESULT_END", { toolCallId: result.id, state: refusal.state });
+      recordExternal(run, input, result, refusal.text);
       continue;
     }
     emitOutput(run, result.id, valueToParts(result.output));
@@ -170,6 +179,7 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
       toolCallId: result.id,
       state: result.state === "running" ? "success" : result.state,
     });
+    recordExternal(run, input, result, undefined);
   }
 }
 

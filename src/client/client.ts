@@ -8,6 +8,7 @@ import { KnowledgeBases } from "./knowledge.js";
 import type {
   ConfirmRequest,
   CreateSessionOptions,
+  DecisionRecord,
   ExternalResultsRequest,
   InterruptResult,
   MemoryList,
@@ -145,6 +146,12 @@ export class AgentScopeClient {
   async messages(sessionId: string): Promise<Msg[]> {
     return (await this.request<RouteResponse<"messages">>("GET", `${sessionPath(sessionId)}/messages`))
       .messages;
+  }
+
+  /** The session's decision records, oldest first: who asked, approved, denied or edited which call, and how. */
+  async decisions(sessionId: string): Promise<DecisionRecord[]> {
+    return (await this.request<RouteResponse<"decisions">>("GET", `${sessionPath(sessionId)}/decisions`))
+      .decisions;
   }
 
   status(sessionId: string): Promise<SessionStatus> {

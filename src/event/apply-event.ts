@@ -8,6 +8,7 @@ import type {
   ToolResultBlock,
 } from "../message/index.js";
 import { appendBase64 } from "./base64.js";
+import { recordOf } from "./decisions.js";
 import type { AgentEvent, ReplyStartEvent } from "./types.js";
 
 /** Starts the assistant Msg of a reply from its REPLY_START event. */
@@ -337,6 +338,12 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
       msg.usage = next;
       if (event.stopReason !== undefined) msg.stopReason = event.stopReason;
       if (event.responseId !== undefined) msg.metadata = { ...msg.metadata, responseId: event.responseId };
+      return true;
+    }
+    case "DECISION": {
+      const kept = msg.metadata?.decisions;
+      const decisions = Array.isArray(kept) ? kept : [];
+      msg.metadata = { ...msg.metadata, decisions: [...decisions, recordOf(event)] };
       return true;
     }
     case "REPLY_END":

@@ -1,6 +1,7 @@
 export { applyEvent, applyEventInPlace, foldEvents, replyMsgFromStart } from "./apply-event.js";
 export { appendBase64 } from "./base64.js";
 export { createEvent, externalExecutionResult, userConfirmResult, userInterrupt } from "./create.js";
+export { decisionsIn, decisionsOf, recordOf } from "./decisions.js";
 export {
   ConfirmResultSchema,
   EVENT_TYPE_ALIASES,
@@ -16,6 +17,7 @@ export type {
   AgentEvent,
   AgentEventType,
   AllToolsDeniedEvent,
+  Answerer,
   BlockDeltaEvent,
   BlockEndEvent,
   BlockStartEvent,
@@ -24,6 +26,10 @@ export type {
   DataBlockDeltaEvent,
   DataBlockEndEvent,
   DataBlockStartEvent,
+  DecisionChannel,
+  DecisionEvent,
+  DecisionOutcome,
+  DecisionRecord,
   EventBase,
   EventInit,
   EventOfType,
@@ -31,6 +37,7 @@ export type {
   ExternalExecutionResult,
   ExternalExecutionResultEvent,
   HintBlockEvent,
+  InputChange,
   InputEvent,
   ModelCallEndEvent,
   ModelCallStartEvent,

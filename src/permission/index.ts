@@ -29,6 +29,7 @@ export {
 } from "./decided-call.js";
 export { decidePermission } from "./engine.js";
 export { impliedPaths, pathsOfCall } from "./implied-paths.js";
+export { inputChanges } from "./input-diff.js";
 export { matchPathRule } from "./path-rule.js";
 export {
   absolutePath,

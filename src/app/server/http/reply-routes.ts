@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { type Msg, userMsg } from "../../../message/index.js";
 import { RequestError } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
+import { answerChannel } from "./answer-channel.js";
 import type { ServiceVariables } from "./auth.js";
 import type { ParsedBody } from "./routes-from.js";
 import { routesFrom } from "./routes-from.js";
@@ -31,19 +32,21 @@ export function replyRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceV
       const body = await request.body();
       const user = c.var.user;
       const sessionId = request.param("id");
+      const via = answerChannel(c);
       // The schema has validated either form: no second parse into an event.
       return runResponse(c, runtime, user, () =>
         body.answers
-          ? runtime.confirm(user, sessionId, body.answers, body.replyId)
-          : runtime.confirmResults(user, sessionId, body.confirmResults!, body.replyId),
+          ? runtime.confirm(user, sessionId, body.answers, body.replyId, via)
+          : runtime.confirmResults(user, sessionId, body.confirmResults!, body.replyId, via),
       );
     },
 
     externalResults: async (c, request) => {
       const body = await request.body();
       const user = c.var.user;
+      const via = answerChannel(c);
       return runResponse(c, runtime, user, () =>
-        runtime.submitResults(user, request.param("id"), body.toolResults, body.replyId),
+        runtime.submitResults(user, request.param("id"), body.toolResults, body.replyId, via),
       );
     },
 

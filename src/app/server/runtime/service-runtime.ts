@@ -1,6 +1,7 @@
 import { Agent, type AgentOptions } from "../../../agent/index.js";
 import {
   type ConfirmResult,
+  type DecisionChannel,
   externalExecutionResult,
   type InputEvent,
   userConfirmResult,
@@ -11,7 +12,7 @@ import type { ConfirmAnswer, CreateSessionOptions } from "../../../protocol/inde
 import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
-import { confirmResultsOf } from "./confirm-answers.js";
+import { answeredAs, confirmResultsOf } from "./confirm-answers.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
 import { followerItems } from "./follow-events.js";
 import { Follower, type FollowItem, type FollowOptions, type StopSignal } from "./follower.js";
@@ -303,23 +304,30 @@ export class ServiceRuntime {
     return this.#run(user, sessionId, input);
   }
 
-  /** Resumes a paused reply with a confirmation, external results or an interrupt. */
-  answer(user: string, sessionId: string, input: InputEvent): Promise<RunHandle> {
-    return this.#run(user, sessionId, input);
+  /** Resumes a paused reply with an answer; its records name `user` and `via`, whatever `input` says. */
+  answer(
+    user: string,
+    sessionId: string,
+    input: InputEvent,
+    via: DecisionChannel = "rest",
+  ): Promise<RunHandle> {
+    return this.#run(user, sessionId, answeredAs(input, user, via));
   }
 
-  /** Answers waiting confirmations by tool call id; a call that is not waiting is refused and changes nothing. */
+  /** Answers waiting confirmations by tool call id; a call not waiting is refused, nothing changes. */
   async confirm(
     user: string,
     sessionId: string,
     answers: ConfirmAnswer[],
     replyId?: string,
+    via: DecisionChannel = "rest",
   ): Promise<RunHandle> {
     // The answers become confirm results against the state the run loads (under its lease).
     return this.#run(user, sessionId, (state) =>
       userConfirmResult({
         replyId: replyId ?? this.#replyId(state),
         confirmResults: confirmResultsOf(answers, state),
+        answeredBy: { name: user, channel: via },
       }),
     );
   }
@@ -330,9 +338,14 @@ export class ServiceRuntime {
     sessionId: string,
     confirmResults: ConfirmResult[],
     replyId?: string,
+    via: DecisionChannel = "rest",
   ): Promise<RunHandle> {
     return this.#run(user, sessionId, (state) =>
-      userConfirmResult({ replyId: replyId ?? this.#replyId(state), confirmResults }),
+      userConfirmResult({
+        replyId: replyId ?? this.#replyId(state),
+        confirmResults,
+        answeredBy: { name: user, channel: via },
+      }),
     );
   }
 
@@ -342,9 +355,14 @@ export class ServiceRuntime {
     sessionId: string,
     toolResults: ToolResultBlock[],
     replyId?: string,
+    via: DecisionChannel = "rest",
   ): Promise<RunHandle> {
     return this.#run(user, sessionId, (state) =>
-      externalExecutionResult({ replyId: replyId ?? this.#replyId(state), toolResults }),
+      externalExecutionResult({
+        replyId: replyId ?? this.#replyId(state),
+        toolResults,
+        answeredBy: { name: user, channel: via },
+      }),
     );
   }
 
