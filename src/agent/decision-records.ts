@@ -8,10 +8,11 @@ import type {
 } from "../event/index.js";
 import type { ToolCallBlock } from "../message/index.js";
 import { formatRule, inputChanges, type PermissionDecision } from "../permission/index.js";
+import type { Governed, HeldAnswer } from "./approver-screen.js";
 import type { ReplyRun } from "./reply-run.js";
 
 /** Who answers when an answer does not say: a program calling the agent. */
-const CALLER: Answerer = { name: "user", channel: "code" };
+export const CALLER: Answerer = { name: "user", channel: "code" };
 
 type RecordFields = Omit<EventInit<"DECISION">, "replyId">;
 
@@ -37,6 +38,7 @@ export function recordAnswers(
   run: ReplyRun,
   input: UserConfirmResultEvent,
   asked: ReadonlyMap<string, string>,
+  governed?: Governed,
 ): void {
   const by = input.answeredBy ?? CALLER;
   for (const answer of input.confirmResults) {
@@ -49,6 +51,22 @@ export function recordAnswers(
     }
     if (answer.confirmed && answer.rules?.length) fields.rules = [...answer.rules];
     if (answer.reason) fields.reason = answer.reason;
+    const policy = governed?.get(call.id);
+    if (policy) fields.policy = policy.policy;
+    if (policy?.approvers) fields.approvers = policy.approvers;
+    run.emit("DECISION", fields);
+  }
+}
+
+/** The DECISION events of answers an approver policy held: a refusal naming it, or a vote toward its quorum. */
+export function recordHeld(run: ReplyRun, input: UserConfirmResultEvent, held: readonly HeldAnswer[]): void {
+  const by = input.answeredBy ?? CALLER;
+  for (const { answer, outcome, reason, policy } of held) {
+    const call = run.findCall(answer.toolCall.id)!;
+    const fields = base(run, call, outcome, by);
+    if (answer.toolCall.input !== call.input) fields.approvedInput = answer.toolCall.input;
+    fields.reason = reason;
+    fields.policy = policy;
     run.emit("DECISION", fields);
   }
 }

@@ -8,7 +8,8 @@ import { type ToolCallBlock, toErrorInfo } from "../message/index.js";
 import { type Approval, addRules, askKey, type CallVerdict, unofferedRules } from "../permission/index.js";
 import type { Tool } from "../tool/index.js";
 import { noteAllDenied } from "./act.js";
-import { recordAnswers, recordExternal, recordVerdict } from "./decision-records.js";
+import { type Governed, type HeldAnswer, screenAnswers } from "./approver-screen.js";
+import { recordAnswers, recordExternal, recordHeld, recordVerdict } from "./decision-records.js";
 import { ReplyStateError } from "./errors.js";
 import { end, interrupt } from "./finish.js";
 import { currentDecision, decide, quietlyParsed } from "./gate.js";
@@ -124,6 +125,19 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
       `reply "${reply.replyId}" asked for structured output: pass the same schema to resume it`,
     );
   }
+  // Answers an approver policy does not take are recorded and leave their calls waiting (asked again).
+  let held: HeldAnswer[] = [];
+  let governed: Governed | undefined;
+  if (input.type === "USER_CONFIRM_RESULT") {
+    const screened = await screenAnswers(run, input);
+    ({ held, governed } = screened);
+    if (held.length > 0) input = { ...input, confirmResults: screened.taken };
+    if (screened.taken.length === 0) {
+      delete reply.waitingFor;
+      recordHeld(run, input, held);
+      return;
+    }
+  }
   // Answers are checked and decided before anything changes: a bad rule is an error, not half an answer.
   let permission = run.state.permission;
   let approvals: Map<string, Approval> | undefined;
@@ -151,7 +165,8 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
     return;
   }
   if (input.type === "USER_CONFIRM_RESULT") {
-    recordAnswers(run, input, asked!);
+    recordAnswers(run, input, asked!, governed);
+    recordHeld(run, input, held);
     const refused = input.confirmResults.filter((answer) => !answer.confirmed);
     for (const answer of refused) {
       const call = run.findCall(answer.toolCall.id)!;

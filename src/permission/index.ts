@@ -1,3 +1,11 @@
+export {
+  type ApproverOptions,
+  type ApproverPolicy,
+  checkApproverOptions,
+  notAnApprover,
+  policyFor,
+  type RolesOf,
+} from "./approver-policy.js";
 export { boundaryDenial } from "./boundary.js";
 export {
   CREDENTIAL_DIRECTORIES,

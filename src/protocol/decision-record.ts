@@ -4,8 +4,9 @@
  * `always_allow`: a person let it run and remembered `rules`; `deny`: a person refused it, or a rule,
  * mode, boundary or the tool's own check refused it (`actor` says which); `allow`: a rule allowed it
  * without asking; `external_result`: the caller that runs an external tool sent its result;
- * `expire`: nobody answered before the pause's deadline; `policy_refusal`: someone the approver
- * policy does not name answered, and the answer was not taken.
+ * `expire`: nobody answered before the pause's deadline; `policy_refusal`: an answer the approver
+ * policy does not take (someone it does not name, an edit under a quorum, a second vote of one
+ * person); `vote`: an approver's approval that counts toward a quorum not yet met (the call waits).
  */
 export type DecisionOutcome =
   | "ask"
@@ -16,7 +17,8 @@ export type DecisionOutcome =
   | "allow"
   | "external_result"
   | "expire"
-  | "policy_refusal";
+  | "policy_refusal"
+  | "vote";
 
 /**
  * Through what an answer came. `engine`: no person answered (a rule, a mode, a deadline); `code`: a
@@ -49,6 +51,8 @@ export const ANSWER_CHANNELS: readonly DecisionChannel[] = [
 export interface Answerer {
   name: string;
   channel: DecisionChannel;
+  /** The answerer's roles, for approver policies (the service's come from its token configuration). */
+  roles?: string[];
 }
 
 /** One change an edit made to a call's arguments: a JSON Pointer (`/path/0`), and the value before and after (absent: none). */
@@ -91,6 +95,10 @@ export interface DecisionRecord {
   reason?: string;
   /** `always_allow` (or an `edit` that also remembers): the rules remembered from now on. */
   rules?: string[];
+  /** The approver policy that governed this answer, when one did. */
+  policy?: string;
+  /** The approval that met a quorum: every approver counted, in the order they approved. */
+  approvers?: string[];
 }
 
 /** `GET /v1/sessions/:id/decisions`: every decision record the session's log holds, oldest first. */

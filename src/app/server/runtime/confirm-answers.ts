@@ -1,4 +1,4 @@
-import type { ConfirmResult, DecisionChannel, InputEvent } from "../../../event/index.js";
+import type { Answerer, ConfirmResult, InputEvent } from "../../../event/index.js";
 import type { ConfirmAnswer } from "../../../protocol/index.js";
 import type { AgentState } from "../../../state/index.js";
 
@@ -25,8 +25,8 @@ export function confirmResultsOf(answers: readonly ConfirmAnswer[], state: Agent
   });
 }
 
-/** `input` as answered by the authenticated `user` through `via`: a client never names who answered. */
-export function answeredAs(input: InputEvent, user: string, via: DecisionChannel): InputEvent {
+/** `input` as answered by `by` (the authenticated user): a client never names who answered. */
+export function answeredAs(input: InputEvent, by: Answerer): InputEvent {
   if (input.type === "USER_INTERRUPT") return input;
-  return { ...input, answeredBy: { name: user, channel: via } };
+  return { ...input, answeredBy: by };
 }

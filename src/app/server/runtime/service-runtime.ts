@@ -1,5 +1,6 @@
 import { Agent, type AgentOptions } from "../../../agent/index.js";
 import {
+  type Answerer,
   type ConfirmResult,
   type DecisionChannel,
   externalExecutionResult,
@@ -61,6 +62,8 @@ export interface ServiceRuntimeOptions {
   onSessionDeleted?: (record: SessionRecord) => void | Promise<void>;
   /** Open event streams per user, and when a stream whose client does not read is dropped. */
   streams?: StreamLimits;
+  /** A user's roles, for the agents' approver policies (`agentscope serve`: from AGENTSCOPE_TOKENS and `roles`). */
+  rolesOf?: (user: string) => readonly string[];
 }
 
 /** A session's options (the id may be an AG-UI threadId) and a confirmation's answers: the protocol's types. */
@@ -105,6 +108,7 @@ export class ServiceRuntime {
   readonly #feeds: SessionFeeds;
   readonly #clock: FollowClock;
   readonly #log: ServiceLog;
+  readonly #rolesOf: ServiceRuntimeOptions["rolesOf"];
   /** Timed work of this replica: the recovery of abandoned runs. */
   readonly sweeper: Sweeper;
 
@@ -143,6 +147,7 @@ export class ServiceRuntime {
     this.#feeds = new SessionFeeds(options.backend);
     this.#clock = new FollowClock(tickFor(this.#heartbeatMs, this.#recoverCheckMs, options.backend.pollMs));
     this.#log = options.log ?? silentLog;
+    this.#rolesOf = options.rolesOf;
     this.sweeper = new Sweeper(options.sweepEveryMs ?? 5_000, (job, error) =>
       this.#log({ level: "error", message: `${job.name}: ${(error as Error).message}` }),
     );
@@ -311,7 +316,7 @@ export class ServiceRuntime {
     input: InputEvent,
     via: DecisionChannel = "rest",
   ): Promise<RunHandle> {
-    return this.#run(user, sessionId, answeredAs(input, user, via));
+    return this.#run(user, sessionId, answeredAs(input, this.#answerer(user, via)));
   }
 
   /** Answers waiting confirmations by tool call id; a call not waiting is refused, nothing changes. */
@@ -327,7 +332,7 @@ export class ServiceRuntime {
       userConfirmResult({
         replyId: replyId ?? this.#replyId(state),
         confirmResults: confirmResultsOf(answers, state),
-        answeredBy: { name: user, channel: via },
+        answeredBy: this.#answerer(user, via),
       }),
     );
   }
@@ -344,7 +349,7 @@ export class ServiceRuntime {
       userConfirmResult({
         replyId: replyId ?? this.#replyId(state),
         confirmResults,
-        answeredBy: { name: user, channel: via },
+        answeredBy: this.#answerer(user, via),
       }),
     );
   }
@@ -361,7 +366,7 @@ export class ServiceRuntime {
       externalExecutionResult({
         replyId: replyId ?? this.#replyId(state),
         toolResults,
-        answeredBy: { name: user, channel: via },
+        answeredBy: this.#answerer(user, via),
       }),
     );
   }
@@ -484,6 +489,12 @@ export class ServiceRuntime {
       if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);
     });
     return run.handle;
+  }
+
+  /** Who answers: the authenticated user, with their roles, through `via`. */
+  #answerer(user: string, via: DecisionChannel): Answerer {
+    const roles = this.#rolesOf?.(user) ?? [];
+    return roles.length > 0 ? { name: user, channel: via, roles: [...roles] } : { name: user, channel: via };
   }
 
   #replyId(state: AgentState): string {

@@ -1,0 +1,92 @@
+import type { ConfirmResult, DecisionRecord, UserConfirmResultEvent } from "../event/index.js";
+import { decisionsOf } from "../event/index.js";
+import { notAnApprover, policyFor } from "../permission/index.js";
+import { CALLER } from "./decision-records.js";
+import type { ReplyRun } from "./reply-run.js";
+
+/** An answer the approver policy does not take (yet): recorded, and its call keeps waiting. */
+export interface HeldAnswer {
+  answer: ConfirmResult;
+  outcome: "vote" | "policy_refusal";
+  reason: string;
+  policy: string;
+}
+
+/** What the policy said about the answers it takes: by call id, its name, and a quorum's approvers. */
+export type Governed = Map<string, { policy: string; approvers?: string[] }>;
+
+/**
+ * Sorts a confirmation's answers by the agent's approver policies (`approvers`): those taken, those
+ * held (a refusal naming the policy, or a vote toward a quorum), and for the taken ones the policy
+ * that governed them. The policy of a call is the first that covers its tool or the rule that
+ * asked (the call's latest `ask` record says which). Without policies every answer is taken.
+ */
+export async function screenAnswers(
+  run: ReplyRun,
+  input: UserConfirmResultEvent,
+): Promise<{ taken: ConfirmResult[]; held: HeldAnswer[]; governed: Governed }> {
+  const approvers = run.config.approvers;
+  const governed: Governed = new Map();
+  if (!approvers || approvers.policies.length === 0)
+    return { taken: input.confirmResults, held: [], governed };
+  const by = input.answeredBy ?? CALLER;
+  let roles: readonly string[] | undefined = by.roles;
+  const records = decisionsOf([run.msg]);
+  const taken: ConfirmResult[] = [];
+  const held: HeldAnswer[] = [];
+  for (const answer of input.confirmResults) {
+    const call = run.findCall(answer.toolCall.id)!;
+    const ask = records.findLast((r) => r.toolCallId === call.id && r.outcome === "ask");
+    const policy = policyFor(approvers.policies, call.name, ask?.rule);
+    if (!policy) {
+      taken.push(answer);
+      continue;
+    }
+    roles ??= [...((await approvers.rolesOf?.(by.name)) ?? [])];
+    const hold = (outcome: HeldAnswer["outcome"], reason: string) =>
+      held.push({ answer, outcome, reason, policy: policy.name });
+    const refusal = notAnApprover(policy, by.name, roles);
+    if (refusal !== undefined) {
+      hold("policy_refusal", refusal);
+      continue;
+    }
+    const quorum = policy.quorum ?? 1;
+    if (!answer.confirmed || quorum === 1) {
+      taken.push(answer);
+      governed.set(call.id, { policy: policy.name });
+      continue;
+    }
+    if (answer.toolCall.input !== call.input || (answer.rules?.length ?? 0) > 0) {
+      hold(
+        "policy_refusal",
+        `the approver policy "${policy.name}" needs ${quorum} approvals of the call as asked: an approval under it cannot edit the call or remember rules`,
+      );
+      continue;
+    }
+    const votes = votesFor(records, call.id, call.input, policy.name);
+    if (votes.includes(by.name)) {
+      hold(
+        "policy_refusal",
+        `${by.name} has already approved this call; the approver policy "${policy.name}" needs ${quorum} different approvers (${votes.length} so far)`,
+      );
+      continue;
+    }
+    if (votes.length + 1 < quorum) {
+      hold("vote", `approval ${votes.length + 1} of ${quorum} under the approver policy "${policy.name}"`);
+      continue;
+    }
+    taken.push(answer);
+    governed.set(call.id, { policy: policy.name, approvers: [...votes, by.name] });
+  }
+  return { taken, held, governed };
+}
+
+/** Who has voted for the call with this input under this policy, in order, each once. */
+function votesFor(records: DecisionRecord[], callId: string, input: string, policy: string): string[] {
+  const voters: string[] = [];
+  for (const r of records) {
+    if (r.toolCallId !== callId || r.outcome !== "vote" || r.input !== input || r.policy !== policy) continue;
+    if (!voters.includes(r.actor)) voters.push(r.actor);
+  }
+  return voters;
+}
