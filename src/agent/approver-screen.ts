@@ -2,6 +2,7 @@ import type { ConfirmResult, DecisionRecord, UserConfirmResultEvent } from "../e
 import { decisionsOf } from "../event/index.js";
 import { notAnApprover, policyFor } from "../permission/index.js";
 import { CALLER } from "./decision-records.js";
+import { type DueCall, dueCalls } from "./pause-deadlines.js";
 import type { ReplyRun } from "./reply-run.js";
 
 /** An answer the approver policy does not take (yet): recorded, and its call keeps waiting. */
@@ -89,4 +90,30 @@ function votesFor(records: DecisionRecord[], callId: string, input: string, poli
     if (!voters.includes(r.actor)) voters.push(r.actor);
   }
   return voters;
+}
+
+/** A confirmation sorted before anything changes: what is taken, what expired, what is held. */
+export interface SortedAnswers {
+  /** The confirmation with only the answers taken. */
+  input: UserConfirmResultEvent;
+  /** Asking calls whose deadline passed (answered or not): they expire first. */
+  due: DueCall[];
+  /** The due calls this confirmation answered too late. */
+  late: Set<string>;
+  held: HeldAnswer[];
+  governed: Governed;
+}
+
+/**
+ * Sorts a confirmation: calls whose deadline passed expire (their answers come too late), then the
+ * approver policies screen the rest (`screenAnswers`). Changes nothing.
+ */
+export async function sortAnswers(run: ReplyRun, input: UserConfirmResultEvent): Promise<SortedAnswers> {
+  const due = dueCalls(run);
+  const dueIds = new Set(due.map((d) => d.call.id));
+  const late = new Set(input.confirmResults.map((a) => a.toolCall.id).filter((id) => dueIds.has(id)));
+  const timely = { ...input, confirmResults: input.confirmResults.filter((a) => !dueIds.has(a.toolCall.id)) };
+  if (timely.confirmResults.length === 0) return { input: timely, due, late, held: [], governed: new Map() };
+  const { taken, held, governed } = await screenAnswers(run, timely);
+  return { input: { ...timely, confirmResults: taken }, due, late, held, governed };
 }

@@ -16,16 +16,19 @@ export const CALLER: Answerer = { name: "user", channel: "code" };
 
 type RecordFields = Omit<EventInit<"DECISION">, "replyId">;
 
-/** The DECISION event of the engine's own verdict for `call` (an ask, a refusal, a rule's allow). */
+/** The DECISION event of the engine's own verdict for `call` (an ask, a refusal, a rule's allow, an expiry). */
 export function recordVerdict(
   run: ReplyRun,
   call: Pick<ToolCallBlock, "id" | "name" | "input">,
-  outcome: Extract<DecisionOutcome, "ask" | "deny" | "allow">,
+  outcome: Extract<DecisionOutcome, "ask" | "deny" | "allow" | "expire">,
   decision: PermissionDecision,
+  extra?: Pick<RecordFields, "policy" | "expiresAt">,
 ): void {
   const fields = base(run, call, outcome, { name: "engine", channel: "engine" });
   if (decision.rule) fields.rule = formatRule(decision.rule);
   if (decision.reason) fields.reason = decision.reason;
+  if (extra?.policy) fields.policy = extra.policy;
+  if (extra?.expiresAt) fields.expiresAt = extra.expiresAt;
   run.emit("DECISION", fields);
 }
 

@@ -8,12 +8,13 @@ import { type ToolCallBlock, toErrorInfo } from "../message/index.js";
 import { type Approval, addRules, askKey, type CallVerdict, unofferedRules } from "../permission/index.js";
 import type { Tool } from "../tool/index.js";
 import { noteAllDenied } from "./act.js";
-import { type Governed, type HeldAnswer, screenAnswers } from "./approver-screen.js";
+import { type SortedAnswers, sortAnswers } from "./approver-screen.js";
 import { recordAnswers, recordExternal, recordHeld, recordVerdict } from "./decision-records.js";
 import { ReplyStateError } from "./errors.js";
 import { end, interrupt } from "./finish.js";
 import { currentDecision, decide, quietlyParsed } from "./gate.js";
 import { openCalls } from "./open-calls.js";
+import { expire } from "./pause-deadlines.js";
 import { checkAnswers, pausedReply } from "./paused-reply.js";
 import { replyOutput } from "./reply-output.js";
 import type { ReplyRun } from "./reply-run.js";
@@ -125,16 +126,17 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
       `reply "${reply.replyId}" asked for structured output: pass the same schema to resume it`,
     );
   }
-  // Answers an approver policy does not take are recorded and leave their calls waiting (asked again).
-  let held: HeldAnswer[] = [];
-  let governed: Governed | undefined;
+  // Expired asks expire first (a late answer is not taken); answers an approver policy does not
+  // take are recorded and leave their calls waiting (asked again).
+  let sorted: SortedAnswers | undefined;
   if (input.type === "USER_CONFIRM_RESULT") {
-    const screened = await screenAnswers(run, input);
-    ({ held, governed } = screened);
-    if (held.length > 0) input = { ...input, confirmResults: screened.taken };
-    if (screened.taken.length === 0) {
+    sorted = await sortAnswers(run, input);
+    input = sorted.input;
+    if (input.confirmResults.length === 0) {
       delete reply.waitingFor;
-      recordHeld(run, input, held);
+      expire(run, sorted.due, sorted.late);
+      recordHeld(run, input, sorted.held);
+      if (openCalls(run.msg).length === 0) noteAllDenied(run);
       return;
     }
   }
@@ -159,14 +161,15 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
     input.type === "USER_CONFIRM_RESULT"
       ? new Map(input.confirmResults.map((a) => [a.toolCall.id, run.findCall(a.toolCall.id)!.input]))
       : undefined;
+  if (sorted) expire(run, sorted.due, sorted.late);
   run.push({ ...input, replyId: run.msg.id } as AgentEvent);
   if (input.type === "USER_INTERRUPT") {
     end(run, interrupt(run, input.reason ?? "interrupted by the user"));
     return;
   }
   if (input.type === "USER_CONFIRM_RESULT") {
-    recordAnswers(run, input, asked!, governed);
-    recordHeld(run, input, held);
+    recordAnswers(run, input, asked!, sorted?.governed);
+    recordHeld(run, input, sorted?.held ?? []);
     const refused = input.confirmResults.filter((answer) => !answer.confirmed);
     for (const answer of refused) {
       const call = run.findCall(answer.toolCall.id)!;

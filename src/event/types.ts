@@ -193,6 +193,8 @@ export interface RequireUserConfirmEvent extends EventBase {
       reason?: string;
       suggestedRules?: string[];
       preview?: { path: string; before?: string; after: string };
+      /** When the ask expires unanswered (ISO 8601), when an approver policy sets a deadline. */
+      expiresAt?: string;
     }
   >;
 }

@@ -16,6 +16,13 @@ export interface ApproverPolicy {
   users?: readonly string[];
   roles?: readonly string[];
   quorum?: number;
+  /**
+   * How long an ask it governs waits for an answer: past it the call expires (an `expire` record)
+   * when the reply next resumes, and a late answer is not taken. Re-asking the call keeps the first deadline.
+   */
+  expiresAfterMs?: number;
+  /** What an expired ask becomes: `deny` (the default; the model reads why) or `approve` (it runs as asked). */
+  onExpiry?: "deny" | "approve";
 }
 
 /** The roles of an answerer, by name: what a program supplies when its answers carry none. */
@@ -26,6 +33,8 @@ export interface ApproverOptions {
   policies: readonly ApproverPolicy[];
   /** Roles of an answerer whose answer carries none (the service's answers carry the token's roles). */
   rolesOf?: RolesOf;
+  /** The clock deadlines are set and judged by, in ms since the epoch (default `Date.now`). */
+  now?: () => number;
 }
 
 /** The policy that governs the ask of a `toolName` call that `rule` (string form) made, if any: the first that covers it. */
@@ -69,6 +78,8 @@ export function checkApproverOptions(options: ApproverOptions): ApproverOptions 
     throw new Error("approvers: expected { policies: [...], rolesOf? }");
   if (options.rolesOf !== undefined && typeof options.rolesOf !== "function")
     throw new Error("approvers.rolesOf: expected a function (name) => roles");
+  if (options.now !== undefined && typeof options.now !== "function")
+    throw new Error("approvers.now: expected a function () => milliseconds");
   const names = new Set<string>();
   for (const [index, policy] of options.policies.entries()) {
     const where = `approvers.policies[${index}]`;
@@ -86,6 +97,15 @@ export function checkApproverOptions(options: ApproverOptions): ApproverOptions 
     const quorum = policy.quorum;
     if (quorum !== undefined && !(Number.isInteger(quorum) && quorum >= 1))
       throw new Error(`${where}.quorum: expected an integer ≥ 1, got ${String(quorum)}`);
+    const after = policy.expiresAfterMs;
+    if (after !== undefined && !(Number.isInteger(after) && after >= 1))
+      throw new Error(
+        `${where}.expiresAfterMs: expected an integer ≥ 1 (milliseconds), got ${String(after)}`,
+      );
+    if (policy.onExpiry !== undefined && policy.onExpiry !== "deny" && policy.onExpiry !== "approve")
+      throw new Error(
+        `${where}.onExpiry: expected "deny" or "approve", got ${JSON.stringify(policy.onExpiry)}`,
+      );
     const people = (policy.users?.length ?? 0) + (policy.roles?.length ?? 0);
     if ((quorum ?? 1) > 1 && people === 0)
       throw new Error(`${where}.quorum: a quorum needs users or roles to count`);

@@ -99,6 +99,8 @@ export interface DecisionRecord {
   policy?: string;
   /** The approval that met a quorum: every approver counted, in the order they approved. */
   approvers?: string[];
+  /** `ask`: when it expires unanswered (ISO 8601), when an approver policy sets a deadline. */
+  expiresAt?: string;
 }
 
 /** `GET /v1/sessions/:id/decisions`: every decision record the session's log holds, oldest first. */

@@ -95,6 +95,8 @@ export const AgentConfigSchema = z.strictObject({
         users: z.array(z.string().min(1)).optional(),
         roles: z.array(z.string().min(1)).optional(),
         quorum: z.number().int().min(1).optional(),
+        expiresAfterMs: z.number().int().min(1).optional(),
+        onExpiry: z.enum(["deny", "approve"]).optional(),
       }),
     )
     .optional(),
