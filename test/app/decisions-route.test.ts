@@ -129,7 +129,7 @@ for (const kind of kinds) {
           confirmResults: [{ confirmed: false, toolCall }],
           answeredBy: { name: "the-ceo", channel: "code" },
         }),
-        "agui",
+        { via: "agui" },
       );
       await handle.done;
       const denied = (await client("t-alice").decisions(sessionId)).at(-1);

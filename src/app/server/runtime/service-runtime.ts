@@ -66,6 +66,13 @@ export interface ServiceRuntimeOptions {
   rolesOf?: (user: string) => readonly string[];
 }
 
+/** How an answer (or a reply) came: the channel, for its records, and the request's `Idempotency-Key`. */
+export interface AnswerHow {
+  /** Default `rest`. */
+  via?: DecisionChannel;
+  idempotencyKey?: string;
+}
+
 /** A session's options (the id may be an AG-UI threadId) and a confirmation's answers: the protocol's types. */
 export type { ConfirmAnswer, CreateSessionOptions };
 
@@ -304,19 +311,23 @@ export class ServiceRuntime {
     }
   }
 
-  /** Starts a reply to `input` (new messages, or none to continue); `run_in_progress` while another run holds it. */
-  startReply(user: string, sessionId: string, input: Msg[] | undefined): Promise<RunHandle> {
-    return this.#run(user, sessionId, input);
+  /**
+   * Starts a reply to `input` (new messages, or none to continue); `run_in_progress` while another run
+   * holds it. `how.idempotencyKey`: a repeated request with the same key gets the first one's run.
+   */
+  startReply(
+    user: string,
+    sessionId: string,
+    input: Msg[] | undefined,
+    how: AnswerHow = {},
+  ): Promise<RunHandle> {
+    return this.#run(user, sessionId, input, undefined, how.idempotencyKey);
   }
 
   /** Resumes a paused reply with an answer; its records name `user` and `via`, whatever `input` says. */
-  answer(
-    user: string,
-    sessionId: string,
-    input: InputEvent,
-    via: DecisionChannel = "rest",
-  ): Promise<RunHandle> {
-    return this.#run(user, sessionId, answeredAs(input, this.#answerer(user, via)));
+  answer(user: string, sessionId: string, input: InputEvent, how: AnswerHow = {}): Promise<RunHandle> {
+    const by = this.#answerer(user, how.via);
+    return this.#run(user, sessionId, answeredAs(input, by), undefined, how.idempotencyKey);
   }
 
   /** Answers waiting confirmations by tool call id; a call not waiting is refused, nothing changes. */
@@ -325,15 +336,20 @@ export class ServiceRuntime {
     sessionId: string,
     answers: ConfirmAnswer[],
     replyId?: string,
-    via: DecisionChannel = "rest",
+    how: AnswerHow = {},
   ): Promise<RunHandle> {
     // The answers become confirm results against the state the run loads (under its lease).
-    return this.#run(user, sessionId, (state) =>
-      userConfirmResult({
-        replyId: replyId ?? this.#replyId(state),
-        confirmResults: confirmResultsOf(answers, state),
-        answeredBy: this.#answerer(user, via),
-      }),
+    return this.#run(
+      user,
+      sessionId,
+      (state) =>
+        userConfirmResult({
+          replyId: replyId ?? this.#replyId(state),
+          confirmResults: confirmResultsOf(answers, state),
+          answeredBy: this.#answerer(user, how.via),
+        }),
+      undefined,
+      how.idempotencyKey,
     );
   }
 
@@ -343,14 +359,19 @@ export class ServiceRuntime {
     sessionId: string,
     confirmResults: ConfirmResult[],
     replyId?: string,
-    via: DecisionChannel = "rest",
+    how: AnswerHow = {},
   ): Promise<RunHandle> {
-    return this.#run(user, sessionId, (state) =>
-      userConfirmResult({
-        replyId: replyId ?? this.#replyId(state),
-        confirmResults,
-        answeredBy: this.#answerer(user, via),
-      }),
+    return this.#run(
+      user,
+      sessionId,
+      (state) =>
+        userConfirmResult({
+          replyId: replyId ?? this.#replyId(state),
+          confirmResults,
+          answeredBy: this.#answerer(user, how.via),
+        }),
+      undefined,
+      how.idempotencyKey,
     );
   }
 
@@ -360,14 +381,19 @@ export class ServiceRuntime {
     sessionId: string,
     toolResults: ToolResultBlock[],
     replyId?: string,
-    via: DecisionChannel = "rest",
+    how: AnswerHow = {},
   ): Promise<RunHandle> {
-    return this.#run(user, sessionId, (state) =>
-      externalExecutionResult({
-        replyId: replyId ?? this.#replyId(state),
-        toolResults,
-        answeredBy: this.#answerer(user, via),
-      }),
+    return this.#run(
+      user,
+      sessionId,
+      (state) =>
+        externalExecutionResult({
+          replyId: replyId ?? this.#replyId(state),
+          toolResults,
+          answeredBy: this.#answerer(user, how.via),
+        }),
+      undefined,
+      how.idempotencyKey,
     );
   }
 
@@ -457,7 +483,13 @@ export class ServiceRuntime {
   }
 
   /** Starts a run of `input`; `record`: the session's record, when the caller has just read it. */
-  async #run(user: string, sessionId: string, input: RunInput, record?: SessionRecord): Promise<RunHandle> {
+  async #run(
+    user: string,
+    sessionId: string,
+    input: RunInput,
+    record?: SessionRecord,
+    idempotencyKey?: string,
+  ): Promise<RunHandle> {
     record ??= await this.getSession(user, sessionId);
     const agent = this.#agents.get(record.agent);
     if (!agent)
@@ -475,6 +507,7 @@ export class ServiceRuntime {
           sessionId,
           renewals: this.#renewals,
           log: this.#log,
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
         },
         input,
       );
@@ -492,7 +525,7 @@ export class ServiceRuntime {
   }
 
   /** Who answers: the authenticated user, with their roles, through `via`. */
-  #answerer(user: string, via: DecisionChannel): Answerer {
+  #answerer(user: string, via: DecisionChannel = "rest"): Answerer {
     const roles = this.#rolesOf?.(user) ?? [];
     return roles.length > 0 ? { name: user, channel: via, roles: [...roles] } : { name: user, channel: via };
   }
