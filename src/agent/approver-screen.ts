@@ -1,20 +1,9 @@
 import type { ConfirmResult, DecisionRecord, UserConfirmResultEvent } from "../event/index.js";
 import { decisionsOf } from "../event/index.js";
 import { notAnApprover, policyFor } from "../permission/index.js";
-import { CALLER } from "./decision-records.js";
+import { CALLER, type Governed, type HeldAnswer } from "./decision-records.js";
 import { type DueCall, dueCalls } from "./pause-deadlines.js";
 import type { ReplyRun } from "./reply-run.js";
-
-/** An answer the approver policy does not take (yet): recorded, and its call keeps waiting. */
-export interface HeldAnswer {
-  answer: ConfirmResult;
-  outcome: "vote" | "policy_refusal";
-  reason: string;
-  policy: string;
-}
-
-/** What the policy said about the answers it takes: by call id, its name, and a quorum's approvers. */
-export type Governed = Map<string, { policy: string; approvers?: string[] }>;
 
 /**
  * Sorts a confirmation's answers by the agent's approver policies (`approvers`): those taken, those

@@ -8,8 +8,18 @@ import type {
 } from "../event/index.js";
 import type { ToolCallBlock } from "../message/index.js";
 import { formatRule, inputChanges, type PermissionDecision } from "../permission/index.js";
-import type { Governed, HeldAnswer } from "./approver-screen.js";
 import type { ReplyRun } from "./reply-run.js";
+
+/** An answer the approver policy does not take (yet): recorded, and its call keeps waiting. */
+export interface HeldAnswer {
+  answer: ConfirmResult;
+  outcome: "vote" | "policy_refusal";
+  reason: string;
+  policy: string;
+}
+
+/** What the policy said about the answers it takes: by call id, its name, and a quorum's approvers. */
+export type Governed = Map<string, { policy: string; approvers?: string[] }>;
 
 /** Who answers when an answer does not say: a program calling the agent. */
 export const CALLER: Answerer = { name: "user", channel: "code" };

@@ -1,6 +1,5 @@
 import type { AgentEvent } from "../../../event/index.js";
 import type { LoggedEvent, ServiceBackend } from "../backend/types.js";
-import type { LocalRun } from "./run-execution.js";
 
 const PAGE = 1_000;
 
@@ -23,7 +22,13 @@ export async function keyedEvent(
 }
 
 /** The run a repeated request gets: the first one's reply and place in the log; nothing new runs. */
-export function replayedRun(sessionId: string, first: LoggedEvent): LocalRun {
+export function replayedRun(
+  sessionId: string,
+  first: LoggedEvent,
+): {
+  handle: { sessionId: string; replyId: string; after: number; done: Promise<void> };
+  abort(reason: string): void;
+} {
   return {
     handle: { sessionId, replyId: first.event.replyId, after: first.seq - 1, done: Promise.resolve() },
     abort: () => {},
