@@ -1,8 +1,11 @@
 import type { RequireUserConfirmEvent } from "../event/index.js";
 import type { ToolCallBlock } from "../message/index.js";
+import { formatRule } from "../permission/index.js";
+import { recordVerdict } from "./decision-records.js";
 import { type Admitted, type Ask, gate, previewOf } from "./gate.js";
 import { lastStepCalls, openCalls, resultsOf, splitBatches } from "./open-calls.js";
 import { suspendedWaitingFor } from "./pause.js";
+import { deadlineOf } from "./pause-deadlines.js";
 import type { ReplyRun } from "./reply-run.js";
 import { runTool } from "./run-tool.js";
 
@@ -66,11 +69,22 @@ async function runTools(run: ReplyRun, calls: Admitted[], parallel: boolean): Pr
   }
 }
 
-/** REQUIRE_USER_CONFIRM for the asks (identical asks once), with each call's reason, rules and preview. */
+/**
+ * REQUIRE_USER_CONFIRM for the asks (identical asks once), with each call's reason, rules and
+ * preview, each ask's DECISION record right before it.
+ */
 function askToConfirm(run: ReplyRun, asks: Ask[]): void {
+  const asked = askedOnce(asks);
+  const deadlines = asked.map(({ call, decision }) => {
+    const deadline = deadlineOf(run, call, decision.rule ? formatRule(decision.rule) : undefined);
+    recordVerdict(run, call, "ask", decision, deadline);
+    return deadline;
+  });
   run.emit("REQUIRE_USER_CONFIRM", {
-    toolCalls: askedOnce(asks).map(({ call, decision }) => {
+    toolCalls: asked.map(({ call, decision }, index) => {
       const entry: RequireUserConfirmEvent["toolCalls"][number] = snapshotCall(call, "asking");
+      const deadline = deadlines[index];
+      if (deadline) entry.expiresAt = deadline.expiresAt;
       if (decision.reason) entry.reason = decision.reason;
       if (decision.suggestedRules?.length) entry.suggestedRules = decision.suggestedRules;
       const preview = previewOf(run, call);

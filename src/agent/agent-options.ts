@@ -82,6 +82,7 @@ const AGENT_OPTION_RULES = {
   maxIters: { type: "number", check: positiveInteger },
   permission: { type: "object" },
   decidePermission: { type: "function" },
+  approvers: { type: "object" },
   state: { type: "object" },
   sessionId: { type: "string" },
   checkpoint: { type: "function" },

@@ -1,7 +1,12 @@
 import type { z } from "zod";
 import type { AgentEvent, InputEvent } from "../event/index.js";
 import { AgentScopeError, assertRoleBlocks, type Msg, newId } from "../message/index.js";
-import { decidePermission, type PermissionContext, permissionContextFrom } from "../permission/index.js";
+import {
+  checkApproverOptions,
+  decidePermission,
+  type PermissionContext,
+  permissionContextFrom,
+} from "../permission/index.js";
 import type { AgentProfile, ToolTrial } from "../protocol/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
 import { type Skill, skillsPrompt, skillTool, Toolkit } from "../tool/index.js";
@@ -66,6 +71,7 @@ export class Agent {
     if (options.fallbackModel) config.fallbackModel = chatModelOf(options.fallbackModel);
     if (options.checkpoint) config.checkpoint = options.checkpoint;
     if (options.pricing) config.pricing = options.pricing;
+    if (options.approvers) config.approvers = checkApproverOptions(options.approvers);
     this.config = config;
     this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);
     const direct = directStages(config.decide);

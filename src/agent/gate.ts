@@ -8,6 +8,7 @@ import {
   type PermissionDecision,
 } from "../permission/index.js";
 import { type Tool, ToolInputError } from "../tool/index.js";
+import { recordVerdict } from "./decision-records.js";
 import type { ReplyRun } from "./reply-run.js";
 import { writeResult } from "./result-events.js";
 
@@ -55,6 +56,7 @@ export async function gate(run: ReplyRun, call: ToolCallBlock, asks: Ask[]): Pro
     return undefined;
   }
   if (verdict.behavior === "deny") {
+    recordVerdict(run, call, "deny", verdict.decision);
     const what = approval?.edited ? " (the call as edited in the answer)" : "";
     writeResult(run, call, "denied", `Permission denied${what}: ${verdict.decision.reason}`);
     return undefined;
@@ -63,6 +65,8 @@ export async function gate(run: ReplyRun, call: ToolCallBlock, asks: Ask[]): Pro
     asks.push({ call, decision: verdict.decision });
     return undefined;
   }
+  // A rule that lets the call run is a decision on record; so is a person's approval (at the answer).
+  if (verdict.decision.rule && !approval) recordVerdict(run, call, "allow", verdict.decision);
   return { call, tool, decided: verdict.decided, input: parsed.value, raw: call.input };
 }
 

@@ -9,7 +9,7 @@ import {
 import type { Msg, ToolCallBlock } from "../message/index.js";
 import type { ChatModel } from "../model/core.js";
 import type { PricingTable } from "../model/pricing/index.js";
-import type { Approval } from "../permission/index.js";
+import type { Approval, ApproverOptions } from "../permission/index.js";
 import type { AgentState } from "../state/index.js";
 import type { Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
@@ -29,6 +29,8 @@ export interface RunConfig {
   toolkit: Toolkit;
   maxIters: number;
   decide: PermissionDecider;
+  /** Who may answer which asks (checked once, by the Agent). */
+  approvers?: ApproverOptions;
   checkpoint?: AgentOptions["checkpoint"];
   middlewares: readonly Middleware[];
   context: ContextOptions;

@@ -8,10 +8,13 @@ import { type ToolCallBlock, toErrorInfo } from "../message/index.js";
 import { type Approval, addRules, askKey, type CallVerdict, unofferedRules } from "../permission/index.js";
 import type { Tool } from "../tool/index.js";
 import { noteAllDenied } from "./act.js";
+import { type SortedAnswers, sortAnswers } from "./approver-screen.js";
+import { recordAnswers, recordExternal, recordHeld, recordVerdict } from "./decision-records.js";
 import { ReplyStateError } from "./errors.js";
 import { end, interrupt } from "./finish.js";
 import { currentDecision, decide, quietlyParsed } from "./gate.js";
 import { openCalls } from "./open-calls.js";
+import { expire } from "./pause-deadlines.js";
 import { checkAnswers, pausedReply } from "./paused-reply.js";
 import { replyOutput } from "./reply-output.js";
 import type { ReplyRun } from "./reply-run.js";
@@ -98,6 +101,7 @@ async function continueSuspended(run: ReplyRun, toolCallId: string, input: Input
         : "failure" in again
           ? `Error: the permission check failed: ${again.failure}`
           : `Permission denied: ${again.verdict.decision.reason}`;
+    if (again && "verdict" in again) recordVerdict(run, call, "deny", again.verdict.decision);
     run.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId, delta: reason });
     run.emit("TOOL_RESULT_END", { toolCallId, state: again && "verdict" in again ? "denied" : "error" });
     await run.send();
@@ -122,6 +126,20 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
       `reply "${reply.replyId}" asked for structured output: pass the same schema to resume it`,
     );
   }
+  // Expired asks expire first (a late answer is not taken); answers an approver policy does not
+  // take are recorded and leave their calls waiting (asked again).
+  let sorted: SortedAnswers | undefined;
+  if (input.type === "USER_CONFIRM_RESULT") {
+    sorted = await sortAnswers(run, input);
+    input = sorted.input;
+    if (input.confirmResults.length === 0) {
+      delete reply.waitingFor;
+      expire(run, sorted.due, sorted.late);
+      recordHeld(run, input, sorted.held);
+      if (openCalls(run.msg).length === 0) noteAllDenied(run);
+      return;
+    }
+  }
   // Answers are checked and decided before anything changes: a bad rule is an error, not half an answer.
   let permission = run.state.permission;
   let approvals: Map<string, Approval> | undefined;
@@ -138,12 +156,20 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
   delete reply.waitingFor;
   run.state.permission = permission;
   for (const [id, approval] of approvals ?? []) run.approvals.set(id, approval);
+  // What each answered call asked about, before the answer's edits fold into it (for the records).
+  const asked =
+    input.type === "USER_CONFIRM_RESULT"
+      ? new Map(input.confirmResults.map((a) => [a.toolCall.id, run.findCall(a.toolCall.id)!.input]))
+      : undefined;
+  if (sorted) expire(run, sorted.due, sorted.late);
   run.push({ ...input, replyId: run.msg.id } as AgentEvent);
   if (input.type === "USER_INTERRUPT") {
     end(run, interrupt(run, input.reason ?? "interrupted by the user"));
     return;
   }
   if (input.type === "USER_CONFIRM_RESULT") {
+    recordAnswers(run, input, asked!, sorted?.governed);
+    recordHeld(run, input, sorted?.held ?? []);
     const refused = input.confirmResults.filter((answer) => !answer.confirmed);
     for (const answer of refused) {
       const call = run.findCall(answer.toolCall.id)!;
@@ -163,6 +189,7 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
     if (refusal !== undefined) {
       run.emit("TOOL_RESULT_TEXT_DELTA", { toolCallId: result.id, delta: refusal.text });
       run.emit("TOOL_RESULT_END", { toolCallId: result.id, state: refusal.state });
+      recordExternal(run, input, result, refusal.text);
       continue;
     }
     emitOutput(run, result.id, valueToParts(result.output));
@@ -170,6 +197,7 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
       toolCallId: result.id,
       state: result.state === "running" ? "success" : result.state,
     });
+    recordExternal(run, input, result, undefined);
   }
 }
 

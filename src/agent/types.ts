@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ChatModel } from "../model/core.js";
 import type { PricingTable } from "../model/pricing/index.js";
 import type {
+  ApproverOptions,
   PermissionContext,
   PermissionDecision,
   PermissionOptions,
@@ -74,6 +75,11 @@ export interface AgentOptions {
   permission?: PermissionOptions;
   /** Replace the permission engine (tests, custom policies). */
   decidePermission?: PermissionDecider;
+  /**
+   * Who may answer which asks (approver policies, first match wins) and where answerers' roles come
+   * from; an answer a policy does not take is a `policy_refusal` record and its call keeps waiting.
+   */
+  approvers?: ApproverOptions;
   /** Start from this state (e.g. loaded from a store). */
   state?: AgentState;
   sessionId?: string;

@@ -35,7 +35,13 @@ export {
   type ServiceConfig,
   ServiceConfigSchema,
 } from "./server/config/service-config.js";
-export { bearerAuth, LOCAL_USER, parseTokens, type ServiceVariables } from "./server/http/auth.js";
+export {
+  bearerAuth,
+  LOCAL_USER,
+  parseTokenRoles,
+  parseTokens,
+  type ServiceVariables,
+} from "./server/http/auth.js";
 export { readBody } from "./server/http/read-body.js";
 export { resumePoint, type SseSource, sseFrame, sseResponse } from "./server/http/sse.js";
 export { HttpError, type HttpErrorType, toHttpError } from "./server/http-error.js";

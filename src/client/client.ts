@@ -8,6 +8,7 @@ import { KnowledgeBases } from "./knowledge.js";
 import type {
   ConfirmRequest,
   CreateSessionOptions,
+  DecisionRecord,
   ExternalResultsRequest,
   InterruptResult,
   MemoryList,
@@ -145,6 +146,12 @@ export class AgentScopeClient {
   async messages(sessionId: string): Promise<Msg[]> {
     return (await this.request<RouteResponse<"messages">>("GET", `${sessionPath(sessionId)}/messages`))
       .messages;
+  }
+
+  /** The session's decision records, oldest first: who asked, approved, denied or edited which call, and how. */
+  async decisions(sessionId: string): Promise<DecisionRecord[]> {
+    return (await this.request<RouteResponse<"decisions">>("GET", `${sessionPath(sessionId)}/decisions`))
+      .decisions;
   }
 
   status(sessionId: string): Promise<SessionStatus> {
@@ -332,7 +339,18 @@ export class AgentScopeClient {
    * sent as `application/json` (FormData as multipart); 204 resolves to undefined.
    */
   async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    return this.#request<T>(method, path, body, signal);
+  }
+
+  async #request<T>(
+    method: string,
+    path: string,
+    body: unknown,
+    signal: AbortSignal | undefined,
+    idempotencyKey?: string,
+  ): Promise<T> {
     const headers: Record<string, string> = { accept: "application/json", ...this.#auth() };
+    if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
     const init: RequestInit = { method, headers };
     if (body instanceof FormData) init.body = body;
     else if (body !== undefined) {
@@ -356,7 +374,9 @@ export class AgentScopeClient {
         response = await this.#fetch(this.#baseUrl + path, init);
       } catch (error) {
         if (init.signal?.aborted) throw error;
-        if (attempt < 2 && IDEMPOTENT.has(method)) continue;
+        // So is a write with an Idempotency-Key: the service answers a repeat with the first answer.
+        const keyed = (init.headers as Record<string, string> | undefined)?.["idempotency-key"];
+        if (attempt < 2 && (IDEMPOTENT.has(method) || keyed !== undefined)) continue;
         throw new ConnectionError(`${label}: cannot reach the service: ${(error as Error).message}`, {
           cause: error,
         });
@@ -381,14 +401,17 @@ export class AgentScopeClient {
   }
 
   #run(sessionId: string, action: string, body: unknown, options: StreamOptions): RunStream {
+    // One key per write, sent on every try of it: a retry after a lost answer starts nothing new.
+    const key = requestKey();
     const stream: RunStream = new RunStream({
       ...this.#streamOptions(options),
       begin: async (signal) => {
-        const run = await this.request<RunStarted>(
+        const run = await this.#request<RunStarted>(
           "POST",
           `${sessionPath(sessionId)}/${action}`,
           body,
           signal,
+          key,
         );
         stream.setReplyId(run.replyId);
         return run;
@@ -413,4 +436,12 @@ export class AgentScopeClient {
       signal,
     });
   }
+}
+
+/** A fresh Idempotency-Key: a UUID where the platform has one (not on insecure browser origins), else 128 random bits. */
+function requestKey(): string {
+  const crypto = globalThis.crypto;
+  if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

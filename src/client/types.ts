@@ -1,6 +1,14 @@
 import type { Msg } from "../message/index.js";
 
 export type {
+  Answerer,
+  DecisionChannel,
+  DecisionList,
+  DecisionOutcome,
+  DecisionRecord,
+  InputChange,
+} from "../protocol/decision-record.js";
+export type {
   ForgetResult,
   MemoryList,
   MemoryNote,

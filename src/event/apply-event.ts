@@ -9,6 +9,7 @@ import {
   type ToolResultBlock,
 } from "../message/index.js";
 import { appendBase64 } from "./base64.js";
+import { recordOf } from "./decisions.js";
 import type { AgentEvent, ReplyStartEvent } from "./types.js";
 
 /** Starts the assistant Msg of a reply from its REPLY_START event. */
@@ -339,6 +340,12 @@ function reduce(msg: Msg, event: AgentEvent, inPlace: boolean): boolean {
       if (event.cost !== undefined) msg.cost = addCost(msg.cost, event.cost);
       if (event.stopReason !== undefined) msg.stopReason = event.stopReason;
       if (event.responseId !== undefined) msg.metadata = { ...msg.metadata, responseId: event.responseId };
+      return true;
+    }
+    case "DECISION": {
+      const kept = msg.metadata?.decisions;
+      const decisions = Array.isArray(kept) ? kept : [];
+      msg.metadata = { ...msg.metadata, decisions: [...decisions, recordOf(event)] };
       return true;
     }
     case "REPLY_END":

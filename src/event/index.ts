@@ -1,6 +1,7 @@
 export { applyEvent, applyEventInPlace, foldEvents, replyMsgFromStart } from "./apply-event.js";
 export { appendBase64 } from "./base64.js";
 export { createEvent, externalExecutionResult, userConfirmResult, userInterrupt } from "./create.js";
+export { decisionsIn, decisionsOf, recordOf } from "./decisions.js";
 export {
   ConfirmResultSchema,
   EVENT_TYPE_ALIASES,
@@ -27,6 +28,7 @@ export type {
   AgentEvent,
   AgentEventType,
   AllToolsDeniedEvent,
+  Answerer,
   BlockDeltaEvent,
   BlockEndEvent,
   BlockStartEvent,
@@ -35,6 +37,10 @@ export type {
   DataBlockDeltaEvent,
   DataBlockEndEvent,
   DataBlockStartEvent,
+  DecisionChannel,
+  DecisionEvent,
+  DecisionOutcome,
+  DecisionRecord,
   EventBase,
   EventInit,
   EventOfType,
@@ -42,6 +48,7 @@ export type {
   ExternalExecutionResult,
   ExternalExecutionResultEvent,
   HintBlockEvent,
+  InputChange,
   InputEvent,
   ModelCallEndEvent,
   ModelCallStartEvent,

@@ -85,6 +85,7 @@ export const EVENT_TYPES: ReadonlySet<string> = new Set<AgentEvent["type"]>([
   "ALL_TOOLS_DENIED",
   "REQUEST_STOP",
   "SUBAGENT_EXPOSED",
+  "DECISION",
   "CUSTOM",
 ]);
 

@@ -10,9 +10,17 @@ import type {
   ToolResultState,
 } from "../message/index.js";
 import type { ConfirmResult } from "../protocol/confirm-result.js";
+import type {
+  Answerer,
+  DecisionChannel,
+  DecisionOutcome,
+  DecisionRecord,
+  InputChange,
+} from "../protocol/decision-record.js";
 
 /** One answer to a confirmation (the wire type lives in protocol/; re-exported here). */
-export type { ConfirmResult };
+/** Decision records (the wire types live in protocol/; re-exported here). */
+export type { Answerer, ConfirmResult, DecisionChannel, DecisionOutcome, DecisionRecord, InputChange };
 
 /**
  * Events: the streaming view of a reply. Invariants:
@@ -188,6 +196,8 @@ export interface RequireUserConfirmEvent extends EventBase {
       reason?: string;
       suggestedRules?: string[];
       preview?: { path: string; before?: string; after: string };
+      /** When the ask expires unanswered (ISO 8601), when an approver policy sets a deadline. */
+      expiresAt?: string;
     }
   >;
 }
@@ -199,10 +209,17 @@ export interface RequireExternalExecutionEvent extends EventBase {
 export interface UserConfirmResultEvent extends EventBase {
   type: "USER_CONFIRM_RESULT";
   confirmResults: ConfirmResult[];
+  /**
+   * Who answered, for the decision records (absent: `user` through `code`). The service sets it to
+   * the authenticated user and the channel the answer came through; a client cannot choose it.
+   */
+  answeredBy?: Answerer;
 }
 export interface ExternalExecutionResultEvent extends EventBase {
   type: "EXTERNAL_EXECUTION_RESULT";
   toolResults: ToolResultBlock[];
+  /** Who sent the results (see UserConfirmResultEvent.answeredBy). */
+  answeredBy?: Answerer;
 }
 export interface UserInterruptEvent extends EventBase {
   type: "USER_INTERRUPT";
@@ -227,6 +244,15 @@ export interface SubagentExposedEvent extends EventBase {
   name: string;
   toolCallId: string;
   parentReplyId: string;
+}
+/**
+ * The record of one permission outcome for one call (see DecisionRecord): emitted right before what
+ * it decided (an ask before REQUIRE_USER_CONFIRM, a refusal before its denied result, a rule's allow
+ * before the call runs), and for an answer right after the answer event (an external result: after
+ * its result). Folds into the reply Msg's `metadata.decisions`; it never changes a block.
+ */
+export interface DecisionEvent extends EventBase, Omit<DecisionRecord, keyof EventBase> {
+  type: "DECISION";
 }
 export interface CustomEvent extends EventBase {
   type: "CUSTOM";
@@ -265,6 +291,7 @@ export type AgentEvent =
   | AllToolsDeniedEvent
   | RequestStopEvent
   | SubagentExposedEvent
+  | DecisionEvent
   | CustomEvent;
 
 export type AgentEventType = AgentEvent["type"];

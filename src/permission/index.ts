@@ -1,3 +1,11 @@
+export {
+  type ApproverOptions,
+  type ApproverPolicy,
+  checkApproverOptions,
+  notAnApprover,
+  policyFor,
+  type RolesOf,
+} from "./approver-policy.js";
 export { boundaryDenial } from "./boundary.js";
 export {
   CREDENTIAL_DIRECTORIES,
@@ -29,6 +37,7 @@ export {
 } from "./decided-call.js";
 export { decidePermission } from "./engine.js";
 export { impliedPaths, pathsOfCall } from "./implied-paths.js";
+export { inputChanges } from "./input-diff.js";
 export { matchPathRule } from "./path-rule.js";
 export {
   absolutePath,

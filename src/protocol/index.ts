@@ -1,5 +1,14 @@
 export { type ConfirmResult, ConfirmResultSchema } from "./confirm-result.js";
 export {
+  ANSWER_CHANNELS,
+  type Answerer,
+  type DecisionChannel,
+  type DecisionList,
+  type DecisionOutcome,
+  type DecisionRecord,
+  type InputChange,
+} from "./decision-record.js";
+export {
   type ErrorBody,
   ErrorBodySchema,
   SERVICE_ERROR_TYPES,

@@ -1,4 +1,5 @@
 import type { Msg } from "../message/index.js";
+import type { DecisionList } from "./decision-record.js";
 import type { IndexJob, KnowledgeBaseInfo, KnowledgeDocument, KnowledgeHit } from "./knowledge-types.js";
 import type { ForgetResult, MemoryList, MemoryNotes } from "./memory-types.js";
 import type { InterruptResult, RunStarted } from "./reply-types.js";
@@ -116,6 +117,13 @@ export const SERVICE_ROUTES = {
     summary: "Message history",
     auth: "bearer",
     answer: answer<{ messages: Msg[] }>(200, "`{ messages: Msg[] }`"),
+  },
+  decisions: {
+    method: "GET",
+    path: "/v1/sessions/{id}/decisions",
+    summary: "The session's decision records (who approved, denied or edited what, under which rule)",
+    auth: "bearer",
+    answer: answer<DecisionList>(200, "`{ decisions: DecisionRecord[] }`, oldest first"),
   },
   status: {
     method: "GET",

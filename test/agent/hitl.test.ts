@@ -47,7 +47,8 @@ describe("human in the loop", () => {
     ]);
     const agent = new Agent({ name: "a", model, toolkit: [writer(log)] });
     const first = await collect(agent.replyStream(userMsg("note hi")));
-    expect(shape(first).slice(-2)).toEqual(["MODEL_CALL_END", "REQUIRE_USER_CONFIRM"]);
+    // The ask's decision record comes right before the ask it records (docs/permissions.md).
+    expect(shape(first).slice(-3)).toEqual(["MODEL_CALL_END", "DECISION", "REQUIRE_USER_CONFIRM"]);
     expect(first.some((e) => e.type === "REPLY_END")).toBe(false);
     const ask = confirmEvent(first);
     expect(ask.toolCalls[0]).toMatchObject({

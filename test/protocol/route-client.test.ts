@@ -58,6 +58,7 @@ const EVERY_ROUTE: { [N in RouteName]: (call: TableCall) => Promise<RouteRespons
   getSession: (call) => call("getSession", { params: id }),
   renameSession: (call) => call("renameSession", { params: id, body: { title: "renamed" } }),
   messages: (call) => call("messages", { params: id }),
+  decisions: (call) => call("decisions", { params: id }),
   status: (call) => call("status", { params: id }),
   events: (call) => call("events", { params: id }),
   startReply: (call) => call("startReply", { params: id, body: { text: "hi" } }),
@@ -135,6 +136,9 @@ describe("a client built from the route table's types", () => {
     expectTypeOf<Answer<AgentScopeClient["messages"]>>().toEqualTypeOf<
       RouteResponse<"messages">["messages"]
     >();
+    expectTypeOf<Answer<AgentScopeClient["decisions"]>>().toEqualTypeOf<
+      RouteResponse<"decisions">["decisions"]
+    >();
     expectTypeOf<Answer<AgentScopeClient["status"]>>().toEqualTypeOf<RouteResponse<"status">>();
     expectTypeOf<Answer<AgentScopeClient["interrupt"]>>().toEqualTypeOf<RouteResponse<"interrupt">>();
     expectTypeOf<Answer<AgentScopeClient["checkpoints"]>>().toEqualTypeOf<RouteResponse<"listCheckpoints">>();
@@ -177,6 +181,7 @@ describe("a client built from the route table's types", () => {
       const detail = await EVERY_ROUTE.getSession(call);
       expect(detail.status).toMatchObject({ sessionId: "s1", running: false, pendingToolCalls: [] });
       expect((await EVERY_ROUTE.messages(call)).messages).toEqual([]);
+      expect((await EVERY_ROUTE.decisions(call)).decisions).toEqual([]);
       expect((await EVERY_ROUTE.status(call)).messageCount).toBe(0);
       expect(await EVERY_ROUTE.deleteSession(call)).toBeUndefined();
       expect((await EVERY_ROUTE.openApi(call)).openapi).toBe("3.1.0");

@@ -87,7 +87,7 @@ export class ServiceAgentExecutor implements AgentExecutor {
       return this.runtime.startReply(user, sessionId, [userMsg(textOfParts(message.parts) || "(empty)")]);
     const answers = answersFor(waiting, message);
     if (waiting.type === "REQUIRE_USER_CONFIRM")
-      return this.runtime.confirm(user, sessionId, answers, waiting.replyId);
+      return this.runtime.confirm(user, sessionId, answers, waiting.replyId, { via: "a2a" });
     throw new Error(
       "external execution over A2A is not supported: answer with a confirmation or cancel the task",
     );

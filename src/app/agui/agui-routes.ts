@@ -133,7 +133,7 @@ function aguiStream(
       }
       const handle = Array.isArray(plan.input)
         ? await runtime.startReply(user, body.threadId, plan.input)
-        : await runtime.answer(user, body.threadId, plan.input);
+        : await runtime.answer(user, body.threadId, plan.input, { via: "agui" });
       const items = await runtime.follow(user, body.threadId, {
         after: handle.after,
         signal: controller.signal,

@@ -55,7 +55,7 @@ export async function runtimeChatClient(
   return {
     sessionId,
     send: (text) => follow(runtime.startReply(LOCAL_USER, sessionId, [userMsg(text)])),
-    confirm: (answers) => follow(runtime.confirm(LOCAL_USER, sessionId, answers)),
+    confirm: (answers) => follow(runtime.confirm(LOCAL_USER, sessionId, answers, undefined, { via: "cli" })),
     interrupt: async () => void (await runtime.interrupt(LOCAL_USER, sessionId).catch(() => undefined)),
     ...(readFile ? { readFile: (path: string) => readFile(sessionId, path) } : {}),
     close: () => runtime.close(),

@@ -15,7 +15,7 @@ import { attachKnowledge, knowledgeServiceOf } from "./config/build-knowledge.js
 import { attachMemory } from "./config/build-memory.js";
 import { wireMultiAgent } from "./config/build-multiagent.js";
 import type { ServiceConfig } from "./config/service-config.js";
-import { parseTokens, type ServiceVariables } from "./http/auth.js";
+import { parseTokenRoles, parseTokens, type ServiceVariables } from "./http/auth.js";
 import type { KnowledgeService } from "./http/knowledge-service.js";
 import { mountedRoutes } from "./mounted-routes.js";
 import type { ServiceLog } from "./runtime/service-log.js";
@@ -116,8 +116,12 @@ async function attachServices(
 /** Builds the agents, opens the store backend and listens. Library code: prints nothing. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
-  const tokens = parseTokens(options.tokensEnv ?? process.env.AGENTSCOPE_TOKENS);
+  const tokenText = options.tokensEnv ?? process.env.AGENTSCOPE_TOKENS;
+  const tokens = parseTokens(tokenText);
   for (const [token, user] of Object.entries(config.tokens ?? {})) tokens.set(token, user);
+  const roles = parseTokenRoles(tokenText);
+  for (const [user, list] of Object.entries(config.roles ?? {}))
+    roles.set(user, [...new Set([...(roles.get(user) ?? []), ...list])]);
   const notices: string[] = [];
   let host = options.host ?? config.server?.host ?? LOOPBACK;
   if (tokens.size === 0 && host !== LOOPBACK) {
@@ -173,6 +177,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       ...(options.checkpoints.retention ? { retention: options.checkpoints.retention } : {}),
     };
   }
+  if (roles.size > 0) runtimeOptions.rolesOf = (user) => roles.get(user) ?? [];
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = mountedRoutes(runtime, {
     memory,

@@ -86,7 +86,7 @@ export async function callAgentTool(
     const answers = await elicitConfirmations(ctx, translation.pending);
     if (answers === undefined) break;
     translation.pending = [];
-    handle = await runtime.confirm(ctx.user, sessionId, answers);
+    handle = await runtime.confirm(ctx.user, sessionId, answers, undefined, { via: "mcp" });
   }
   const finish = finishChat(translation);
   const meta = { agentscope: finish.extension };

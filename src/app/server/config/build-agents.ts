@@ -1,5 +1,10 @@
 import type { ChatModel } from "../../../model/core.js";
-import { type PermissionContext, permissionContextFrom } from "../../../permission/index.js";
+import {
+  type ApproverOptions,
+  checkApproverOptions,
+  type PermissionContext,
+  permissionContextFrom,
+} from "../../../permission/index.js";
 import { builtinTools } from "../../../tool/builtin/index.js";
 import { type Tool, Toolkit } from "../../../tool/index.js";
 import { McpClient, registerMcpClient } from "../../../tool/mcp/index.js";
@@ -11,6 +16,14 @@ function permissionOf(config: AgentConfig): Partial<PermissionContext> | undefin
   if (!config.permission) return undefined;
   try {
     return permissionContextFrom(config.permission, "config");
+  } catch (error) {
+    throw new ConfigError(`agents "${config.name}": ${(error as Error).message}`);
+  }
+}
+
+function approversOf(config: AgentConfig): ApproverOptions {
+  try {
+    return checkApproverOptions({ policies: config.approvers ?? [] });
   } catch (error) {
     throw new ConfigError(`agents "${config.name}": ${(error as Error).message}`);
   }
@@ -44,6 +57,7 @@ export async function buildAgents(configs: AgentConfig[]): Promise<ServiceAgentO
     if (config.maxIters !== undefined) options.maxIters = config.maxIters;
     const permission = permissionOf(config);
     if (permission) options.permission = permission;
+    if (config.approvers) options.approvers = approversOf(config);
     built.push(options);
   }
   return built;

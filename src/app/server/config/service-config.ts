@@ -85,6 +85,21 @@ export const AgentConfigSchema = z.strictObject({
   tools: z.array(ToolField).optional(),
   mcpServers: z.array(McpServerField).optional(),
   permission: PermissionField.optional(),
+  /** Who may answer which asks (docs/permissions.md, "Approver policies"); first match wins. */
+  approvers: z
+    .array(
+      z.strictObject({
+        name: z.string().min(1),
+        tools: z.array(z.string().min(1)).optional(),
+        rules: z.array(z.string().min(1)).optional(),
+        users: z.array(z.string().min(1)).optional(),
+        roles: z.array(z.string().min(1)).optional(),
+        quorum: z.number().int().min(1).optional(),
+        expiresAfterMs: z.number().int().min(1).optional(),
+        onExpiry: z.enum(["deny", "approve"]).optional(),
+      }),
+    )
+    .optional(),
   maxIters: z.number().int().positive().optional(),
   /** Other configured agents this one may delegate to, each as a tool (see docs/multi-agent.md). */
   subagents: z
@@ -234,6 +249,8 @@ export const ServiceConfigSchema = z.strictObject({
     .optional(),
   /** Bearer token → user; merged with AGENTSCOPE_TOKENS. */
   tokens: z.record(z.string().min(1), z.string().min(1)).optional(),
+  /** User → roles, for the agents' approver policies; merged with the roles AGENTSCOPE_TOKENS gives. */
+  roles: z.record(z.string().min(1), z.array(z.string().min(1))).optional(),
   server: z
     .strictObject({
       port: z.number().int().min(0).max(65535).optional(),

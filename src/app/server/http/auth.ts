@@ -13,20 +13,45 @@ export interface ServiceVariables {
 /** The one route that accepts `?access_token=`: a session's event stream (EventSource). */
 const QUERY_TOKEN_ROUTE = /^\/v1\/sessions\/[^/]+\/events$/;
 
-/** Parses `token1:alice,token2:bob` (AGENTSCOPE_TOKENS) into token → user. */
+/**
+ * Parses `token1:alice,token2:bob` (AGENTSCOPE_TOKENS) into token → user. An entry may give the
+ * user's roles after a second colon, `+`-separated (`t1:alice:admin+sre`): see `parseTokenRoles`.
+ * A token holds no `:`.
+ */
 export function parseTokens(text: string | undefined): Map<string, string> {
   const tokens = new Map<string, string>();
+  for (const entry of tokenEntries(text)) tokens.set(entry.token, entry.user);
+  return tokens;
+}
+
+/**
+ * The roles AGENTSCOPE_TOKENS gives each user (`t1:alice:admin+sre` → alice: admin, sre), for the
+ * approver policies; a user named by several tokens has the roles of all of them.
+ */
+export function parseTokenRoles(text: string | undefined): Map<string, string[]> {
+  const roles = new Map<string, string[]>();
+  for (const entry of tokenEntries(text)) {
+    const had = roles.get(entry.user) ?? [];
+    roles.set(entry.user, [...new Set([...had, ...entry.roles])]);
+  }
+  return roles;
+}
+
+function tokenEntries(text: string | undefined): Array<{ token: string; user: string; roles: string[] }> {
+  const out: Array<{ token: string; user: string; roles: string[] }> = [];
   for (const pair of (text ?? "").split(",")) {
     const entry = pair.trim();
     if (entry === "") continue;
-    const colon = entry.lastIndexOf(":");
-    const token = entry.slice(0, colon).trim();
-    const user = entry.slice(colon + 1).trim();
-    if (colon <= 0 || token === "" || user === "")
-      throw new TypeError(`AGENTSCOPE_TOKENS: "${entry}" is not token:user (write token1:alice,token2:bob)`);
-    tokens.set(token, user);
+    const parts = entry.split(":").map((part) => part.trim());
+    const [token = "", user = "", roleList] = parts;
+    const roles = roleList === undefined ? [] : roleList.split("+").map((role) => role.trim());
+    if (parts.length < 2 || parts.length > 3 || token === "" || user === "" || roles.some((r) => r === ""))
+      throw new TypeError(
+        `AGENTSCOPE_TOKENS: "${entry}" is not token:user or token:user:role+role (write token1:alice,token2:bob:admin)`,
+      );
+    out.push({ token, user, roles });
   }
-  return tokens;
+  return out;
 }
 
 /**

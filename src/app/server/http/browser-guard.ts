@@ -10,7 +10,8 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const PREFLIGHT_HEADERS = {
   "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE",
-  "access-control-allow-headers": "authorization, content-type, accept, last-event-id",
+  "access-control-allow-headers":
+    "authorization, content-type, accept, last-event-id, idempotency-key, agentscope-channel",
   "access-control-expose-headers": "retry-after",
   "access-control-max-age": "600",
 };

@@ -1,8 +1,10 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { type Msg, userMsg } from "../../../message/index.js";
 import { RequestError } from "../request-error.js";
-import type { ServiceRuntime } from "../runtime/service-runtime.js";
+import type { AnswerHow, ServiceRuntime } from "../runtime/service-runtime.js";
+import { answerChannel } from "./answer-channel.js";
 import type { ServiceVariables } from "./auth.js";
+import { idempotencyKeyOf } from "./idempotency-key.js";
 import type { ParsedBody } from "./routes-from.js";
 import { routesFrom } from "./routes-from.js";
 import { runResponse } from "./run-response.js";
@@ -18,32 +20,42 @@ function inputMessages(body: ParsedBody<"startReply">): Msg[] | undefined {
   return list;
 }
 
+/** An answer's channel (`AgentScope-Channel`) and `Idempotency-Key`. */
+function answerHow(c: Context): AnswerHow {
+  const key = idempotencyKeyOf(c);
+  return { via: answerChannel(c), ...(key === undefined ? {} : { idempotencyKey: key }) };
+}
+
 /** Starting a reply and answering it: replies, confirm, external results, interrupt. */
 export function replyRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
   return routesFrom({
     startReply: async (c, request) => {
       const input = inputMessages(await request.body());
       const user = c.var.user;
-      return runResponse(c, runtime, user, () => runtime.startReply(user, request.param("id"), input));
+      const key = idempotencyKeyOf(c);
+      const how = key === undefined ? {} : { idempotencyKey: key };
+      return runResponse(c, runtime, user, () => runtime.startReply(user, request.param("id"), input, how));
     },
 
     confirm: async (c, request) => {
       const body = await request.body();
       const user = c.var.user;
       const sessionId = request.param("id");
+      const how = answerHow(c);
       // The schema has validated either form: no second parse into an event.
       return runResponse(c, runtime, user, () =>
         body.answers
-          ? runtime.confirm(user, sessionId, body.answers, body.replyId)
-          : runtime.confirmResults(user, sessionId, body.confirmResults!, body.replyId),
+          ? runtime.confirm(user, sessionId, body.answers, body.replyId, how)
+          : runtime.confirmResults(user, sessionId, body.confirmResults!, body.replyId, how),
       );
     },
 
     externalResults: async (c, request) => {
       const body = await request.body();
       const user = c.var.user;
+      const how = answerHow(c);
       return runResponse(c, runtime, user, () =>
-        runtime.submitResults(user, request.param("id"), body.toolResults, body.replyId),
+        runtime.submitResults(user, request.param("id"), body.toolResults, body.replyId, how),
       );
     },
 

@@ -1,12 +1,13 @@
 import type { Hono } from "hono";
 import { RequestError, sessionNotFound } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
+import { sessionDecisions } from "../runtime/session-decisions.js";
 import type { ServiceVariables } from "./auth.js";
 import { requestHeader } from "./request-header.js";
 import { routesFrom } from "./routes-from.js";
 import { resumePoint, sseResponse } from "./sse.js";
 
-/** Sessions: create, list, read, rename, delete; their messages, status and event stream. */
+/** Sessions: create, list, read, rename, delete; their messages, decisions, status and event stream. */
 export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceVariables }> {
   return routesFrom({
     createSession: async (c, request) => {
@@ -51,6 +52,12 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
 
     messages: async (c, request) =>
       c.json({ messages: await runtime.messages(c.var.user, request.param("id")) }),
+
+    decisions: async (c, request) => {
+      const sessionId = request.param("id");
+      await runtime.getSession(c.var.user, sessionId);
+      return c.json({ decisions: await sessionDecisions(runtime.backend, sessionId) });
+    },
 
     status: async (c, request) => c.json(await runtime.status(c.var.user, request.param("id"))),
 

@@ -1,4 +1,4 @@
-import type { ConfirmResult } from "../../../event/index.js";
+import type { Answerer, ConfirmResult, InputEvent } from "../../../event/index.js";
 import type { ConfirmAnswer } from "../../../protocol/index.js";
 import type { AgentState } from "../../../state/index.js";
 
@@ -23,4 +23,10 @@ export function confirmResultsOf(answers: readonly ConfirmAnswer[], state: Agent
     if (answer.reason !== undefined) result.reason = answer.reason;
     return result;
   });
+}
+
+/** `input` as answered by `by` (the authenticated user): a client never names who answered. */
+export function answeredAs(input: InputEvent, by: Answerer): InputEvent {
+  if (input.type === "USER_INTERRUPT") return input;
+  return { ...input, answeredBy: by };
 }

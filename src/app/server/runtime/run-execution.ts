@@ -6,6 +6,7 @@ import { newestEvent } from "../backend/newest-event.js";
 import type { RunLease, ServiceBackend } from "../backend/types.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
 import { EventQueue } from "./event-queue.js";
+import { keyed, keyedEvent, replayedRun } from "./idempotency.js";
 import type { LeaseRenewals } from "./lease-renewals.js";
 import { closeCutOffReply } from "./recover-session.js";
 import { RUN_END_EVENTS } from "./run-end-events.js";
@@ -30,6 +31,11 @@ export interface RunContext {
   log: ServiceLog;
   /** Called at the reply's end or pause, under the lease, with the version its final save will give. */
   onBoundary?: (state: AgentState, reason: CheckpointReason, version: number) => Promise<void>;
+  /**
+   * The request's `Idempotency-Key`: when a run of this session already started with it (its first
+   * logged event carries it), that run's handle is answered and nothing new runs.
+   */
+  idempotencyKey?: string;
 }
 
 /** A live run on this replica: `abort` interrupts it. */
@@ -70,7 +76,10 @@ async function acquire(ctx: RunContext): Promise<RunLease> {
 export type RunInput = ReplyInput | ((state: AgentState) => ReplyInput);
 
 export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalRun> {
-  const { backend, sessionId } = ctx;
+  const { backend, sessionId, idempotencyKey: key } = ctx;
+  // A repeated request (the same key) gets the first one's run, whether it still runs or has ended.
+  const before = key === undefined ? undefined : await keyedEvent(backend, sessionId, key);
+  if (before) return replayedRun(sessionId, before);
   const lease = await acquire(ctx);
   const controller = new AbortController();
   // Every write carries the lease; once the store refuses one (the lease expired, or another replica
@@ -95,9 +104,11 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
   });
   // The agent hands over each event as it is emitted (no generator step per event): the first one
   // means the input was accepted.
-  const onEvent = (event: AgentEvent) => {
+  const onEvent = (original: AgentEvent) => {
+    let event = original;
     if (replyId === undefined) {
       replyId = event.replyId;
+      if (key !== undefined) event = keyed(event, key);
       accept();
     }
     if (held.length > 0) {
@@ -117,6 +128,12 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
     // uses; the closing events are part of this run's stream.
     const newest = await newestEvent(backend.events, sessionId);
     after = newest?.seq ?? 0;
+    // Checked again under the lease: the first request's run may have logged its start meanwhile.
+    const first = key === undefined ? undefined : await keyedEvent(backend, sessionId, key);
+    if (first) {
+      await lease.release();
+      return replayedRun(sessionId, first);
+    }
     const { stored } = await closeCutOffReply(backend, sessionId, { event: newest }, lease);
     if (!stored) throw sessionNotFound(sessionId);
     state = stored.state;

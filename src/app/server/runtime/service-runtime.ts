@@ -1,6 +1,8 @@
 import { Agent, type AgentOptions } from "../../../agent/index.js";
 import {
+  type Answerer,
   type ConfirmResult,
+  type DecisionChannel,
   externalExecutionResult,
   type InputEvent,
   userConfirmResult,
@@ -11,7 +13,7 @@ import type { ConfirmAnswer, CreateSessionOptions } from "../../../protocol/inde
 import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
-import { confirmResultsOf } from "./confirm-answers.js";
+import { answeredAs, confirmResultsOf } from "./confirm-answers.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
 import { followerItems } from "./follow-events.js";
 import { Follower, type FollowItem, type FollowOptions, type StopSignal } from "./follower.js";
@@ -63,6 +65,15 @@ export interface ServiceRuntimeOptions {
   streams?: StreamLimits;
   /** Checkpoints at every session start, reply end and pause, for rewind and fork (docs/time-travel.md). */
   checkpoints?: ServiceCheckpointOptions;
+  /** A user's roles, for the agents' approver policies (`agentscope serve`: from AGENTSCOPE_TOKENS and `roles`). */
+  rolesOf?: (user: string) => readonly string[];
+}
+
+/** How an answer (or a reply) came: the channel, for its records, and the request's `Idempotency-Key`. */
+export interface AnswerHow {
+  /** Default `rest`. */
+  via?: DecisionChannel;
+  idempotencyKey?: string;
 }
 
 /** A session's options (the id may be an AG-UI threadId) and a confirmation's answers: the protocol's types. */
@@ -107,6 +118,7 @@ export class ServiceRuntime {
   readonly #feeds: SessionFeeds;
   readonly #clock: FollowClock;
   readonly #log: ServiceLog;
+  readonly #rolesOf: ServiceRuntimeOptions["rolesOf"];
   /** Timed work of this replica: the recovery of abandoned runs. */
   readonly sweeper: Sweeper;
   /** Checkpoints, rewind and fork; undefined when the service runs without `checkpoints`. */
@@ -149,6 +161,7 @@ export class ServiceRuntime {
     this.#log = options.log ?? silentLog;
     this.timeTravel =
       options.checkpoints && new SessionTimeTravel(options.backend, options.checkpoints, this.#log);
+    this.#rolesOf = options.rolesOf;
     this.sweeper = new Sweeper(options.sweepEveryMs ?? 5_000, (job, error) =>
       this.#log({ level: "error", message: `${job.name}: ${(error as Error).message}` }),
     );
@@ -312,29 +325,45 @@ export class ServiceRuntime {
     }
   }
 
-  /** Starts a reply to `input` (new messages, or none to continue); `run_in_progress` while another run holds it. */
-  startReply(user: string, sessionId: string, input: Msg[] | undefined): Promise<RunHandle> {
-    return this.#run(user, sessionId, input);
+  /**
+   * Starts a reply to `input` (new messages, or none to continue); `run_in_progress` while another run
+   * holds it. `how.idempotencyKey`: a repeated request with the same key gets the first one's run.
+   */
+  startReply(
+    user: string,
+    sessionId: string,
+    input: Msg[] | undefined,
+    how: AnswerHow = {},
+  ): Promise<RunHandle> {
+    return this.#run(user, sessionId, input, undefined, how.idempotencyKey);
   }
 
-  /** Resumes a paused reply with a confirmation, external results or an interrupt. */
-  answer(user: string, sessionId: string, input: InputEvent): Promise<RunHandle> {
-    return this.#run(user, sessionId, input);
+  /** Resumes a paused reply with an answer; its records name `user` and `via`, whatever `input` says. */
+  answer(user: string, sessionId: string, input: InputEvent, how: AnswerHow = {}): Promise<RunHandle> {
+    const by = this.#answerer(user, how.via);
+    return this.#run(user, sessionId, answeredAs(input, by), undefined, how.idempotencyKey);
   }
 
-  /** Answers waiting confirmations by tool call id; a call that is not waiting is refused and changes nothing. */
+  /** Answers waiting confirmations by tool call id; a call not waiting is refused, nothing changes. */
   async confirm(
     user: string,
     sessionId: string,
     answers: ConfirmAnswer[],
     replyId?: string,
+    how: AnswerHow = {},
   ): Promise<RunHandle> {
     // The answers become confirm results against the state the run loads (under its lease).
-    return this.#run(user, sessionId, (state) =>
-      userConfirmResult({
-        replyId: replyId ?? this.#replyId(state),
-        confirmResults: confirmResultsOf(answers, state),
-      }),
+    return this.#run(
+      user,
+      sessionId,
+      (state) =>
+        userConfirmResult({
+          replyId: replyId ?? this.#replyId(state),
+          confirmResults: confirmResultsOf(answers, state),
+          answeredBy: this.#answerer(user, how.via),
+        }),
+      undefined,
+      how.idempotencyKey,
     );
   }
 
@@ -344,9 +373,19 @@ export class ServiceRuntime {
     sessionId: string,
     confirmResults: ConfirmResult[],
     replyId?: string,
+    how: AnswerHow = {},
   ): Promise<RunHandle> {
-    return this.#run(user, sessionId, (state) =>
-      userConfirmResult({ replyId: replyId ?? this.#replyId(state), confirmResults }),
+    return this.#run(
+      user,
+      sessionId,
+      (state) =>
+        userConfirmResult({
+          replyId: replyId ?? this.#replyId(state),
+          confirmResults,
+          answeredBy: this.#answerer(user, how.via),
+        }),
+      undefined,
+      how.idempotencyKey,
     );
   }
 
@@ -356,9 +395,19 @@ export class ServiceRuntime {
     sessionId: string,
     toolResults: ToolResultBlock[],
     replyId?: string,
+    how: AnswerHow = {},
   ): Promise<RunHandle> {
-    return this.#run(user, sessionId, (state) =>
-      externalExecutionResult({ replyId: replyId ?? this.#replyId(state), toolResults }),
+    return this.#run(
+      user,
+      sessionId,
+      (state) =>
+        externalExecutionResult({
+          replyId: replyId ?? this.#replyId(state),
+          toolResults,
+          answeredBy: this.#answerer(user, how.via),
+        }),
+      undefined,
+      how.idempotencyKey,
     );
   }
 
@@ -449,7 +498,13 @@ export class ServiceRuntime {
   }
 
   /** Starts a run of `input`; `record`: the session's record, when the caller has just read it. */
-  async #run(user: string, sessionId: string, input: RunInput, record?: SessionRecord): Promise<RunHandle> {
+  async #run(
+    user: string,
+    sessionId: string,
+    input: RunInput,
+    record?: SessionRecord,
+    idempotencyKey?: string,
+  ): Promise<RunHandle> {
     record ??= await this.getSession(user, sessionId);
     const agent = this.#agents.get(record.agent);
     if (!agent)
@@ -470,6 +525,7 @@ export class ServiceRuntime {
           ...(this.timeTravel
             ? { onBoundary: this.timeTravel.atBoundary.bind(this.timeTravel, sessionId) }
             : {}),
+          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
         },
         input,
       );
@@ -484,6 +540,12 @@ export class ServiceRuntime {
       if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);
     });
     return run.handle;
+  }
+
+  /** Who answers: the authenticated user, with their roles, through `via`. */
+  #answerer(user: string, via: DecisionChannel = "rest"): Answerer {
+    const roles = this.#rolesOf?.(user) ?? [];
+    return roles.length > 0 ? { name: user, channel: via, roles: [...roles] } : { name: user, channel: via };
   }
 
   #replyId(state: AgentState): string {
