@@ -4,7 +4,7 @@ import {
   AGENTSCOPE_EVENTS_HEADER,
   type UiMessageChunk,
   uiChatPath,
-} from "../protocol/index.js";
+} from "../protocol/ui-message-stream.js";
 import { ConnectionError, serviceErrorOf } from "./errors.js";
 import { readSseFrames } from "./sse-frames.js";
 

@@ -1,12 +1,14 @@
-import {
-  addCost,
-  type ContentBlock,
-  type DataBlock,
-  type Msg,
-  type TextBlock,
-  type ThinkingBlock,
-  type ToolCallBlock,
-  type ToolResultBlock,
+// Only types from the message barrel: the fold runs in the browser (the console, the client), and
+// the barrel reaches node:crypto (ids). Values come from their own files.
+import { addCost } from "../message/cost.js";
+import type {
+  ContentBlock,
+  DataBlock,
+  Msg,
+  TextBlock,
+  ThinkingBlock,
+  ToolCallBlock,
+  ToolResultBlock,
 } from "../message/index.js";
 import { appendBase64 } from "./base64.js";
 import { recordOf } from "./decisions.js";
