@@ -462,6 +462,7 @@ export const SERVICE_ROUTES = {
     path: "/v1/ai-sdk/{agent}/chat/{id}/stop",
     summary: "Stop a chat's reply on the server (interrupts the run, on whichever replica runs it)",
     auth: "bearer",
+    body: jsonBody(InterruptBody, "stop"),
     answer: answer<InterruptResult>(
       202,
       "`{ was: running | paused, replyId?, after? }`; 200 `{ was: idle }` when nothing runs",

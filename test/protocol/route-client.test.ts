@@ -105,7 +105,7 @@ const EVERY_ROUTE: { [N in RouteName]: (call: TableCall) => Promise<RouteRespons
   openaiChatCompletions: (call) => call("openaiChatCompletions", { params: {} }),
   aiSdkChat: (call) => call("aiSdkChat", { params: { agent: "main" } }),
   aiSdkChatStream: (call) => call("aiSdkChatStream", { params: { agent: "main", id: "s1" } }),
-  aiSdkChatStop: (call) => call("aiSdkChatStop", { params: { agent: "main", id: "s1" } }),
+  aiSdkChatStop: (call) => call("aiSdkChatStop", { params: { agent: "main", id: "s1" }, body: {} }),
 };
 
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;

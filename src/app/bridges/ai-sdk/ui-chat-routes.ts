@@ -83,9 +83,11 @@ export function uiChatRoutes(runtime: ServiceRuntime): Hono<{ Variables: Service
       try {
         const agent = agentOf(runtime, request.param("agent"));
         const sessionId = request.param("id");
+        // No body, or a JSON one (`{ reason }`): a body of another type is a 415, as on every route.
+        const { reason } = await request.body();
         checkAgent(await runtime.getSession(user, sessionId), agent);
         try {
-          const { was, run } = await runtime.interrupt(user, sessionId, "stopped from the chat");
+          const { was, run } = await runtime.interrupt(user, sessionId, reason ?? "stopped from the chat");
           return c.json({ was, ...(run ? { replyId: run.replyId, after: run.after } : {}) }, 202);
         } catch (error) {
           // The reply ended before the stop came: nothing to stop, and nothing wrong.
