@@ -85,7 +85,6 @@ export type {
   ToolProfile,
   ToolTrial,
 } from "./studio-types.js";
-export type { CheckpointInfo, CheckpointList, ForkAnswer, RewindAnswer } from "./time-travel-types.js";
 export {
   TASK_ID_PATTERN,
   TASK_STATUSES,
@@ -95,6 +94,7 @@ export {
   type TaskStatus,
   type TaskUpdate,
 } from "./task.js";
+export type { CheckpointInfo, CheckpointList, ForkAnswer, RewindAnswer } from "./time-travel-types.js";
 export {
   AGENTSCOPE_EVENT_PART,
   AGENTSCOPE_EVENTS_HEADER,
