@@ -244,6 +244,16 @@ export interface SubagentExposedEvent extends EventBase {
   name: string;
   toolCallId: string;
   parentReplyId: string;
+  /**
+   * Set when the sub-agent was spawned with `agent_spawn(expose_to_user=true)` and is served as a
+   * session of its own (the seeds' fields): the spawn's id, the template's agent name, the
+   * sub-agent's session, and the label the model gave it. A UI opens `sessionId` as a new
+   * conversation entry under the parent.
+   */
+  subagentId?: string;
+  agentId?: string;
+  sessionId?: string;
+  label?: string;
 }
 /**
  * The record of one permission outcome for one call (see DecisionRecord): emitted right before what

@@ -76,6 +76,7 @@ export type {
   SessionDetail,
   SessionInfo,
   SessionPage,
+  SessionParent,
   SessionStatus,
 } from "./session-types.js";
 export type {

@@ -8,6 +8,19 @@ export interface SessionInfo {
   title?: string;
   /** ISO 8601. */
   createdAt: string;
+  /**
+   * A session started by another session of the same owner: a sub-agent spawned with
+   * `expose_to_user` (`subagentId`, the parent's `toolCallId`, the spawn's `label`).
+   */
+  parent?: SessionParent;
+}
+
+/** The session (and the call in it) that started a sub-agent session. */
+export interface SessionParent {
+  sessionId: string;
+  toolCallId?: string;
+  subagentId?: string;
+  label?: string;
 }
 
 /** One page of `GET /v1/sessions`; pass `nextCursor` back as `cursor` for the next page. */
