@@ -1,5 +1,12 @@
 import type { AgentEvent } from "../event/types.js";
 import type { Msg } from "../message/index.js";
+import {
+  type CallableRouteAddress,
+  type RouteAt,
+  type RouteCallArgs,
+  type RouteQuery,
+  routeRequest,
+} from "../protocol/route-call.js";
 import type { RouteRequestBody, RouteResponse } from "../protocol/route-table.js";
 import type { RetryPolicy } from "./backoff.js";
 import { ConnectionError, serviceErrorOf } from "./errors.js";
@@ -335,6 +342,26 @@ export class AgentScopeClient {
   }
 
   /**
+   * Any route of the table, typed from it by its address: `client.route("PATCH /v1/sessions/{id}",
+   * { params: { id }, body: { title } })` answers `RouteResponse<"renameSession">` (a JSON answer
+   * parsed, 204 undefined, a file's bytes a Blob). The named methods are shorthands over the same
+   * routes; an SSE route has its stream (`events`, `send`, ...).
+   */
+  route<A extends CallableRouteAddress>(
+    address: A,
+    ...[args]: RouteCallArgs<RouteAt<A>>
+  ): Promise<RouteResponse<RouteAt<A>>> {
+    const call: {
+      params?: Record<string, string>;
+      query?: RouteQuery;
+      body?: unknown;
+      signal?: AbortSignal;
+    } = args ?? {};
+    const { method, path } = routeRequest(address, call.params, call.query);
+    return this.#request(method, path, call.body, call.signal, undefined, true);
+  }
+
+  /**
    * One JSON request to the service (for routes this client has no method for yet). A body is
    * sent as `application/json` (FormData as multipart); 204 resolves to undefined.
    */
@@ -348,6 +375,7 @@ export class AgentScopeClient {
     body: unknown,
     signal: AbortSignal | undefined,
     idempotencyKey?: string,
+    bytes = false,
   ): Promise<T> {
     const headers: Record<string, string> = { accept: "application/json", ...this.#auth() };
     if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
@@ -360,6 +388,7 @@ export class AgentScopeClient {
     if (signal) init.signal = signal;
     const response = await this.#fetchOk(method, path, init);
     if (response.status === 204) return undefined as T;
+    if (bytes && !response.headers.get("content-type")?.includes("json")) return (await response.blob()) as T;
     return (await response.json()) as T;
   }
 

@@ -61,6 +61,15 @@ export {
   type RouteBody,
 } from "./route.js";
 export {
+  type CallableRouteAddress,
+  type RouteAddress,
+  type RouteArgs,
+  type RouteAt,
+  type RouteCallArgs,
+  type RouteQuery,
+  routeRequest,
+} from "./route-call.js";
+export {
   ROUTE_NAMES,
   type RouteName,
   type RouteParams,

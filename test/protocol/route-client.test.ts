@@ -1,133 +1,78 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { createApp } from "../../src/app/server/app.js";
 import { memoryBackend } from "../../src/app/server/backend/memory-backend.js";
+import { KnowledgeService } from "../../src/app/server/http/knowledge-service.js";
+import { mountedRoutes } from "../../src/app/server/mounted-routes.js";
 import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js";
-import type {
+import { WorkspaceManager } from "../../src/app/server/workspace-manager.js";
+import {
   AgentScopeClient,
-  ConfirmRequest,
-  CreateSessionOptions,
-  ExternalResultsRequest,
-  KnowledgeBases,
+  type ConfirmRequest,
+  type CreateSessionOptions,
+  type ExternalResultsRequest,
+  type KnowledgeBases,
+  ServiceError,
 } from "../../src/client/index.js";
 import {
+  type CallableRouteAddress,
+  ROUTE_NAMES,
+  type RouteAddress,
+  type RouteAt,
   type RouteName,
   type RouteParams,
   type RouteRequestBody,
   type RouteResponse,
+  routeRequest,
   SERVICE_ROUTES,
 } from "../../src/protocol/index.js";
+import { InMemoryVectorStore } from "../../src/rag/index.js";
+import { HashEmbedding } from "../../src/testing/index.js";
 import { conversationModel } from "../app/fixtures/agents.js";
 
-/** What one call of a route takes: its path parameters, and its JSON body when it has one. */
-type RouteArgs<N extends RouteName> = {
-  params: RouteParams<N>;
-  query?: Record<string, string>;
-} & (RouteRequestBody<N> extends undefined ? { body?: undefined } : { body: RouteRequestBody<N> });
-
-/** A client built from nothing but the route table: a route's name, its arguments, its typed answer. */
-function tableClient(fetcher: (request: Request) => Response | Promise<Response>) {
-  return async <N extends RouteName>(name: N, args: RouteArgs<N>): Promise<RouteResponse<N>> => {
-    const route = SERVICE_ROUTES[name];
-    const params = args.params as Record<string, string>;
-    let path: string = route.path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(params[key]!));
-    if (args.query) path += `?${new URLSearchParams(args.query)}`;
-    const init: RequestInit = { method: route.method };
-    if (args.body !== undefined) {
-      init.headers = { "content-type": "application/json" };
-      init.body = JSON.stringify(args.body);
-    }
-    const response = await fetcher(new Request(`http://127.0.0.1${path}`, init));
-    if (!response.ok) throw new Error(`${name}: ${response.status} ${await response.text()}`);
-    return (response.status === 204 ? undefined : await response.json()) as RouteResponse<N>;
-  };
-}
-type TableCall = ReturnType<typeof tableClient>;
-
-const id = { id: "s1" };
-const name = { name: "kb" };
-/**
- * One typed call per route of the table: a route added without a call here, or a call whose
- * parameters or body do not match the table, does not compile (tsc runs over test/).
- */
-const EVERY_ROUTE: { [N in RouteName]: (call: TableCall) => Promise<RouteResponse<N>> } = {
-  health: (call) => call("health", { params: {} }),
-  openApi: (call) => call("openApi", { params: {} }),
-  listAgents: (call) => call("listAgents", { params: {} }),
-  createSession: (call) => call("createSession", { params: {}, body: { sessionId: "s1", title: "typed" } }),
-  listSessions: (call) => call("listSessions", { params: {}, query: { limit: "10" } }),
-  getSession: (call) => call("getSession", { params: id }),
-  renameSession: (call) => call("renameSession", { params: id, body: { title: "renamed" } }),
-  messages: (call) => call("messages", { params: id }),
-  decisions: (call) => call("decisions", { params: id }),
-  status: (call) => call("status", { params: id }),
-  events: (call) => call("events", { params: id }),
-  startReply: (call) => call("startReply", { params: id, body: { text: "hi" } }),
-  confirm: (call) =>
-    call("confirm", { params: id, body: { answers: [{ toolCallId: "c1", confirmed: true }] } }),
-  externalResults: (call) =>
-    call("externalResults", {
-      params: id,
-      body: { toolResults: [{ type: "tool_result", id: "c1", name: "x", output: "ok", state: "success" }] },
-    }),
-  interrupt: (call) => call("interrupt", { params: id, body: { reason: "stop" } }),
-  listCheckpoints: (call) => call("listCheckpoints", { params: id }),
-  rewindSession: (call) => call("rewindSession", { params: id, body: { checkpoint: "cp-1" } }),
-  forkSession: (call) => call("forkSession", { params: id, body: { checkpoint: "cp-1" } }),
-  editMessage: (call) =>
-    call("editMessage", { params: { id: "s1", messageId: "m1" }, body: { text: "again" } }),
-  deleteSession: (call) => call("deleteSession", { params: id }),
-  listWorkspaceFiles: (call) => call("listWorkspaceFiles", { params: id, query: { path: "." } }),
-  downloadWorkspaceFile: (call) => call("downloadWorkspaceFile", { params: id, query: { path: "a.txt" } }),
-  sessionEvalCase: (call) => call("sessionEvalCase", { params: id, query: { caseId: "c1" } }),
-  inspectAgent: (call) => call("inspectAgent", { params: id }),
-  sessionState: (call) => call("sessionState", { params: id }),
-  runTool: (call) =>
-    call("runTool", { params: { id: "s1", name: "lookup" }, body: { input: { id: "A1" }, approved: false } }),
-  listMemoryNotes: (call) => call("listMemoryNotes", { params: {} }),
-  deleteMemoryNote: (call) => call("deleteMemoryNote", { params: {}, query: { path: "/memories/a.md" } }),
-  listMemories: (call) => call("listMemories", { params: {} }),
-  deleteMemory: (call) => call("deleteMemory", { params: { id: "m1" } }),
-  forgetMemories: (call) => call("forgetMemories", { params: {} }),
-  createKnowledgeBase: (call) => call("createKnowledgeBase", { params: {}, body: { name: "kb" } }),
-  listKnowledgeBases: (call) => call("listKnowledgeBases", { params: {} }),
-  deleteKnowledgeBase: (call) => call("deleteKnowledgeBase", { params: name }),
-  uploadDocuments: (call) => call("uploadDocuments", { params: name }),
-  indexJob: (call) => call("indexJob", { params: { name: "kb", id: "j1" } }),
-  indexJobEvents: (call) => call("indexJobEvents", { params: { name: "kb", id: "j1" } }),
-  listDocuments: (call) => call("listDocuments", { params: name }),
-  deleteDocument: (call) => call("deleteDocument", { params: { name: "kb", documentId: "d1" } }),
-  searchKnowledge: (call) => call("searchKnowledge", { params: name, body: { query: "reactor", topK: 3 } }),
-  agui: (call) => call("agui", { params: {} }),
-  a2aAgentCard: (call) => call("a2aAgentCard", { params: { agent: "main" } }),
-  a2a: (call) => call("a2a", { params: { agent: "main" } }),
-  openaiModels: (call) => call("openaiModels", { params: {} }),
-  openaiModel: (call) => call("openaiModel", { params: { model: "main" } }),
-  openaiChatCompletions: (call) => call("openaiChatCompletions", { params: {} }),
-  aiSdkChat: (call) => call("aiSdkChat", { params: { agent: "main" } }),
-  aiSdkChatStream: (call) => call("aiSdkChatStream", { params: { agent: "main", id: "s1" } }),
-  aiSdkChatStop: (call) => call("aiSdkChatStop", { params: { agent: "main", id: "s1" }, body: {} }),
-};
-
 type Answer<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+const addressOf = (name: RouteName): RouteAddress =>
+  `${SERVICE_ROUTES[name].method} ${SERVICE_ROUTES[name].path}` as RouteAddress;
+/** The routes that answer JSON or bytes: every route whose answer is not an SSE stream only. */
+const callable = ROUTE_NAMES.filter((name) => SERVICE_ROUTES[name].answer.content !== "sse");
 
-describe("a client built from the route table's types", () => {
-  it("covers every route of the table", () => {
-    expect(Object.keys(EVERY_ROUTE).sort()).toEqual(Object.keys(SERVICE_ROUTES).sort());
+describe("the typed client's call, built from the route table's types", () => {
+  it("reaches every route of the table by its address, one route per address", () => {
+    // Type level, over the whole table (no list to keep): each address names its route and no other.
+    type Misaddressed = { [N in RouteName]: [RouteAt<RouteAddress<N>>] extends [N] ? never : N }[RouteName];
+    expectTypeOf<Misaddressed>().toEqualTypeOf<never>();
+    // Only SSE-only routes are left to their streams.
+    type Streams = Exclude<RouteAddress, CallableRouteAddress>;
+    expectTypeOf<"GET /v1/sessions/{id}/events">().toExtend<Streams>();
+    expectTypeOf<"PATCH /v1/sessions/{id}">().toExtend<CallableRouteAddress>();
+    expect(new Set(ROUTE_NAMES.map(addressOf)).size).toBe(ROUTE_NAMES.length);
   });
 
-  it("refuses, at compile time, a call that does not match its route", () => {
+  it("types each call's answer, parameters and body from the table", () => {
+    const client = new AgentScopeClient();
+    expectTypeOf<Answer<typeof client.route<"PATCH /v1/sessions/{id}">>>().toEqualTypeOf<
+      RouteResponse<"renameSession">
+    >();
+    expectTypeOf<Answer<typeof client.route<"GET /v1/sessions/{id}/workspace/file">>>().toEqualTypeOf<Blob>();
+    expectTypeOf<Answer<typeof client.route<"DELETE /v1/sessions/{id}">>>().toEqualTypeOf<undefined>();
     const wrong = [
       // @ts-expect-error: renameSession's body needs a title
-      (call: TableCall) => call("renameSession", { params: id, body: {} }),
+      () => client.route("PATCH /v1/sessions/{id}", { params: { id: "s1" }, body: {} }),
       // @ts-expect-error: getSession needs the session id
-      (call: TableCall) => call("getSession", { params: {} }),
+      () => client.route("GET /v1/sessions/{id}", { params: {} }),
+      // @ts-expect-error: getSession takes no body
+      () => client.route("GET /v1/sessions/{id}", { params: { id: "s1" }, body: { title: "x" } }),
       // @ts-expect-error: there is no such route
-      (call: TableCall) => call("renameAgent", { params: {} }),
+      () => client.route("PATCH /v1/agents/{id}", { params: { id: "a" } }),
+      // @ts-expect-error: an SSE route is followed with its stream (events), not called
+      () => client.route("GET /v1/sessions/{id}/events", { params: { id: "s1" } }),
     ];
-    expect(wrong).toHaveLength(3);
+    expect(wrong).toHaveLength(5);
   });
 
-  it("the typed client's answers and bodies are the table's types", () => {
+  it("the named methods' answers and bodies are the table's types", () => {
     expectTypeOf<Answer<AgentScopeClient["health"]>>().toEqualTypeOf<RouteResponse<"health">>();
     expectTypeOf<Answer<AgentScopeClient["createSession"]>>().toEqualTypeOf<RouteResponse<"createSession">>();
     expectTypeOf<Answer<AgentScopeClient["listSessions"]>>().toEqualTypeOf<RouteResponse<"listSessions">>();
@@ -158,33 +103,87 @@ describe("a client built from the route table's types", () => {
     expectTypeOf<RouteRequestBody<"getSession">>().toEqualTypeOf<undefined>();
   });
 
+  it("builds the request path: parameters encoded, query appended, a missing parameter named", () => {
+    expect(
+      routeRequest("GET /v1/sessions/{id}/eval-case", { id: "a b/c" }, { caseId: "c1", replyId: undefined }),
+    ).toEqual({ method: "GET", path: "/v1/sessions/a%20b%2Fc/eval-case?caseId=c1" });
+    expect(() => routeRequest("GET /v1/knowledge-bases/{name}/jobs/{id}", { name: "kb" })).toThrow(
+      /"id" is missing/,
+    );
+  });
+
   describe("against the service", () => {
+    let dir: string;
     let runtime: ServiceRuntime;
-    let call: TableCall;
+    let client: AgentScopeClient;
     beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), "route-client-"));
       runtime = new ServiceRuntime({
         backend: memoryBackend(),
         agents: [{ name: "main", model: conversationModel() }],
       });
-      const app = createApp(runtime);
-      call = tableClient((request) => app.fetch(request));
+      // Every front-end mounted, as `agentscope serve` does with memory, workspaces and knowledge bases.
+      const mounts = mountedRoutes(runtime, {
+        memory: { flush: async () => {} },
+        workspaces: new WorkspaceManager({ dataDir: dir }),
+        knowledge: new KnowledgeService({ embedding: new HashEmbedding(), store: new InMemoryVectorStore() }),
+      });
+      const app = createApp(runtime, { mounts });
+      client = new AgentScopeClient({
+        baseUrl: "http://127.0.0.1",
+        fetch: async (input, init) => app.request(input, init),
+      });
     });
-    afterAll(() => runtime.close());
+    afterAll(async () => {
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
 
     it("its JSON routes answer what their types say", async () => {
-      expect((await EVERY_ROUTE.health(call)).status).toBe("ok");
-      expect((await EVERY_ROUTE.listAgents(call)).agents.map((agent) => agent.name)).toEqual(["main"]);
-      const created = await EVERY_ROUTE.createSession(call);
+      expect((await client.route("GET /v1/health")).status).toBe("ok");
+      expect((await client.route("GET /v1/agents")).agents.map((agent) => agent.name)).toEqual(["main"]);
+      const created = await client.route("POST /v1/sessions", { body: { sessionId: "s1", title: "typed" } });
       expect(created).toMatchObject({ sessionId: "s1", owner: "local", agent: "main", title: "typed" });
-      expect((await EVERY_ROUTE.listSessions(call)).sessions.map((s) => s.sessionId)).toEqual(["s1"]);
-      expect((await EVERY_ROUTE.renameSession(call)).title).toBe("renamed");
-      const detail = await EVERY_ROUTE.getSession(call);
+      const page = await client.route("GET /v1/sessions", { query: { limit: 10 } });
+      expect(page.sessions.map((s) => s.sessionId)).toEqual(["s1"]);
+      const id = { id: "s1" };
+      const renamed = await client.route("PATCH /v1/sessions/{id}", {
+        params: id,
+        body: { title: "renamed" },
+      });
+      expect(renamed.title).toBe("renamed");
+      const detail = await client.route("GET /v1/sessions/{id}", { params: id });
       expect(detail.status).toMatchObject({ sessionId: "s1", running: false, pendingToolCalls: [] });
-      expect((await EVERY_ROUTE.messages(call)).messages).toEqual([]);
-      expect((await EVERY_ROUTE.decisions(call)).decisions).toEqual([]);
-      expect((await EVERY_ROUTE.status(call)).messageCount).toBe(0);
-      expect(await EVERY_ROUTE.deleteSession(call)).toBeUndefined();
-      expect((await EVERY_ROUTE.openApi(call)).openapi).toBe("3.1.0");
+      expect((await client.route("GET /v1/sessions/{id}/messages", { params: id })).messages).toEqual([]);
+      expect((await client.route("GET /v1/sessions/{id}/decisions", { params: id })).decisions).toEqual([]);
+      expect((await client.route("GET /v1/sessions/{id}/status", { params: id })).messageCount).toBe(0);
+      expect(await client.route("DELETE /v1/sessions/{id}", { params: id })).toBeUndefined();
+      expect((await client.route("GET /v1/openapi.json")).openapi).toBe("3.1.0");
+      await expect(client.route("GET /v1/sessions/{id}", { params: id })).rejects.toMatchObject({
+        status: 404,
+        type: "not_found",
+      });
+    });
+
+    it("every callable route of the table is reached at its method and path (none is 'no route')", async () => {
+      for (const name of callable) {
+        const route = SERVICE_ROUTES[name];
+        const params = Object.fromEntries(
+          [...route.path.matchAll(/\{(\w+)\}/g)].map(([, key]) => [key, "missing"]),
+        );
+        const body = !("body" in route) ? undefined : route.body.kind === "multipart" ? new FormData() : {};
+        const call = client.route.bind(client) as (address: string, args: object) => Promise<unknown>;
+        const outcome = await call(addressOf(name), { params, body }).then(
+          () => "answered",
+          (error: unknown) => error,
+        );
+        if (outcome === "answered") continue;
+        expect(outcome, name).toBeInstanceOf(ServiceError);
+        expect((outcome as ServiceError).message, name).not.toContain("no route");
+        expect((outcome as ServiceError).request, name).toBe(
+          `${route.method} ${route.path.replace(/\{\w+\}/g, "missing")}`,
+        );
+      }
     });
   });
 });
