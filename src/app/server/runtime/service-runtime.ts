@@ -1,94 +1,43 @@
-import { Agent, type AgentOptions } from "../../../agent/index.js";
-import {
-  type Answerer,
-  type ConfirmResult,
-  type DecisionChannel,
-  externalExecutionResult,
-  type InputEvent,
-  userConfirmResult,
-  userInterrupt,
-} from "../../../event/index.js";
-import { type Msg, newId, type ToolResultBlock } from "../../../message/index.js";
+import { Agent } from "../../../agent/index.js";
+import type { Answerer, ConfirmResult, DecisionChannel, InputEvent } from "../../../event/index.js";
+import type { Msg, ToolResultBlock } from "../../../message/index.js";
 import type { ConfirmAnswer, CreateSessionOptions } from "../../../protocol/index.js";
 import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
-import { answeredAs, confirmResultsOf } from "./confirm-answers.js";
+import {
+  confirmInput,
+  confirmResultsInput,
+  externalResultsInput,
+  interruptInput,
+  waitingReplyId,
+} from "./answer-inputs.js";
+import { answeredAs } from "./confirm-answers.js";
+import { createSession } from "./create-session.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
 import { followerItems } from "./follow-events.js";
-import { Follower, type FollowItem, type FollowOptions, type StopSignal } from "./follower.js";
+import { Follower, type FollowItem, type FollowOptions } from "./follower.js";
 import { LeaseRenewals } from "./lease-renewals.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { recoverySweep } from "./recovery-sweep.js";
 import { type LocalRun, type RunHandle, type RunInput, startRun } from "./run-execution.js";
-import { type RunLimits, RunSlots } from "./run-slots.js";
+import { RunSlots } from "./run-slots.js";
 import { type ServiceLog, silentLog } from "./service-log.js";
+import type { AnswerHow, FollowSessionOptions, ServiceRuntimeOptions } from "./service-runtime-options.js";
 import { SessionFeeds } from "./session-feed.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
-import { type ServiceCheckpointOptions, SessionTimeTravel } from "./session-time-travel.js";
-import { type StreamLimits, StreamSlots } from "./stream-slots.js";
+import { SessionTimeTravel } from "./session-time-travel.js";
+import { StreamSlots } from "./stream-slots.js";
 import { Sweeper } from "./sweeper.js";
 
-/** An agent the service offers: Agent options without `checkpoint` (the service saves the state). */
-export type ServiceAgentOptions = Omit<AgentOptions, "checkpoint" | "state" | "sessionId">;
-
-export interface ServiceRuntimeOptions {
-  backend: ServiceBackend;
-  /** The first one answers sessions created without naming an agent. */
-  agents: ServiceAgentOptions[];
-  /** Keep-alive interval of followers (default 15 s). */
-  heartbeatMs?: number;
-  /** How long after it was taken or last renewed each run's lock is renewed (default a third of the backend's lock TTL). */
-  renewEveryMs?: number;
-  /** Runs at once on this replica (default 100); more are refused (`rate_limit`, with a retry delay). */
-  maxConcurrentRuns?: number;
-  /** Runs at once per user, the per-user part of `limits` (kept separate for the config file). */
-  limits?: Omit<RunLimits, "maxConcurrentRuns">;
-  /**
-   * How often a follower of a reply in flight checks that its run is alive (default 5 s). A run whose
-   * lease expired (or whose process on this host died) has its reply closed then: see `recover`.
-   */
-  recoverCheckMs?: number;
-  /** After closing a cut-off reply, continue the session with a new reply (the model sees the interrupted results; no tool runs again). */
-  resumeOnRecovery?: boolean;
-  /**
-   * How often this replica's recovery sweeper looks for runs whose lease expired unreleased (of every
-   * user) and closes their cut-off replies, whether or not anyone follows them (default 5 s; it also
-   * sweeps once at start). Backends without `RunLocks.abandoned` (memory) have nothing to sweep.
-   */
-  sweepEveryMs?: number;
-  /** Where the runtime reports fenced runs, lost leases and what the sweeper closed (default: nowhere). */
-  log?: ServiceLog;
-  /** Called after a session is deleted (e.g. to remove its workspace). */
-  onSessionDeleted?: (record: SessionRecord) => void | Promise<void>;
-  /** Open event streams per user, and when a stream whose client does not read is dropped. */
-  streams?: StreamLimits;
-  /** Checkpoints at every session start, reply end and pause, for rewind and fork (docs/time-travel.md). */
-  checkpoints?: ServiceCheckpointOptions;
-  /** A user's roles, for the agents' approver policies (`agentscope serve`: from AGENTSCOPE_TOKENS and `roles`). */
-  rolesOf?: (user: string) => readonly string[];
-}
-
-/** How an answer (or a reply) came: the channel, for its records, and the request's `Idempotency-Key`. */
-export interface AnswerHow {
-  /** Default `rest`. */
-  via?: DecisionChannel;
-  idempotencyKey?: string;
-}
-
+export type {
+  AnswerHow,
+  FollowSessionOptions,
+  ServiceAgentOptions,
+  ServiceRuntimeOptions,
+} from "./service-runtime-options.js";
 /** A session's options (the id may be an AG-UI threadId) and a confirmation's answers: the protocol's types. */
 export type { ConfirmAnswer, CreateSessionOptions };
-
-export interface FollowSessionOptions {
-  /** Events after this id (default: from the first). */
-  after?: number;
-  /** Stops the follower: an AbortSignal's, or any StopSignal. */
-  signal: StopSignal;
-  /** Stop once this resolves (e.g. `handle.done`) and its events are yielded. */
-  until?: Promise<unknown>;
-}
-
-const SESSION_ID = /^[\w.:-]{1,200}$/;
 
 /**
  * The agent service without HTTP: sessions owned by users, replies that run server-side under a
@@ -180,43 +129,14 @@ export class ServiceRuntime {
     return this.#agents.get(name);
   }
 
-  async createSession(user: string, options: CreateSessionOptions = {}): Promise<SessionRecord> {
-    const sessionId = options.sessionId ?? newId("session");
-    if (!SESSION_ID.test(sessionId))
-      throw new RequestError("invalid_request", `sessionId: use 1-200 letters, digits, "_", ".", ":" or "-"`);
-    const agentName = options.agent ?? this.#defaultAgent;
-    const agent = this.#agents.get(agentName);
-    if (!agent)
-      throw new RequestError(
-        "invalid_request",
-        `agent: unknown agent "${agentName}" (have: ${this.agentNames.join(", ")})`,
-      );
-    const record: SessionRecord = {
-      sessionId,
-      owner: user,
-      agent: agentName,
-      createdAt: new Date().toISOString(),
-    };
-    if (options.title !== undefined) record.title = options.title;
-    if (!(await this.backend.sessions.create(record))) {
-      // Another user's session id is "not found" here too, so ids cannot be probed.
-      const existing = await this.backend.sessions.get(sessionId);
-      if (existing && existing.owner !== user) throw sessionNotFound(sessionId);
-      throw new RequestError("conflict", `session "${sessionId}" already exists`);
-    }
-    const state = agent.createState(sessionId);
-    try {
-      await this.backend.store.save(sessionId, state, { expectedVersion: 0 });
-    } catch (error) {
-      await this.backend.sessions.delete(sessionId);
-      throw error;
-    }
-    await this.timeTravel
-      ?.atStart(record, state)
-      .catch((error: Error) =>
-        this.#log({ level: "error", sessionId, message: `start checkpoint failed: ${error.message}` }),
-      );
-    return record;
+  /** Creates a session of `user` (with its first state; `conflict` when the id is taken). */
+  createSession(user: string, options: CreateSessionOptions = {}): Promise<SessionRecord> {
+    const { backend, timeTravel } = this;
+    return createSession(
+      { backend, agents: this.#agents, defaultAgent: this.#defaultAgent, timeTravel, log: this.#log },
+      user,
+      options,
+    );
   }
 
   /** The session if `user` owns it; creates it when it does not exist yet (AG-UI threads). */
@@ -353,18 +273,8 @@ export class ServiceRuntime {
     how: AnswerHow = {},
   ): Promise<RunHandle> {
     // The answers become confirm results against the state the run loads (under its lease).
-    return this.#run(
-      user,
-      sessionId,
-      (state) =>
-        userConfirmResult({
-          replyId: replyId ?? this.#replyId(state),
-          confirmResults: confirmResultsOf(answers, state),
-          answeredBy: this.#answerer(user, how.via),
-        }),
-      undefined,
-      how.idempotencyKey,
-    );
+    const input = confirmInput(answers, replyId, this.#answerer(user, how.via));
+    return this.#run(user, sessionId, input, undefined, how.idempotencyKey);
   }
 
   /** Answers waiting confirmations with USER_CONFIRM_RESULT's own form (the calls given in full). */
@@ -375,18 +285,8 @@ export class ServiceRuntime {
     replyId?: string,
     how: AnswerHow = {},
   ): Promise<RunHandle> {
-    return this.#run(
-      user,
-      sessionId,
-      (state) =>
-        userConfirmResult({
-          replyId: replyId ?? this.#replyId(state),
-          confirmResults,
-          answeredBy: this.#answerer(user, how.via),
-        }),
-      undefined,
-      how.idempotencyKey,
-    );
+    const input = confirmResultsInput(confirmResults, replyId, this.#answerer(user, how.via));
+    return this.#run(user, sessionId, input, undefined, how.idempotencyKey);
   }
 
   /** Sends the results of calls that were submitted for external execution. */
@@ -397,24 +297,14 @@ export class ServiceRuntime {
     replyId?: string,
     how: AnswerHow = {},
   ): Promise<RunHandle> {
-    return this.#run(
-      user,
-      sessionId,
-      (state) =>
-        externalExecutionResult({
-          replyId: replyId ?? this.#replyId(state),
-          toolResults,
-          answeredBy: this.#answerer(user, how.via),
-        }),
-      undefined,
-      how.idempotencyKey,
-    );
+    const input = externalResultsInput(toolResults, replyId, this.#answerer(user, how.via));
+    return this.#run(user, sessionId, input, undefined, how.idempotencyKey);
   }
 
   /** The reply id an answer goes to, when the client did not say. */
   async replyIdOf(user: string, sessionId: string): Promise<string> {
     await this.getSession(user, sessionId);
-    return this.#replyId(await this.#load(sessionId));
+    return waitingReplyId(await this.#load(sessionId));
   }
 
   /**
@@ -436,17 +326,7 @@ export class ServiceRuntime {
       await this.backend.bus.publish({ sessionId, kind: "interrupt", reason });
       return { was: "running" };
     }
-    const run = await this.#run(
-      user,
-      sessionId,
-      (state) => {
-        const reply = state.replyContext;
-        if (!reply?.waitingFor)
-          throw new RequestError("invalid_state", `session "${sessionId}" has no reply to interrupt`);
-        return userInterrupt({ replyId: reply.replyId, reason });
-      },
-      record,
-    );
+    const run = await this.#run(user, sessionId, interruptInput(sessionId, reason), record);
     return { was: "paused", run };
   }
 
@@ -546,16 +426,6 @@ export class ServiceRuntime {
   #answerer(user: string, via: DecisionChannel = "rest"): Answerer {
     const roles = this.#rolesOf?.(user) ?? [];
     return roles.length > 0 ? { name: user, channel: via, roles: [...roles] } : { name: user, channel: via };
-  }
-
-  #replyId(state: AgentState): string {
-    const reply = state.replyContext;
-    if (!reply?.waitingFor)
-      throw new RequestError(
-        "invalid_state",
-        `session "${state.sessionId}" has no reply waiting for an answer`,
-      );
-    return reply.replyId;
   }
 
   async #load(sessionId: string): Promise<AgentState> {
