@@ -44,7 +44,14 @@ export interface ReplyOptions<S extends z.ZodType | undefined = undefined> {
 }
 
 /** Where the agent is when it saves a checkpoint. */
-export type CheckpointReason = "reply_start" | "model_call" | "tool_result" | "pause" | "reply_end";
+export type CheckpointReason =
+  | "reply_start"
+  | "model_call"
+  /** A tool that is not read-only is about to run: its effect id is stored (src/agent/effects.ts). */
+  | "tool_start"
+  | "tool_result"
+  | "pause"
+  | "reply_end";
 
 /** Decides one tool call: the permission engine by default. */
 export type PermissionDecider = (

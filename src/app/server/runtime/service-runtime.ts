@@ -1,10 +1,11 @@
-import { Agent, type AgentOptions } from "../../../agent/index.js";
+import { Agent, type AgentOptions, retryAnswer } from "../../../agent/index.js";
 import {
   type Answerer,
   type ConfirmResult,
   type DecisionChannel,
   externalExecutionResult,
   type InputEvent,
+  type UserConfirmResult,
   userConfirmResult,
   userInterrupt,
 } from "../../../event/index.js";
@@ -307,12 +308,19 @@ export class ServiceRuntime {
         sessionId,
         message: "closed a cut-off reply (its run's lease was abandoned)",
       });
-      if (this.#resumeOnRecovery) {
+      // Idempotent effects cut off mid-run are run again with their key (the runtime's answer).
+      const retry = await this.#retryOf(sessionId);
+      if (retry || this.#resumeOnRecovery) {
         const record = await this.backend.sessions.get(sessionId);
-        if (record) await this.#run(record.owner, sessionId, undefined).catch(() => {});
+        if (record) await this.#run(record.owner, sessionId, retry).catch(() => {});
       }
     }
     return outcome;
+  }
+
+  async #retryOf(sessionId: string): Promise<UserConfirmResult | undefined> {
+    const stored = await this.backend.store.load(sessionId);
+    return stored ? retryAnswer(stored.state) : undefined;
   }
 
   /** The sweeper's recovery of one session whose lease was abandoned; a failure is logged, not thrown. */
