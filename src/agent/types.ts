@@ -14,6 +14,7 @@ import type { ContextOptions } from "./compression.js";
 import type { GuardrailOptions } from "./guardrail.js";
 import type { Middleware } from "./middleware.js";
 import type { StructuredOutputMode } from "./native-structured-output.js";
+import type { PauseChangePolicy } from "./pause-fingerprints.js";
 import type { TaintOptions } from "./taint-options.js";
 
 export type { ReplyInput } from "./reply-input.js";
@@ -87,6 +88,12 @@ export interface AgentOptions {
    * from; an answer a policy does not take is a `policy_refusal` record and its call keeps waiting.
    */
   approvers?: ApproverOptions;
+  /**
+   * A paused call whose tool (schema, permission behaviour), or the agent's rules, mode or model,
+   * changed before it was answered (a deploy in between): `ask_again` (default) asks the person again
+   * with the difference shown; `continue` takes the answer. A call whose tool is gone never runs.
+   */
+  onPauseChange?: PauseChangePolicy;
   /** Start from this state (e.g. loaded from a store). */
   state?: AgentState;
   sessionId?: string;
