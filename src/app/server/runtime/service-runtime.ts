@@ -427,12 +427,14 @@ export class ServiceRuntime {
 
   /**
    * Interrupts the session's reply: a running one is aborted (on whichever replica runs it); a paused
-   * one is ended with USER_INTERRUPT. Nothing to interrupt: `invalid_state`.
+   * one is ended with USER_INTERRUPT. Nothing to interrupt: `invalid_state`. `how.idempotencyKey`:
+   * a repeat of the interrupt that ended a paused reply gets that run again, and ends nothing.
    */
   async interrupt(
     user: string,
     sessionId: string,
     reason = "interrupted by the user",
+    how: Pick<AnswerHow, "idempotencyKey"> = {},
   ): Promise<{ was: "running" | "paused"; run?: RunHandle }> {
     const record = await this.getSession(user, sessionId);
     const local = this.#runs.get(sessionId);
@@ -454,6 +456,7 @@ export class ServiceRuntime {
         return userInterrupt({ replyId: reply.replyId, reason });
       },
       record,
+      how.idempotencyKey,
     );
     return { was: "paused", run };
   }
