@@ -1,24 +1,10 @@
 import type { ConfirmResult, UserConfirmResultEvent } from "../event/index.js";
 import type { ToolCallBlock } from "../message/index.js";
-import { formatRule, type PermissionContext } from "../permission/index.js";
+import { formatRule } from "../permission/index.js";
 import type { PauseFingerprint } from "../state/index.js";
 import type { Tool } from "../tool/index.js";
 import type { ReplyRun } from "./reply-run.js";
 import { writeResult } from "./result-events.js";
-
-/**
- * What a resumed pause does when what its call depends on changed since it paused (a deploy with
- * another tool schema, permission behaviour, agent rules or mode, model): `ask_again` (the default)
- * does not take the answer and asks the person again with the difference shown; `continue` takes
- * it. A call whose tool is gone fails closed either way (an error result that says so; it never runs).
- */
-export type PauseChangePolicy = "ask_again" | "continue";
-
-/** The agent-level parts of a fingerprint: its permission defaults and its model. */
-export interface FingerprintBase {
-  permissionDefaults: Partial<PermissionContext>;
-  onPauseChange?: PauseChangePolicy;
-}
 
 /** A short digest of a JSON value (FNV-1a, 2 × 32 bits): enough to tell a schema changed. */
 function digest(value: unknown): string {

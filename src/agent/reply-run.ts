@@ -15,7 +15,7 @@ import type { Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
 import type { AgentEventInit, Middleware } from "./middleware.js";
-import type { FingerprintBase } from "./pause-fingerprints.js";
+import type { FingerprintBase } from "./pause-change-policy.js";
 import type { ReplyOutput } from "./reply-output.js";
 import type { ReplyReader } from "./reply-reader.js";
 import type { ReplyStages } from "./reply-stages.js";

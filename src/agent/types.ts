@@ -14,7 +14,7 @@ import type { ContextOptions } from "./compression.js";
 import type { GuardrailOptions } from "./guardrail.js";
 import type { Middleware } from "./middleware.js";
 import type { StructuredOutputMode } from "./native-structured-output.js";
-import type { PauseChangePolicy } from "./pause-fingerprints.js";
+import type { PauseChangePolicy } from "./pause-change-policy.js";
 import type { TaintOptions } from "./taint-options.js";
 
 export type { ReplyInput } from "./reply-input.js";
