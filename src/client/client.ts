@@ -28,6 +28,7 @@ import type {
   SessionStatus,
   WorkspaceListing,
 } from "./types.js";
+import { keyOf, pause, retryAfterMs } from "./write-retry.js";
 
 export interface AgentScopeClientOptions {
   /** The service's origin, e.g. `http://127.0.0.1:8787`; default "" (same origin, in a browser). */
@@ -468,28 +469,6 @@ export class AgentScopeClient {
       signal,
     });
   }
-}
-
-/** The Idempotency-Key a request carries, if it does. */
-function keyOf(init: RequestInit): string | undefined {
-  return (init.headers as Record<string, string> | undefined)?.["idempotency-key"];
-}
-
-/** How long a 503 asks to wait (its Retry-After in seconds), at most 2 s; 250 ms without one. */
-function retryAfterMs(response: Response): number {
-  const seconds = Number(response.headers.get("retry-after"));
-  return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, 2000) : 250;
-}
-
-function pause(ms: number, signal: AbortSignal | null | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
 }
 
 /** A fresh Idempotency-Key: a UUID where the platform has one (not on insecure browser origins), else 128 random bits. */
