@@ -6,6 +6,7 @@ import { type Admitted, type Ask, gate, previewOf } from "./gate.js";
 import { lastStepCalls, openCalls, resultsOf, splitBatches } from "./open-calls.js";
 import { suspendedWaitingFor } from "./pause.js";
 import { deadlineOf } from "./pause-deadlines.js";
+import { storeFingerprints } from "./pause-fingerprints.js";
 import type { ReplyRun } from "./reply-run.js";
 import { runTool } from "./run-tool.js";
 
@@ -26,11 +27,23 @@ export async function act(run: ReplyRun, open: ToolCallBlock[]): Promise<"acted"
       // A call still asking is decided again: a rule accepted for a sibling may allow it now. An
       // approved call is decided again too, for the input it has now (see `gate`).
       if (call.state === "submitted") continue;
+      // A call whose tool or agent changed while it waited is asked again, with what changed; the
+      // approval then goes through the gate (a deny still wins).
+      const reask = run.reasks.get(call.id);
+      if (reask !== undefined) {
+        run.reasks.delete(call.id);
+        asks.push({ call, decision: { behavior: "ask", reason: reask } });
+        continue;
+      }
       const admitted = await gate(run, call, asks);
       if (!admitted) continue;
       if (admitted.tool.external) external.push(admitted);
       else toRun.push(admitted);
     }
+    storeFingerprints(
+      run,
+      external.map(({ call }) => call),
+    );
     if (external.length > 0)
       run.emit("REQUIRE_EXTERNAL_EXECUTION", {
         toolCalls: external.map(({ call }) => snapshotCall(call, "submitted")),
@@ -75,6 +88,10 @@ async function runTools(run: ReplyRun, calls: Admitted[], parallel: boolean): Pr
  */
 function askToConfirm(run: ReplyRun, asks: Ask[]): void {
   const asked = askedOnce(asks);
+  storeFingerprints(
+    run,
+    asked.map(({ call }) => call),
+  );
   const deadlines = asked.map(({ call, decision }) => {
     const deadline = deadlineOf(run, call, decision.rule ? formatRule(decision.rule) : undefined);
     recordVerdict(run, call, "ask", decision, deadline);

@@ -83,6 +83,11 @@ const AGENT_OPTION_RULES = {
   permission: { type: "object" },
   decidePermission: { type: "function" },
   approvers: { type: "object" },
+  onPauseChange: {
+    type: "string",
+    check: (value) =>
+      value === "ask_again" || value === "continue" ? undefined : 'expected "ask_again" or "continue"',
+  },
   state: { type: "object" },
   sessionId: { type: "string" },
   checkpoint: { type: "function" },

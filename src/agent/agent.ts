@@ -72,6 +72,8 @@ export class Agent {
     if (options.checkpoint) config.checkpoint = options.checkpoint;
     if (options.pricing) config.pricing = options.pricing;
     if (options.approvers) config.approvers = checkApproverOptions(options.approvers);
+    config.fingerprint = { permissionDefaults: permissionContextFrom(options.permission) };
+    if (options.onPauseChange) config.fingerprint.onPauseChange = options.onPauseChange;
     this.config = config;
     this.replyHooks = config.middlewares.some((m) => m.onReply !== undefined);
     const direct = directStages(config.decide);

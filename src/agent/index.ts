@@ -10,6 +10,7 @@ export {
   summarise,
   transcriptOf,
 } from "./compression.js";
+export { OUTCOME_UNKNOWN_NOTE, RETRY_ANSWERER, retryAnswer } from "./effects.js";
 export { ReplyStateError, SessionBusyError } from "./errors.js";
 export {
   type Guardrail,

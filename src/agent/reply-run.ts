@@ -15,6 +15,7 @@ import type { Tool, Toolkit } from "../tool/index.js";
 import type { ContextOptions } from "./compression.js";
 import { ReplyStateError } from "./errors.js";
 import type { AgentEventInit, Middleware } from "./middleware.js";
+import type { FingerprintBase } from "./pause-change-policy.js";
 import type { ReplyOutput } from "./reply-output.js";
 import type { ReplyReader } from "./reply-reader.js";
 import type { ReplyStages } from "./reply-stages.js";
@@ -36,6 +37,8 @@ export interface RunConfig {
   context: ContextOptions;
   /** Prices model calls (MODEL_CALL_END `cost`); absent: no cost figures. */
   pricing?: PricingTable;
+  /** What pauses' fingerprints take from the agent, and what a changed one does (pause-fingerprints.ts). */
+  fingerprint?: FingerprintBase;
 }
 
 /**
@@ -65,6 +68,8 @@ export class ReplyRun {
    * with that approval, for the input it has now (edited or not).
    */
   readonly approvals = new Map<string, Approval>();
+  /** Calls to ask about again whatever the gate says, with the reason (what changed since they paused). */
+  readonly reasks = new Map<string, string>();
   /** What the answer must be (plain, or structured by a tool or natively); set when the reply starts or resumes. */
   output!: ReplyOutput;
   /** Who reads the events (set by `runReply`). */

@@ -15,6 +15,7 @@ import { end, interrupt } from "./finish.js";
 import { currentDecision, decide, quietlyParsed } from "./gate.js";
 import { openCalls } from "./open-calls.js";
 import { expire } from "./pause-deadlines.js";
+import { screenChanges } from "./pause-fingerprints.js";
 import { checkAnswers, pausedReply } from "./paused-reply.js";
 import { replyOutput } from "./reply-output.js";
 import type { ReplyRun } from "./reply-run.js";
@@ -130,6 +131,8 @@ async function takeAnswer(run: ReplyRun, input: InputEvent): Promise<void> {
   // take are recorded and leave their calls waiting (asked again).
   let sorted: SortedAnswers | undefined;
   if (input.type === "USER_CONFIRM_RESULT") {
+    // Answers for calls whose tool is gone fail closed; those whose fingerprint changed are asked again.
+    input = screenChanges(run, input);
     sorted = await sortAnswers(run, input);
     input = sorted.input;
     if (input.confirmResults.length === 0) {
@@ -238,7 +241,14 @@ async function refusedResultsOf(
   for (const result of input.toolResults) {
     const call = run.findCall(result.id)!;
     const tool = run.findTool(call.name);
-    const again = tool ? await decideAgain(run, call, tool) : undefined;
+    if (!tool) {
+      refused.set(result.id, {
+        state: "error",
+        text: `Error: the tool ${call.name} was removed since this call was submitted; the external result was not taken`,
+      });
+      continue;
+    }
+    const again = await decideAgain(run, call, tool);
     if (again === undefined) continue;
     if ("failure" in again) {
       refused.set(result.id, {

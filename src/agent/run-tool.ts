@@ -3,6 +3,7 @@ import { toErrorInfo } from "../message/index.js";
 import type { WaitingFor } from "../state/index.js";
 import { type ToolContext, ToolError } from "../tool/index.js";
 import { abortReason, untilAborted } from "./abort.js";
+import { effectKeyOf, storeEffect } from "./effects.js";
 import { ReplyStateError } from "./errors.js";
 import { type Admitted, decide } from "./gate.js";
 import type { ToolCallOutcome, ToolCallRequest } from "./middleware.js";
@@ -14,7 +15,8 @@ import { chunkToPart, isAsyncIterable, valueToParts } from "./tool-output.js";
 /**
  * Runs one admitted call under its decision (it refuses arguments other than the decided ones) and
  * streams its result as events: TOOL_RESULT_START, the output as it comes, TOOL_RESULT_END. With
- * `resume`, continues a call whose nested run paused (its result is already open).
+ * `resume`, continues a call whose nested run paused (its result is already open). A tool that is
+ * not read-only starts only once its effect id (`ctx.idempotencyKey`) is stored (`storeEffect`).
  */
 export async function runTool(run: ReplyRun, admitted: Admitted, resume?: InputEvent): Promise<void> {
   const { call, tool, decided, input: parsed } = admitted;
@@ -42,8 +44,10 @@ export async function runTool(run: ReplyRun, admitted: Admitted, resume?: InputE
       suspended = pause;
     },
     tasks: taskBoardOf(run),
+    idempotencyKey: effectKeyOf(run, call),
   };
   if (resume) ctx.resume = resume;
+  else await storeEffect(run, call, tool, ctx.idempotencyKey!);
   try {
     // A tool that ignores the signal is not waited for once the reply is interrupted.
     const value = await untilAborted(run.stages.callTool(call, tool, parsed, ctx, decided), signal);

@@ -14,6 +14,7 @@ import type { ContextOptions } from "./compression.js";
 import type { GuardrailOptions } from "./guardrail.js";
 import type { Middleware } from "./middleware.js";
 import type { StructuredOutputMode } from "./native-structured-output.js";
+import type { PauseChangePolicy } from "./pause-change-policy.js";
 import type { TaintOptions } from "./taint-options.js";
 
 export type { ReplyInput } from "./reply-input.js";
@@ -44,7 +45,14 @@ export interface ReplyOptions<S extends z.ZodType | undefined = undefined> {
 }
 
 /** Where the agent is when it saves a checkpoint. */
-export type CheckpointReason = "reply_start" | "model_call" | "tool_result" | "pause" | "reply_end";
+export type CheckpointReason =
+  | "reply_start"
+  | "model_call"
+  /** A tool that is not read-only is about to run: its effect id is stored (src/agent/effects.ts). */
+  | "tool_start"
+  | "tool_result"
+  | "pause"
+  | "reply_end";
 
 /** Decides one tool call: the permission engine by default. */
 export type PermissionDecider = (
@@ -80,6 +88,12 @@ export interface AgentOptions {
    * from; an answer a policy does not take is a `policy_refusal` record and its call keeps waiting.
    */
   approvers?: ApproverOptions;
+  /**
+   * A paused call whose tool (schema, permission behaviour), or the agent's rules, mode or model,
+   * changed before it was answered (a deploy in between): `ask_again` (default) asks the person again
+   * with the difference shown; `continue` takes the answer. A call whose tool is gone never runs.
+   */
+  onPauseChange?: PauseChangePolicy;
   /** Start from this state (e.g. loaded from a store). */
   state?: AgentState;
   sessionId?: string;

@@ -28,6 +28,7 @@ import type {
   SessionStatus,
   WorkspaceListing,
 } from "./types.js";
+import { keyOf, pause, retryAfterMs } from "./write-retry.js";
 
 export interface AgentScopeClientOptions {
   /** The service's origin, e.g. `http://127.0.0.1:8787`; default "" (same origin, in a browser). */
@@ -185,13 +186,10 @@ export class AgentScopeClient {
     return this.#run(sessionId, "external-results", request, options);
   }
 
-  /** Asks the session's run to stop; its stream ends with REPLY_END (interrupted). */
+  /** Asks the session's run to stop; its stream ends with REPLY_END (interrupted). Sent with an Idempotency-Key. */
   interrupt(sessionId: string, reason?: string): Promise<InterruptResult> {
-    return this.request(
-      "POST",
-      `${sessionPath(sessionId)}/interrupt`,
-      reason === undefined ? {} : { reason },
-    );
+    const body = reason === undefined ? {} : { reason };
+    return this.#request("POST", `${sessionPath(sessionId)}/interrupt`, body, undefined, requestKey());
   }
 
   /** The session's checkpoints (oldest first), its branches and where it is (docs/time-travel.md). */
@@ -401,11 +399,17 @@ export class AgentScopeClient {
     for (let attempt = 1; response === undefined; attempt++) {
       try {
         response = await this.#fetch(this.#baseUrl + path, init);
+        // A keyed write the service could not take now (503: shutting down, overloaded) is sent
+        // again with the same key, after its Retry-After (at most 2 s), up to three tries in all.
+        if (response.status === 503 && attempt < 3 && keyOf(init) !== undefined) {
+          await response.body?.cancel().catch(() => {});
+          await pause(retryAfterMs(response), init.signal);
+          response = undefined;
+        }
       } catch (error) {
         if (init.signal?.aborted) throw error;
         // So is a write with an Idempotency-Key: the service answers a repeat with the first answer.
-        const keyed = (init.headers as Record<string, string> | undefined)?.["idempotency-key"];
-        if (attempt < 2 && (IDEMPOTENT.has(method) || keyed !== undefined)) continue;
+        if (attempt < 2 && (IDEMPOTENT.has(method) || keyOf(init) !== undefined)) continue;
         throw new ConnectionError(`${label}: cannot reach the service: ${(error as Error).message}`, {
           cause: error,
         });

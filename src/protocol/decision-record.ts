@@ -6,7 +6,11 @@
  * without asking; `external_result`: the caller that runs an external tool sent its result;
  * `expire`: nobody answered before the pause's deadline; `policy_refusal`: an answer the approver
  * policy does not take (someone it does not name, an edit under a quorum, a second vote of one
- * person); `vote`: an approver's approval that counts toward a quorum not yet met (the call waits).
+ * person); `vote`: an approver's approval that counts toward a quorum not yet met (the call waits);
+ * `outcome_unknown`: the process running the call stopped while it ran, so whether it took effect is
+ * unknown (`resolution` says whether it is asked about again or run again with the same key);
+ * `changed`: the call's tool (or the agent's rules, mode or model) changed while the call was paused,
+ * so its answer is not taken and it is asked again (`changes` says what changed).
  */
 export type DecisionOutcome =
   | "ask"
@@ -18,7 +22,9 @@ export type DecisionOutcome =
   | "external_result"
   | "expire"
   | "policy_refusal"
-  | "vote";
+  | "vote"
+  | "outcome_unknown"
+  | "changed";
 
 /**
  * Through what an answer came. `engine`: no person answered (a rule, a mode, a deadline); `code`: a
@@ -101,6 +107,12 @@ export interface DecisionRecord {
   approvers?: string[];
   /** `ask`: when it expires unanswered (ISO 8601), when an approver policy sets a deadline. */
   expiresAt?: string;
+  /** `outcome_unknown`: `ask` (a person decides whether it runs again) or `retry` (an idempotent tool runs again). */
+  resolution?: "ask" | "retry";
+  /** `outcome_unknown`: the call that runs the effect again (a new call id, the same effect id). */
+  retryCallId?: string;
+  /** `changed`: what changed since the call paused, one line each ("the input schema of deploy changed"). */
+  changes?: string[];
 }
 
 /** `GET /v1/sessions/:id/decisions`: every decision record the session's log holds, oldest first. */

@@ -28,6 +28,39 @@ export interface ReplyContext {
   suspended?: Record<string, SuspendedCall>;
   /** What untrusted content this reply has read ("a web page (web_fetch)"), when the agent tracks taint. */
   taint?: string[];
+  /**
+   * The effects of this reply's tool calls, by call id: stored before a tool that is not read-only
+   * starts, so a crash while it runs is known afterwards (its outcome is unknown) and a run again
+   * gets the same key.
+   */
+  effects?: Record<string, EffectRecord>;
+  /** What each waiting call's pause depended on, by call id (see `PauseFingerprint`). */
+  fingerprints?: Record<string, PauseFingerprint>;
+}
+
+/** One tool call's effect: its idempotency key, and what the crash recovery needs to know. */
+export interface EffectRecord {
+  /** The key the tool gets as `ctx.idempotencyKey`, the same on every run of the effect. */
+  key: string;
+  /** When it (last) started (ISO 8601). */
+  startedAt: string;
+  /** The tool declared itself idempotent: a run cut off is run again with the key, unasked. */
+  idempotent?: boolean;
+  /** This call runs again the effect of that call (whose outcome was unknown). */
+  retryOf?: string;
+}
+
+/**
+ * What a paused call depends on, as it was when it paused: the tool (name, a digest of its JSON
+ * Schema, its permission behaviour), the agent's rules and mode, the model. Compared on resume.
+ */
+export interface PauseFingerprint {
+  tool: string;
+  schema: string;
+  behaviour: string[];
+  rules: string[];
+  mode: string;
+  model: string;
 }
 
 /** A tool call whose nested run (e.g. a sub-agent) paused, and what that run waits for. */
@@ -89,6 +122,30 @@ export const ReplyContextSchema = z.object({
     )
     .optional(),
   taint: z.array(z.string()).optional(),
+  effects: z
+    .record(
+      z.string(),
+      z.object({
+        key: z.string().min(1),
+        startedAt: z.string(),
+        idempotent: z.boolean().optional(),
+        retryOf: z.string().optional(),
+      }),
+    )
+    .optional(),
+  fingerprints: z
+    .record(
+      z.string(),
+      z.object({
+        tool: z.string(),
+        schema: z.string(),
+        behaviour: z.array(z.string()),
+        rules: z.array(z.string()),
+        mode: z.string(),
+        model: z.string(),
+      }),
+    )
+    .optional(),
 });
 
 export const AgentStateSchema = z.object({

@@ -21,6 +21,8 @@ export interface FunctionToolConfig<S extends z.ZodType> extends Partial<Omit<Pe
   /** Safe to run alongside other safe calls (default: same as readOnly). */
   concurrencySafe?: boolean;
   external?: boolean;
+  /** Running it twice with the same `ctx.idempotencyKey` is one effect (see `Tool.idempotent`). */
+  idempotent?: boolean;
   /** The file change a call would make, for the approval's diff (see `Tool.preview`). */
   preview?(input: z.infer<S>): ToolChangePreview | undefined;
   execute(input: z.infer<S>, ctx: ToolContext): ToolCallReturn;

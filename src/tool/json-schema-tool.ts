@@ -12,6 +12,8 @@ export interface JsonSchemaToolConfig extends Partial<Omit<PermissionSubject, "n
   readOnly?: boolean;
   concurrencySafe?: boolean;
   external?: boolean;
+  /** See `Tool.idempotent`. */
+  idempotent?: boolean;
   execute(input: Record<string, unknown>, ctx: ToolContext): ToolCallReturn;
 }
 

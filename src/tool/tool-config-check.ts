@@ -14,6 +14,7 @@ const COMMON_RULES = {
   readOnly: { type: "boolean" },
   concurrencySafe: { type: "boolean" },
   external: { type: "boolean" },
+  idempotent: { type: "boolean" },
   execute: { type: "function", required: true },
   editsFiles: { type: "boolean" },
   isReadOnly: { type: "function" },

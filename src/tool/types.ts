@@ -34,6 +34,13 @@ export interface ToolContext {
   resume?: InputEvent;
   /** The session's task list (`AgentState.tasks`); each change is a `task_updated` event. Set by the agent. */
   tasks?: TaskBoard;
+  /**
+   * The effect id of this call: the same for every run of it (a retry after a crash, a resume on
+   * another replica), different for every other call. Pass it to the system the tool changes (a
+   * payment API's `Idempotency-Key`) so a second run is the same effect, not a second one. Set by
+   * the agent, which stores it with the session before a tool that is not `readOnly` starts.
+   */
+  idempotencyKey?: string;
 }
 
 /** A fragment of streamed tool output: text, or a text/data block. */
@@ -79,6 +86,12 @@ export interface Tool<I = any> extends PermissionSubject {
   /** Safe to run at the same time as other concurrency-safe calls. */
   concurrencySafe: boolean;
   external?: boolean;
+  /**
+   * Running the call twice with the same `ctx.idempotencyKey` has the effect of running it once.
+   * A call cut off while it ran (a crash) is then run again with that key by itself; any other
+   * call whose outcome is unknown is asked about first.
+   */
+  idempotent?: boolean;
   parse(input: unknown): I;
   call(input: I, ctx: ToolContext): ToolCallReturn;
   /**

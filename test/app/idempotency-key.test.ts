@@ -130,6 +130,56 @@ for (const kind of kinds) {
       expect(await replyStarts(sessionId)).toBe(1);
     });
 
+    it("an interrupt repeated with its key ends the paused reply once; the repeat gets the first answer", async () => {
+      const { sessionId } = await a.runtime.createSession("local");
+      await started(await post(a.app, `/v1/sessions/${sessionId}/replies`, { text: "record it" }));
+      await idle(sessionId);
+      const path = `/v1/sessions/${sessionId}/interrupt`;
+      const first = await post(a.app, path, { reason: "stop" }, "i-1");
+      expect(first.status).toBe(202);
+      const answer = await first.json();
+      expect(answer).toMatchObject({ was: "paused" });
+      await idle(sessionId);
+      const repeat = await post(b.app, path, { reason: "stop" }, "i-1");
+      expect(repeat.status).toBe(202);
+      expect(await repeat.json()).toEqual(answer);
+      const ends = (await a.runtime.backend.events.read(sessionId, 0, 1000)).filter(
+        (l) => l.event.type === "USER_INTERRUPT",
+      );
+      expect(ends).toHaveLength(1);
+      // Without the key, a second interrupt finds nothing to interrupt.
+      expect((await post(b.app, path, { reason: "stop" })).status).toBe(409);
+    });
+
+    it("the typed client sends the same key again after a 503 (and on interrupt): one effect", async () => {
+      const { sessionId } = await a.runtime.createSession("local");
+      const keys: string[] = [];
+      let refused = 0;
+      const busy: typeof fetch = async (input, init) => {
+        const headers = new Headers(init?.headers);
+        if (init?.method === "POST") keys.push(headers.get("idempotency-key") ?? "");
+        if (init?.method === "POST" && refused < 1) {
+          refused += 1;
+          return new Response('{"error":{"type":"unavailable","message":"shutting down"}}', {
+            status: 503,
+            headers: { "content-type": "application/json", "retry-after": "0" },
+          });
+        }
+        return a.app.request(String(input).replace("http://service", ""), init);
+      };
+      const client = new AgentScopeClient({ baseUrl: "http://service", fetch: busy });
+      const events = await client.send(sessionId, "record it").collect();
+      expect(events.at(-1)?.type).toBe("REQUIRE_USER_CONFIRM");
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+      expect(await replyStarts(sessionId)).toBe(1);
+      await idle(sessionId);
+      keys.length = 0;
+      expect(await client.interrupt(sessionId)).toMatchObject({ was: "paused" });
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toMatch(/^[\w-]{32,36}$/);
+    });
+
     it("refuses a key that is not 1 to 200 visible characters (400 naming the header)", async () => {
       const { sessionId } = await a.runtime.createSession("local");
       const bad = await post(a.app, `/v1/sessions/${sessionId}/replies`, { text: "x" }, "has space");

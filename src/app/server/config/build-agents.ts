@@ -58,6 +58,7 @@ export async function buildAgents(configs: AgentConfig[]): Promise<ServiceAgentO
     const permission = permissionOf(config);
     if (permission) options.permission = permission;
     if (config.approvers) options.approvers = approversOf(config);
+    if (config.onPauseChange) options.onPauseChange = config.onPauseChange;
     built.push(options);
   }
   return built;

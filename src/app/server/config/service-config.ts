@@ -101,6 +101,8 @@ export const AgentConfigSchema = z.strictObject({
     )
     .optional(),
   maxIters: z.number().int().positive().optional(),
+  /** A paused call whose tool or agent changed since it paused (a redeploy): ask again (default) or continue. */
+  onPauseChange: z.enum(["ask_again", "continue"]).optional(),
   /** Other configured agents this one may delegate to, each as a tool (see docs/multi-agent.md). */
   subagents: z
     .array(

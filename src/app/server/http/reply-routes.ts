@@ -61,7 +61,9 @@ export function replyRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceV
 
     interrupt: async (c, request) => {
       const body = await request.body();
-      const result = await runtime.interrupt(c.var.user, request.param("id"), body.reason);
+      const key = idempotencyKeyOf(c);
+      const how = key === undefined ? {} : { idempotencyKey: key };
+      const result = await runtime.interrupt(c.var.user, request.param("id"), body.reason, how);
       return c.json(
         { was: result.was, ...(result.run ? { replyId: result.run.replyId, after: result.run.after } : {}) },
         202,

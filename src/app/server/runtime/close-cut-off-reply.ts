@@ -1,5 +1,6 @@
 import { cutOffEnding } from "../../../agent/index.js";
 import { type AgentEvent, createEvent, foldEvents } from "../../../event/index.js";
+import type { AgentState } from "../../../state/index.js";
 import type { LoggedEvent } from "../backend/types.js";
 
 /** Why the service closed a reply, as its REPLY_END says. */
@@ -12,9 +13,15 @@ type Opened = { end: () => AgentEvent };
  * The events that close a reply cut off mid-run: every block the log left open gets its END event,
  * then the agent's own rule for a cut-off reply (`cutOffEnding`: running results and calls without
  * one end `interrupted` with the cut-off note, then REPLY_END `interrupted`, here with CUT_OFF_REASON). `events` are the reply's logged events from its REPLY_START on; folding them
- * followed by the returned events gives the Msg to store.
+ * followed by the returned events gives the Msg to store. `state`: the session's stored state when
+ * its reply is this one: calls whose effect had started pause the reply instead of ending it (its
+ * reply context then waits for a confirmation).
  */
-export function closingEvents(events: readonly AgentEvent[], replyId: string): AgentEvent[] {
+export function closingEvents(
+  events: readonly AgentEvent[],
+  replyId: string,
+  state?: AgentState,
+): AgentEvent[] {
   const open = new Map<string, Opened>();
   const base = { replyId };
   for (const event of events) {
@@ -48,7 +55,9 @@ export function closingEvents(events: readonly AgentEvent[], replyId: string): A
   }
   const closing = [...open.values()].map((o) => o.end());
   const msg = foldEvents([...events, ...closing]) ?? { id: replyId, content: [] };
-  closing.push(...cutOffEnding(msg, { type: "aborted", message: CUT_OFF_REASON }));
+  const reply = state?.replyContext?.replyId === replyId ? state.replyContext : undefined;
+  const error = { type: "aborted" as const, message: CUT_OFF_REASON };
+  closing.push(...cutOffEnding(msg, error, reply, state?.permission.mode));
   return closing;
 }
 

@@ -97,11 +97,12 @@ export async function closeCutOffReply(
     const closing =
       storedMsg?.finishedReason !== undefined && cutOff !== found.replyId
         ? [replyEndOf(storedMsg)]
-        : closingEvents(found.events, found.replyId);
+        : closingEvents(found.events, found.replyId, cutOff === found.replyId ? state : undefined);
     toLog.push(...closing);
     if (cutOff === found.replyId) {
       replaceMsg(state, foldEvents([...found.events, ...closing])!);
-      delete state.replyContext;
+      // Effects whose outcome is unknown leave it paused (asked, or retried by the runtime).
+      if (!state.replyContext?.waitingFor) delete state.replyContext;
     }
     changed = true;
   }
@@ -110,7 +111,7 @@ export async function closeCutOffReply(
     state.replyContext && !state.replyContext.waitingFor ? state.replyContext.replyId : undefined;
   if (orphan !== undefined && recoverCutOffReply(state)) {
     const msg = state.context.findLast((m) => m.id === orphan);
-    toLog.push(msg ? replyEndOf(msg) : closingEvents([], orphan).at(-1)!);
+    if (!state.replyContext) toLog.push(msg ? replyEndOf(msg) : closingEvents([], orphan).at(-1)!);
     changed = true;
   }
   if (!changed) return { closed: false, stored };

@@ -1,5 +1,11 @@
-import { Agent } from "../../../agent/index.js";
-import type { Answerer, ConfirmResult, DecisionChannel, InputEvent } from "../../../event/index.js";
+import { Agent, retryAnswer } from "../../../agent/index.js";
+import type {
+  Answerer,
+  ConfirmResult,
+  DecisionChannel,
+  InputEvent,
+  UserConfirmResult,
+} from "../../../event/index.js";
 import type { Msg, ToolResultBlock } from "../../../message/index.js";
 import type { ConfirmAnswer, CreateSessionOptions } from "../../../protocol/index.js";
 import type { AgentState } from "../../../state/index.js";
@@ -227,12 +233,19 @@ export class ServiceRuntime {
         sessionId,
         message: "closed a cut-off reply (its run's lease was abandoned)",
       });
-      if (this.#resumeOnRecovery) {
+      // Idempotent effects cut off mid-run are run again with their key (the runtime's answer).
+      const retry = await this.#retryOf(sessionId);
+      if (retry || this.#resumeOnRecovery) {
         const record = await this.backend.sessions.get(sessionId);
-        if (record) await this.#run(record.owner, sessionId, undefined).catch(() => {});
+        if (record) await this.#run(record.owner, sessionId, retry).catch(() => {});
       }
     }
     return outcome;
+  }
+
+  async #retryOf(sessionId: string): Promise<UserConfirmResult | undefined> {
+    const stored = await this.backend.store.load(sessionId);
+    return stored ? retryAnswer(stored.state) : undefined;
   }
 
   /** The sweeper's recovery of one session whose lease was abandoned; a failure is logged, not thrown. */
@@ -309,12 +322,14 @@ export class ServiceRuntime {
 
   /**
    * Interrupts the session's reply: a running one is aborted (on whichever replica runs it); a paused
-   * one is ended with USER_INTERRUPT. Nothing to interrupt: `invalid_state`.
+   * one is ended with USER_INTERRUPT. Nothing to interrupt: `invalid_state`. `how.idempotencyKey`:
+   * a repeat of the interrupt that ended a paused reply gets that run again, and ends nothing.
    */
   async interrupt(
     user: string,
     sessionId: string,
     reason = "interrupted by the user",
+    how: Pick<AnswerHow, "idempotencyKey"> = {},
   ): Promise<{ was: "running" | "paused"; run?: RunHandle }> {
     const record = await this.getSession(user, sessionId);
     const local = this.#runs.get(sessionId);
@@ -326,7 +341,13 @@ export class ServiceRuntime {
       await this.backend.bus.publish({ sessionId, kind: "interrupt", reason });
       return { was: "running" };
     }
-    const run = await this.#run(user, sessionId, interruptInput(sessionId, reason), record);
+    const run = await this.#run(
+      user,
+      sessionId,
+      interruptInput(sessionId, reason),
+      record,
+      how.idempotencyKey,
+    );
     return { was: "paused", run };
   }
 
