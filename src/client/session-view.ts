@@ -1,7 +1,9 @@
 import { applyEvent } from "../event/apply-event.js";
-import { applyTaskEvent, TASK_STATUSES, type Task } from "../event/task-events.js";
+import { applyTaskEvent } from "../event/task-fold.js";
 import type { AgentEvent, RequireUserConfirmEvent } from "../event/types.js";
 import type { Msg, ToolCallBlock } from "../message/index.js";
+import type { Task } from "../protocol/task.js";
+import { TASK_STATUSES } from "../protocol/task-names.js";
 import type { AgentScopeClient } from "./client.js";
 import type { SessionStatus } from "./types.js";
 
