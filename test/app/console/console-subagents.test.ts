@@ -58,6 +58,12 @@ describe.runIf(chromiumAvailable("console sub-agent tests"))(
 
     const taskRow = (page: Page, id: string) => page.locator(`#tasks .task[data-task="${id}"]`);
 
+    it("the console's script folds tasks without carrying zod (the task schema stays on the service)", async () => {
+      const script = await (await fetch(`${service.base}/console/app.js`)).text();
+      expect(script.includes("task_updated")).toBe(true);
+      expect(script.includes("$ZodType"), "zod is in the console bundle").toBe(false);
+    });
+
     it("shows the task checklist live and a background sub-agent's progress until it is done, after a reload too", async () => {
       const page = await open();
       await reply(page, "plan the release", "The reader works on the changelog in the background.");
