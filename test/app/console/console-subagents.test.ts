@@ -134,6 +134,7 @@ describe.runIf(chromiumAvailable("console sub-agent tests"))(
       await entry.waitFor();
       expect(await entry.getAttribute("data-parent")).toBe(parentId);
       expect(await entry.locator(".session-title").textContent()).toBe("desk");
+      await page.waitForSelector(".tool .subagent-card .subagent-open");
       await page.screenshot({ path: join(IMAGES, "console-subagent-session.png") });
       await expectAccessible(page);
 
