@@ -33,12 +33,15 @@ export {
   addUserMessage,
   applySessionEvent,
   emptySessionView,
+  loadTasks,
   type PendingApproval,
   type SessionView,
   type SubRun,
   sessionViewFromHistory,
   subRunsOf,
+  tasksInState,
 } from "./session-view.js";
+export { type SubagentProgress, type SubagentStatus, subagentsOf } from "./subagent-progress.js";
 export type {
   AgentList,
   AgentProfile,

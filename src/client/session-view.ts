@@ -1,6 +1,10 @@
 import { applyEvent } from "../event/apply-event.js";
+import { applyTaskEvent } from "../event/task-fold.js";
 import type { AgentEvent, RequireUserConfirmEvent } from "../event/types.js";
 import type { Msg, ToolCallBlock } from "../message/index.js";
+import type { Task } from "../protocol/task.js";
+import { TASK_STATUSES } from "../protocol/task-names.js";
+import type { AgentScopeClient } from "./client.js";
 import type { SessionStatus } from "./types.js";
 
 /** A tool call waiting for the user's yes or no (REQUIRE_USER_CONFIRM). */
@@ -16,6 +20,8 @@ export interface SubRun {
   replyId: string;
   /** The tool call of the parent reply that started it, when SUBAGENT_EXPOSED said so. */
   toolCallId?: string;
+  /** The sub-agent's own session, when SUBAGENT_EXPOSED exposed it to the user. */
+  sessionId?: string;
   msg: Msg;
 }
 
@@ -32,6 +38,11 @@ export interface SessionView {
   /** Calls handed to the client to run (REQUIRE_EXTERNAL_EXECUTION). */
   pendingExternal: ToolCallBlock[];
   subRuns: SubRun[];
+  /**
+   * The session's task list (`AgentState.tasks`): the state's on load (`sessionViewFromHistory`),
+   * then every top-level `task_updated` event folded in with `applyTaskEvent`.
+   */
+  tasks: readonly Task[];
   /** The last event folded (resume the event stream after it). */
   lastEventId: number;
   /** Every event folded, for a run timeline (bounded by the caller). */
@@ -45,6 +56,7 @@ export function emptySessionView(): SessionView {
     pendingApprovals: [],
     pendingExternal: [],
     subRuns: [],
+    tasks: [],
     lastEventId: 0,
     events: [],
   };
@@ -53,11 +65,17 @@ export function emptySessionView(): SessionView {
 /**
  * A view from the stored history and the session's status (what a page shows after a reload).
  * The stored copy of a reply still running lags its events, so that Msg is left out: fold it again
- * from the log with `client.followRun(sessionId, { replyId, after: 0 })`.
+ * from the log with `client.followRun(sessionId, { replyId, after: 0 })`. `tasks`: the state's task
+ * list (`client.sessionState(id)`'s `state.tasks`), when the caller read it.
  */
-export function sessionViewFromHistory(messages: Msg[], status?: SessionStatus): SessionView {
+export function sessionViewFromHistory(
+  messages: Msg[],
+  status?: SessionStatus,
+  tasks: readonly Task[] = [],
+): SessionView {
   const view = emptySessionView();
   view.messages = messages;
+  view.tasks = tasks;
   if (!status) return view;
   view.running = status.running;
   view.lastEventId = status.lastEventId;
@@ -76,6 +94,31 @@ export function sessionViewFromHistory(messages: Msg[], status?: SessionStatus):
   return view;
 }
 
+/**
+ * The task list of a stored state (`client.sessionState(id)`'s `state`): its `tasks` entries that
+ * look like tasks (an id, a subject, a known status); anything else is left out.
+ */
+export function tasksInState(state: Record<string, unknown>): Task[] {
+  const tasks = Array.isArray(state.tasks) ? (state.tasks as unknown[]) : [];
+  return tasks.filter((raw): raw is Task => {
+    const task = (raw ?? {}) as Partial<Task>;
+    return (
+      typeof task.id === "string" &&
+      typeof task.subject === "string" &&
+      TASK_STATUSES.includes(task.status as Task["status"])
+    );
+  });
+}
+
+/** The session's stored task list; empty when the service does not serve the state route. */
+export async function loadTasks(client: AgentScopeClient, sessionId: string): Promise<Task[]> {
+  try {
+    return tasksInState((await client.sessionState(sessionId)).state);
+  } catch {
+    return [];
+  }
+}
+
 /** Adds a message the user just sent (the event stream carries only the agent's side). */
 export function addUserMessage(view: SessionView, msg: Msg): SessionView {
   return { ...view, messages: [...view.messages, msg] };
@@ -90,6 +133,7 @@ export function applySessionEvent(view: SessionView, event: AgentEvent, eventId?
   if (eventId !== undefined) next.lastEventId = eventId;
   if (event.type === "SUBAGENT_EXPOSED") return linkSubRun(next, event);
   if (isSubagentEvent(event)) return foldSubRun(withSubagentPause(next, event), event);
+  next.tasks = applyTaskEvent(view.tasks, event);
   switch (event.type) {
     case "REPLY_START":
       next.running = true;
@@ -192,14 +236,16 @@ function linkSubRun(
   if (!toolCallId) return view;
   const replyId = typeof fields.subReplyId === "string" ? fields.subReplyId : event.replyId;
   const source = event.source ?? (typeof fields.name === "string" ? fields.name : "sub-agent");
+  const sessionId = event.sessionId ? { sessionId: event.sessionId } : {};
   const runs = view.subRuns.slice();
   const index = runs.findIndex((run) => run.replyId === replyId);
-  if (index >= 0) runs[index] = { ...(runs[index] as SubRun), toolCallId };
+  if (index >= 0) runs[index] = { ...(runs[index] as SubRun), toolCallId, ...sessionId };
   else
     runs.push({
       source,
       replyId,
       toolCallId,
+      ...sessionId,
       msg: {
         id: replyId,
         name: source,

@@ -1,9 +1,8 @@
 import { z } from "zod";
 
-/** Where a task stands. `blocked`: it cannot go on (a dependency, a question, a failure). */
-export type TaskStatus = "pending" | "in_progress" | "completed" | "blocked";
+import type { TaskStatus } from "./task-names.js";
 
-export const TASK_STATUSES: readonly TaskStatus[] = ["pending", "in_progress", "completed", "blocked"];
+export { TASK_STATUSES, TASK_UPDATED, type TaskStatus } from "./task-names.js";
 
 /**
  * One entry of a session's task list (`AgentState.tasks`): what the agent (or a sub-agent it
@@ -41,9 +40,6 @@ export const TaskSchema = z.object({
   createdAt: z.string().min(1),
   updatedAt: z.string().min(1),
 });
-
-/** The CUSTOM event name of a task change; its `value` is a `TaskUpdate`. */
-export const TASK_UPDATED = "task_updated";
 
 /** What a `task_updated` event carries: the task as it is after the change. */
 export interface TaskUpdate {

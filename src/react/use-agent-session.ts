@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import {
   type AgentScopeClient,
   addUserMessage,
@@ -7,12 +7,16 @@ import {
   confirmRequestFor,
   type EventStream,
   emptySessionView,
+  loadTasks,
   localUserMessages,
   type PendingApproval,
   type SendInput,
   type SessionView,
+  type SubagentProgress,
   sessionViewFromHistory,
+  subagentsOf,
 } from "../client/index.js";
+import type { Task } from "../event/index.js";
 import type { Msg } from "../message/index.js";
 
 export interface UseAgentSessionOptions {
@@ -31,6 +35,10 @@ export interface AgentSession {
   /** The last error (a failed request, a lost stream); cleared by the next action. */
   error: Error | undefined;
   connection: ConnectionState;
+  /** The session's task list (the stored state's, then every task event folded), live. */
+  tasks: readonly Task[];
+  /** The sub-agents its `agent_spawn` calls started: state, latest activity, exposed session. */
+  subagents: SubagentProgress[];
   /** Everything folded so far (sub-agent runs, the event list for a timeline). */
   view: SessionView;
   send(input: SendInput): Promise<void>;
@@ -94,9 +102,13 @@ export function useAgentSession({ client, sessionId }: UseAgentSessionOptions): 
     let cancelled = false;
     (async () => {
       try {
-        const [messages, status] = await Promise.all([client.messages(sessionId), client.status(sessionId)]);
+        const [messages, status, tasks] = await Promise.all([
+          client.messages(sessionId),
+          client.status(sessionId),
+          loadTasks(client, sessionId),
+        ]);
         if (cancelled) return;
-        setView(sessionViewFromHistory(messages, status));
+        setView(sessionViewFromHistory(messages, status, tasks));
         setLoading(false);
         if (status.running && status.replyId) {
           // Fold the reply in flight again from the top of the log (its stored copy lags).
@@ -169,8 +181,13 @@ export function useAgentSession({ client, sessionId }: UseAgentSessionOptions): 
     [client, requireSession],
   );
 
+  const { messages, events, subRuns } = view;
+  const subagents = useMemo(() => subagentsOf({ messages, events, subRuns }), [messages, events, subRuns]);
+
   return {
     messages: view.messages,
+    tasks: view.tasks,
+    subagents,
     status: statusOf(view, loading),
     pendingApprovals: view.pendingApprovals,
     error,

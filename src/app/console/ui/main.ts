@@ -5,11 +5,13 @@ import {
   confirmRequestFor,
   type EventStream,
   emptySessionView,
+  loadTasks,
   localUserMessages,
   type SessionInfo,
   type SessionView,
   type SubRun,
   sessionViewFromHistory,
+  subagentsOf,
 } from "../../../client/index.js";
 import type { AgentEvent } from "../../../event/types.js";
 import type { ContentBlock, DataBlock, HintBlock, Msg } from "../../../message/index.js";
@@ -19,8 +21,11 @@ import { FilesPanel } from "./files-panel.js";
 import { KnowledgePanel } from "./knowledge-panel.js";
 import { renderMemories } from "./memories.js";
 import { looseSubRuns, messageNode } from "./message-view.js";
+import { addExposedSession } from "./session-tree.js";
 import { renameSession, sessionList, titleOf } from "./sessions.js";
 import { studioLoader } from "./studio-loader.js";
+import { placeSubagentCards } from "./subagent-card.js";
+import { renderTaskChecklist } from "./task-checklist.js";
 import { openTestCaseDialog } from "./test-case-dialog.js";
 import { timelineTable } from "./timeline.js";
 
@@ -195,6 +200,11 @@ function render(): void {
   frame = 0;
   const { view, current } = state;
   renderMessages(view);
+  renderTaskChecklist(byId("tasks"), view.tasks);
+  placeSubagentCards(ui.messages, subagentsOf({ ...view, events: timelineEvents() }), {
+    sessions: state.sessions,
+    open: (session) => void openSession(session),
+  });
   if (renderApprovals(view)) revealPendingCall();
   ui.empty.hidden = view.messages.length > 0 || !!current?.sessionId;
   ui.title.textContent = current ? titleOf(current) : "New chat";
@@ -290,6 +300,7 @@ async function consume(stream: EventStream, sessionId: string): Promise<void> {
   try {
     for await (const event of stream) {
       state.view = applySessionEvent(state.view, event, stream.lastEventId);
+      if (addExposedSession(state.sessions, event, state.current)) renderSessions();
       if (event.type === "REPLY_END" && !event.source?.includes("/"))
         announce(state.view.messages.find((m) => m.id === event.replyId));
       scheduleRender();
@@ -325,9 +336,13 @@ async function openSession(session: SessionInfo): Promise<void> {
   renderSessions();
   scheduleRender();
   const id = session.sessionId;
-  const [messages, status] = await Promise.all([client.messages(id), client.status(id)]);
+  const [messages, status, tasks] = await Promise.all([
+    client.messages(id),
+    client.status(id),
+    loadTasks(client, id),
+  ]);
   if (state.current?.sessionId !== id) return;
-  state.view = sessionViewFromHistory(messages, status);
+  state.view = sessionViewFromHistory(messages, status, tasks);
   scheduleRender();
   studio.refresh();
   // The log holds what the stored messages do not: sub-agent runs and hints (and the timeline).

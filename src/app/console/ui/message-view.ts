@@ -118,6 +118,8 @@ function toolCard(call: ToolCallBlock, result: ToolResultBlock | undefined, subR
       card.append(h("div", { class: "tool-media" }, ...output.media.map(dataNode)));
   }
   for (const run of subRuns) {
+    // An exposed sub-agent that streams nothing here lives in its own session (its card links it).
+    if (run.sessionId && run.msg.content.length === 0) continue;
     const body = h("div", { class: "subrun-body" });
     renderBlocks(body, run.msg, [], false);
     const finished = run.msg.finishedReason ? "" : " (running)";

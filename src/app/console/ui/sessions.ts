@@ -1,5 +1,6 @@
 import { type AgentScopeClient, ServiceError, type SessionInfo } from "../../../client/index.js";
 import { h } from "./dom.js";
+import { nestSessions } from "./session-tree.js";
 
 const TITLES_KEY = "agentscope.titles";
 
@@ -12,9 +13,11 @@ function localTitles(): Record<string, string> {
   }
 }
 
+/** A sub-agent's session goes by the label its spawn gave it (unless renamed in this browser). */
 export function titleOf(session: SessionInfo): string {
   return (
     localTitles()[session.sessionId] ??
+    session.parent?.label ??
     session.title ??
     `Chat ${session.createdAt.slice(0, 16).replace("T", " ")}`
   );
@@ -51,7 +54,8 @@ export interface SessionListActions {
 
 /**
  * The sidebar's list: sessions matching `query` (title or id), each a button to open it plus
- * Rename and Delete buttons (reachable by Tab; delete asks once more before it deletes).
+ * Rename and Delete buttons (reachable by Tab; delete asks once more before it deletes). A
+ * sub-agent's session (`parent`) follows its parent's row, indented, saying whose it is.
  */
 export function sessionList(
   sessions: SessionInfo[],
@@ -68,18 +72,25 @@ export function sessionList(
   );
   if (shown.length === 0)
     return [h("li", { class: "session-none" }, needle ? "No chat matches." : "No chats yet.")];
-  return shown.map((session) => {
+  return nestSessions(shown).map(({ session, depth, parent }) => {
     const title = titleOf(session);
     const current = session.sessionId === currentId;
     const item = h("li", {
-      class: current ? "session current" : "session",
+      class: `session${current ? " current" : ""}${session.parent ? " subagent-session" : ""}`,
       "data-id": session.sessionId,
+      "data-parent": session.parent?.sessionId,
+      "data-depth": depth > 0 ? Math.min(depth, 4) : undefined,
     });
+    const under = session.parent ? (parent ? titleOf(parent) : "another chat") : undefined;
     const pick = h(
       "button",
       { type: "button", class: "session-pick", "aria-current": current ? "page" : undefined },
       h("span", { class: "session-title" }, title),
-      h("span", { class: "session-date" }, new Date(session.createdAt).toLocaleString()),
+      h(
+        "span",
+        { class: "session-date" },
+        under ? `Sub-agent of ${under}` : new Date(session.createdAt).toLocaleString(),
+      ),
     );
     pick.addEventListener("click", () => actions.open(session));
     const rename = h(
