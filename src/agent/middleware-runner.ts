@@ -39,7 +39,7 @@ export interface RunHandle {
   agentName: string;
   replyId(): string;
   emit(event: AgentEventInit): void;
-  requestStop(reason: string): void;
+  requestStop(reason: string, metadata?: Record<string, unknown>): void;
 }
 
 /** The middleware chains of one reply, composed once (a reply of an agent without middleware builds none). */
@@ -68,7 +68,7 @@ export class MiddlewareRunner {
         throw new Error("ctx.data() is only available inside a middleware hook");
       },
       emit: (event) => handle.emit(event),
-      requestStop: (reason) => handle.requestStop(reason),
+      requestStop: (reason, metadata) => handle.requestStop(reason, metadata),
     };
     const contextFor = (m: Middleware) => this.contextFor(m);
     this.callModel = composeHooks(

@@ -15,8 +15,10 @@ export function middlewareStages(run: ReplyRun): ReplyStages {
       agentName: config.name,
       replyId: () => run.msg?.id ?? "",
       emit: (event) => run.emitInit(event),
-      requestStop: (reason) => {
-        run.stopReason ??= reason;
+      requestStop: (reason, metadata) => {
+        if (run.stopReason !== undefined) return;
+        run.stopReason = reason;
+        if (metadata !== undefined) run.stopMetadata = metadata;
       },
     },
     (request) => config.decide(request.tool, request.input, request.permission),

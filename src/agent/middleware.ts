@@ -16,8 +16,11 @@ export interface MiddlewareContext {
   data<T extends Record<string, unknown>>(initial: () => T): T;
   /** Emits an event into the reply's stream (it is folded into the reply Msg like any other). */
   emit(event: AgentEventInit): void;
-  /** Ends the reply cleanly after the current stage, with REQUEST_STOP and REPLY_END `stopped`. */
-  requestStop(reason: string): void;
+  /**
+   * Ends the reply cleanly after the current stage, with REQUEST_STOP and REPLY_END `stopped`;
+   * `metadata` goes on the REQUEST_STOP (a typed reason, e.g. `budgetStop`). The first stop wins.
+   */
+  requestStop(reason: string, metadata?: Record<string, unknown>): void;
 }
 
 /** An event a middleware emits: the agent fills in replyId, id and createdAt. */

@@ -44,12 +44,14 @@ export {
 } from "./checkpoint/index.js";
 export { type CreateStateStoreOptions, createStateStore } from "./create-state-store.js";
 export { JsonFileStateStore, type JsonFileStateStoreOptions } from "./json-file-store.js";
+export { InMemorySpendCounter } from "./memory/memory-spend-counter.js";
 export { InMemoryStateStore } from "./memory/memory-store.js";
 export { type MySqlQueryable, MySqlStateStore, type MySqlStateStoreOptions } from "./mysql/mysql-store.js";
 export {
   PostgresCheckpointStore,
   type PostgresCheckpointStoreOptions,
 } from "./postgres/postgres-checkpoint-store.js";
+export { PostgresSpendCounter, type PostgresSpendCounterOptions } from "./postgres/postgres-spend-counter.js";
 export {
   type PgQuery,
   type PgQueryable,
@@ -58,12 +60,23 @@ export {
   type PostgresStateStoreOptions,
 } from "./postgres/postgres-store.js";
 export { RedisCheckpointStore, type RedisCheckpointStoreOptions } from "./redis/redis-checkpoint-store.js";
+export { RedisSpendCounter, type RedisSpendCounterOptions } from "./redis/redis-spend-counter.js";
 export { RedisStateStore, type RedisStateStoreOptions, redisSavePayload } from "./redis/redis-store.js";
+export type {
+  SpendAddOptions,
+  SpendAddResult,
+  SpendCounter,
+} from "./spend-counter.js";
 export { DEFAULT_STATE_TABLE } from "./sql-names.js";
 export {
   SqliteCheckpointStore,
   type SqliteCheckpointStoreOptions,
 } from "./sqlite/sqlite-checkpoint-store.js";
+export {
+  SqliteSpendCounter,
+  type SqliteSpendCounterOptions,
+  type SqliteSpendDatabase,
+} from "./sqlite/sqlite-spend-counter.js";
 export {
   DEFAULT_SQLITE_PATH,
   SqliteStateStore,
