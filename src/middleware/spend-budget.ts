@@ -1,23 +1,19 @@
 import type { Middleware, MiddlewareContext } from "../agent/index.js";
 import type { AgentEvent } from "../event/index.js";
+import type { SpendLimit, SpendUnit } from "../protocol/budget-types.js";
 import type { SpendCounter } from "../state/spend-counter.js";
-import {
-  describeLimit,
-  formatSpend,
-  type SpendLimit,
-  type SpendLine,
-  type SpendUnit,
-  spendLines,
-  toUnits,
-} from "./spend-limits.js";
+import { describeLimit, formatSpend, type SpendLine, spendLines, toUnits } from "./spend-limits.js";
 import { inheritedLines, withParentLines } from "./spend-tree.js";
 
 export interface SpendBudgetOptions {
   /** Where the totals live: in memory for one process, Redis or PostgreSQL for replicas. */
   counter: SpendCounter;
   limits: readonly SpendLimit[];
-  /** The user a session belongs to (for `user` limits); without it those limits do not apply. */
-  userOf?: (ctx: MiddlewareContext) => string | undefined;
+  /**
+   * The user a session belongs to (for `user` limits; asked once per reply); without it those
+   * limits do not apply. The service passes the session's owner.
+   */
+  userOf?: (ctx: MiddlewareContext) => string | undefined | Promise<string | undefined>;
   /**
    * Reserved in every hard line before each model call, settled to the real spend when it ends
    * (in dollars or tokens). With a reservation at least one call's spend, concurrent replies (on any
@@ -42,6 +38,8 @@ export interface BudgetStop {
 
 /** What the middleware keeps per session (plain JSON). */
 type SpendData = {
+  /** The reply the user was asked for, and the answer. */
+  user?: { replyId: string; id?: string };
   /** Lines whose soft limit the person accepted in this session. */
   acknowledged: string[];
   /** A soft limit reached and not yet accepted: the next tool call asks. */
@@ -76,7 +74,7 @@ export function spendBudgetMiddleware(options: SpendBudgetOptions): Middleware {
 
   /** This reply's lines and those it inherits from the reply whose tool runs it (one per key). */
   const linesOf = (ctx: MiddlewareContext): SpendLine[] => {
-    const userId = options.userOf?.(ctx);
+    const userId = data(ctx).user?.id;
     const subject = { sessionId: ctx.state.sessionId, replyId: ctx.replyId, ...(userId ? { userId } : {}) };
     const byKey = new Map<string, SpendLine>();
     for (const line of [...inheritedLines(), ...spendLines(limits, subject, now())]) {
@@ -101,6 +99,10 @@ export function spendBudgetMiddleware(options: SpendBudgetOptions): Middleware {
   /** Before a model call: reserve (or read) every line; stop at a hard limit, note a soft one. */
   const admit = async (ctx: MiddlewareContext): Promise<void> => {
     const mine = data(ctx);
+    if (mine.user?.replyId !== ctx.replyId) {
+      const id = await options.userOf?.(ctx);
+      mine.user = id === undefined ? { replyId: ctx.replyId } : { replyId: ctx.replyId, id };
+    }
     const lines = linesOf(ctx);
     const reserved: Record<string, number> = {};
     const totals = new Map<string, number>();

@@ -1,24 +1,11 @@
+import type {
+  SpendLimit,
+  SpendPeriod,
+  SpendScope,
+  SpendStatus,
+  SpendUnit,
+} from "../protocol/budget-types.js";
 import type { SpendCounter } from "../state/spend-counter.js";
-
-/** Whose spend a limit counts: one reply, one session, one user, or one reply with its sub-agents' replies. */
-export type SpendScope = "reply" | "session" | "user" | "tree";
-/** A calendar period (UTC) a session or user limit counts over; absent: all time. */
-export type SpendPeriod = "day" | "month";
-/** Money in US dollars (from the calls' `cost`), or input plus output tokens. */
-export type SpendUnit = "usd" | "tokens";
-
-/**
- * One budget line. `soft`: once the spend reaches it, the next tool call asks the person whether to
- * go on (once per session and line). `hard`: once reached, the reply stops (REQUEST_STOP with
- * `metadata.budgetStop`). Either or both.
- */
-export interface SpendLimit {
-  scope: SpendScope;
-  unit: SpendUnit;
-  period?: SpendPeriod;
-  soft?: number;
-  hard?: number;
-}
 
 /** Who is spending: the ids the limits' keys are made of. */
 export interface SpendSubject {
@@ -100,18 +87,6 @@ export function describeLimit(limit: SpendLimit): string {
 /** An amount as a person reads it: `$0.001200` or `1200 tokens`. */
 export function formatSpend(unit: SpendUnit, units: number): string {
   return unit === "usd" ? `$${fromUnits(unit, units).toFixed(6)}` : `${units} tokens`;
-}
-
-/** One line's standing: what was spent and what is left, in dollars or tokens. */
-export interface SpendStatus {
-  scope: SpendScope;
-  unit: SpendUnit;
-  period?: SpendPeriod;
-  spent: number;
-  soft?: number;
-  hard?: number;
-  /** `hard - spent` (not below 0); absent without a hard limit. */
-  remaining?: number;
 }
 
 /** The standing of each of `limits` for `subject` (e.g. a user's daily budget), read from `counter`. */

@@ -1,3 +1,11 @@
+export type {
+  BudgetStanding,
+  SpendLimit,
+  SpendPeriod,
+  SpendScope,
+  SpendStatus,
+  SpendUnit,
+} from "./budget-types.js";
 export { type ConfirmResult, ConfirmResultSchema } from "./confirm-result.js";
 export {
   ANSWER_CHANNELS,

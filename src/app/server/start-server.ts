@@ -11,6 +11,7 @@ import {
   type ServiceWorkspaces,
 } from "./config/attach-workspaces.js";
 import { buildAgents } from "./config/build-agents.js";
+import { attachBudget, type ServiceBudget } from "./config/build-budget.js";
 import { attachKnowledge, knowledgeServiceOf } from "./config/build-knowledge.js";
 import { attachMemory } from "./config/build-memory.js";
 import { wireMultiAgent } from "./config/build-multiagent.js";
@@ -54,6 +55,8 @@ export interface StartServerOptions {
    * (SQLite, Redis, PostgreSQL, memory); with per-session workspaces they hold the files too. Default off.
    */
   checkpoints?: { retention?: CheckpointRetention } | false;
+  /** Spend budgets for every agent, readable at GET /v1/budget (docs/tracing-and-budgets.md). */
+  budget?: ServiceBudget;
 }
 
 export interface RunningServer {
@@ -103,14 +106,21 @@ async function attachServices(
   const knowledge = options.knowledge ?? knowledgeServiceOf(config.knowledge, backend);
   attachKnowledge(config.agents, agents, knowledge, backend.sessions);
   wireMultiAgent(config.agents, config.teams, agents);
-  if (options.workspaces === false) return { memory, knowledge, agents, opened: undefined };
+  const budget = options.budget ? attachBudget(agents, options.budget, backend.sessions) : undefined;
+  if (options.workspaces === false) return { memory, knowledge, budget, agents, opened: undefined };
   const override = options.workspaces ? { override: options.workspaces } : {};
   const opened: ServiceWorkspaces = await openServiceWorkspaces({
     config: config.workspaces,
     storeUrl,
     ...override,
   });
-  return { memory, knowledge, opened, agents: attachWorkspaces(agents, opened.manager, backend.sessions) };
+  return {
+    memory,
+    knowledge,
+    budget,
+    opened,
+    agents: attachWorkspaces(agents, opened.manager, backend.sessions),
+  };
 }
 
 /** Builds the agents, opens the store backend and listens. Library code: prints nothing. */
@@ -146,7 +156,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     await backend.close();
     throw error;
   });
-  const { memory, knowledge, opened } = attached;
+  const { memory, knowledge, budget, opened } = attached;
   const workspaces = opened?.manager;
   const runtimeOptions: ConstructorParameters<typeof ServiceRuntime>[0] = {
     backend,
@@ -183,6 +193,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     memory,
     workspaces,
     knowledge,
+    budget,
     optional: !options.withoutOptionalRoutes,
   });
   const appOptions: Parameters<typeof createApp>[1] = {
