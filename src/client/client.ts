@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../event/types.js";
 import type { Msg } from "../message/index.js";
+import type { BudgetStanding } from "../protocol/budget-types.js";
 import {
   type CallableRouteAddress,
   type RouteAt,
@@ -258,6 +259,11 @@ export class AgentScopeClient {
   memories(options: { agent?: string } = {}): Promise<MemoryList> {
     const query = options.agent ? `?agent=${encodeURIComponent(options.agent)}` : "";
     return this.request("GET", `/v1/memories${query}`);
+  }
+
+  /** Your spend and what is left of each of your budgets (`user` limits; none without a budget). */
+  budget(): Promise<BudgetStanding> {
+    return this.request("GET", "/v1/budget");
   }
 
   /** Forgets one memory (404 when the user has none with that id). */

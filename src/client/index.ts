@@ -45,6 +45,7 @@ export { type SubagentProgress, type SubagentStatus, subagentsOf } from "./subag
 export type {
   AgentList,
   AgentProfile,
+  BudgetStanding,
   ConfirmAnswer,
   ConfirmRequest,
   CreateSessionOptions,
@@ -64,6 +65,7 @@ export type {
   SessionPage,
   SessionStateVersion,
   SessionStatus,
+  SpendStatus,
   ToolProfile,
   ToolTrial,
   WorkspaceEntry,

@@ -1,5 +1,7 @@
 import type { Msg } from "../message/index.js";
 
+export type { BudgetStanding, SpendStatus } from "../protocol/budget-types.js";
+
 export type {
   Answerer,
   DecisionChannel,

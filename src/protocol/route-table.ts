@@ -1,5 +1,6 @@
 import type { Route } from "./route.js";
 import { BRIDGE_ROUTES } from "./routes/bridges.js";
+import { BUDGET_ROUTES } from "./routes/budget.js";
 import { KNOWLEDGE_ROUTES } from "./routes/knowledge.js";
 import { MEMORY_ROUTES } from "./routes/memory.js";
 import { REPLY_ROUTES } from "./routes/replies.js";
@@ -24,6 +25,7 @@ export const SERVICE_ROUTES = {
   ...WORKSPACE_ROUTES,
   ...STUDIO_ROUTES,
   ...MEMORY_ROUTES,
+  ...BUDGET_ROUTES,
   ...KNOWLEDGE_ROUTES,
   ...BRIDGE_ROUTES,
 } as const satisfies Record<string, Route>;

@@ -90,6 +90,7 @@ describe("the typed client's call, built from the route table's types", () => {
     expectTypeOf<Answer<AgentScopeClient["rewind"]>>().toEqualTypeOf<RouteResponse<"rewindSession">>();
     expectTypeOf<Answer<AgentScopeClient["fork"]>>().toEqualTypeOf<RouteResponse<"forkSession">>();
     expectTypeOf<Answer<AgentScopeClient["memories"]>>().toEqualTypeOf<RouteResponse<"listMemories">>();
+    expectTypeOf<Answer<AgentScopeClient["budget"]>>().toEqualTypeOf<RouteResponse<"getBudget">>();
     expectTypeOf<Answer<AgentScopeClient["workspaceFiles"]>>().toEqualTypeOf<
       RouteResponse<"listWorkspaceFiles">
     >();

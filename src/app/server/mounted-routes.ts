@@ -3,8 +3,10 @@ import { a2aRoutes } from "../a2a/index.js";
 import { aguiRoutes } from "../agui/index.js";
 import { bridgeRoutes } from "../bridges/index.js";
 import { consoleRoutes } from "../console/index.js";
+import type { OpenedBudget } from "./config/build-budget.js";
 import type { ServiceMemory } from "./config/build-memory.js";
 import type { ServiceVariables } from "./http/auth.js";
+import { budgetRoutes } from "./http/budget-routes.js";
 import { knowledgeRoutes } from "./http/knowledge-routes.js";
 import type { KnowledgeService } from "./http/knowledge-service.js";
 import { memoryRoutes } from "./http/memory-routes.js";
@@ -19,6 +21,8 @@ export interface MountedServices {
   memory: ServiceMemory;
   workspaces?: WorkspaceManager | undefined;
   knowledge?: KnowledgeService | undefined;
+  /** Spend budgets: GET /v1/budget reads them (no lines without). */
+  budget?: OpenedBudget | undefined;
   /** Mount the AG-UI and A2A endpoints and the web console (default true). */
   optional?: boolean;
 }
@@ -35,6 +39,7 @@ export function mountedRoutes(
   const mounts: Array<Hono<{ Variables: ServiceVariables }> | Hono> = [
     memoryRoutes(services.memory),
     timeTravelRoutes(runtime),
+    budgetRoutes(services.budget),
   ];
   mounts.push(studioRoutes(runtime, services.workspaces));
   if (services.optional !== false)
