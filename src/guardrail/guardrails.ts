@@ -1,9 +1,8 @@
 import type { Guardrail, GuardrailCheck, GuardrailVerdict } from "../agent/index.js";
-import type { Msg } from "../message/index.js";
-import { systemMsg, textOf, userMsg } from "../message/index.js";
 import type { ChatModel } from "../model/core.js";
 import { type Detector, findAll, redact } from "./detector.js";
 import { INJECTION_SIGNS, type InjectionSign, scoreInjection } from "./injection.js";
+import { modelAnswer } from "./model-answer.js";
 import { PII_DETECTORS } from "./pii-detectors.js";
 import { SECRET_DETECTORS } from "./secret-detectors.js";
 
@@ -69,11 +68,7 @@ const JUDGE_PROMPT =
 
 /** The judge's verdict on `text`: true when it answered INJECTION. */
 async function judged(model: ChatModel, text: string, signal: AbortSignal): Promise<boolean> {
-  const messages: Msg[] = [systemMsg(JUDGE_PROMPT), userMsg(`<tool_output>\n${text}\n</tool_output>`)];
-  let answer = "";
-  for await (const chunk of model.stream(messages, { signal })) {
-    if (chunk.type === "final") answer = textOf({ content: chunk.content } as Msg);
-  }
+  const answer = await modelAnswer(model, JUDGE_PROMPT, `<tool_output>\n${text}\n</tool_output>`, signal);
   return /\bINJECTION\b/i.test(answer);
 }
 
