@@ -43,8 +43,13 @@ export {
   type WorkspaceSnapshot,
 } from "./checkpoint/index.js";
 export { type CreateStateStoreOptions, createStateStore } from "./create-state-store.js";
+export {
+  JsonFileCheckpointStore,
+  type JsonFileCheckpointStoreOptions,
+} from "./file/json-file-checkpoint-store.js";
 export { JsonFileStateStore, type JsonFileStateStoreOptions } from "./json-file-store.js";
 export { InMemoryStateStore } from "./memory/memory-store.js";
+export { MySqlCheckpointStore, type MySqlCheckpointStoreOptions } from "./mysql/mysql-checkpoint-store.js";
 export { type MySqlQueryable, MySqlStateStore, type MySqlStateStoreOptions } from "./mysql/mysql-store.js";
 export {
   PostgresCheckpointStore,
