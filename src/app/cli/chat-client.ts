@@ -1,13 +1,20 @@
 import type { AgentEvent } from "../../event/index.js";
 import { userMsg } from "../../message/index.js";
-import type { ForkAnswer } from "../../protocol/time-travel-types.js";
+import type { CheckpointList, ForkAnswer, RewindAnswer } from "../../protocol/time-travel-types.js";
 import { LOCAL_USER } from "../server/http/auth.js";
 import type { RunHandle } from "../server/runtime/run-execution.js";
 import type { ConfirmAnswer, ServiceRuntime } from "../server/runtime/service-runtime.js";
 import type { SessionTimeTravel } from "../server/runtime/session-time-travel.js";
-import type { ChatTimeTravel } from "./chat-time-travel.js";
 import { CliError } from "./cli-error.js";
 import { endsRun, readEventStream } from "./sse-client.js";
+
+/** What `/rewind` and `/fork` need of a chat's session (both clients have them; docs/time-travel.md). */
+export interface ChatTimeTravel {
+  checkpoints(): Promise<CheckpointList>;
+  rewind(checkpoint: string): Promise<RewindAnswer>;
+  /** A fork of the session at `checkpoint`, as a chat client on the new session. */
+  fork(checkpoint: string): Promise<ChatClient>;
+}
 
 /** What `agentscope chat` needs of an agent, in-process or over HTTP. */
 export interface ChatClient {

@@ -1,13 +1,11 @@
-import type { CheckpointInfo, CheckpointList, RewindAnswer } from "../../protocol/time-travel-types.js";
+import type { CheckpointInfo, CheckpointList } from "../../protocol/time-travel-types.js";
 import type { ChatClient } from "./chat-client.js";
-import type { ChatIo } from "./chat-command.js";
+import type { LineReader } from "./line-reader.js";
 
-/** What `/rewind` and `/fork` need of a chat's session (both clients have them; docs/time-travel.md). */
-export interface ChatTimeTravel {
-  checkpoints(): Promise<CheckpointList>;
-  rewind(checkpoint: string): Promise<RewindAnswer>;
-  /** A fork of the session at `checkpoint`, as a chat client on the new session. */
-  fork(checkpoint: string): Promise<ChatClient>;
+/** The chat's prompt and output (ChatIo's). */
+interface ChatIo {
+  lines: LineReader;
+  out: NodeJS.WritableStream;
 }
 
 const COMMAND = /^\/(rewind|fork)(?:\s+(\S+))?\s*$/;
