@@ -5,9 +5,11 @@ import {
   type AgentState,
   type AgentStateStore,
   type Checkpoint,
+  type CheckpointMemory,
   type CheckpointRetention,
   type CheckpointStore,
   forkFrom,
+  type RewindOptions,
   type RewindResult,
   rewindTo,
   SessionTimeline,
@@ -35,6 +37,11 @@ export interface SessionCheckpointOptions extends SnapshotScope {
   /** The session's workspace directory: snapshotted at each checkpoint, restored by a rewind. */
   workspace?: string;
   retention?: CheckpointRetention;
+  /**
+   * The memory directory its Memory tool writes (agentscope/memory's MemoryFiles): snapshotted at
+   * each checkpoint, so `rewind(to, { memory: "revert" })` can revert the writes made after it.
+   */
+  memory?: CheckpointMemory;
 }
 
 /** Where a fork goes: its session id (default a new one) and its own workspace directory. */
@@ -166,20 +173,26 @@ export class Session {
    * workspace files become the checkpoint's; the session as it was is checkpointed first and stays
    * on its branch (`result.undo` rewinds back to it). A paused reply rewound away is closed. Refused
    * (SessionBusyError) while a reply runs; a pruned checkpoint is refused before anything changes.
-   * Memory writes made since stay made (the checkpoints list them).
+   * Memory writes made since stay made (the checkpoints list them), unless `options.memory` is
+   * `revert` (the checkpoints need `memory`): then the paths they wrote are put back as they were.
    */
-  async rewind(to: string | Checkpoint): Promise<RewindResult> {
+  async rewind(to: string | Checkpoint, options: RewindOptions = {}): Promise<RewindResult> {
     const timeline = await this.#timelineFor("rewind");
     if (this.running) throw new SessionBusyError(this.sessionId, "a rewind");
     const target = await this.#find(timeline, to);
-    const result = await rewindTo(timeline, target, {
-      state: this.current,
-      version: this.storedVersion,
-      save: async (state, expectedVersion) => {
-        const { version } = await this.store.save(this.sessionId, state, { expectedVersion });
-        return version;
+    const result = await rewindTo(
+      timeline,
+      target,
+      {
+        state: this.current,
+        version: this.storedVersion,
+        save: async (state, expectedVersion) => {
+          const { version } = await this.store.save(this.sessionId, state, { expectedVersion });
+          return version;
+        },
       },
-    });
+      options,
+    );
     this.current = result.state;
     this.storedVersion = result.version;
     return result;
@@ -237,5 +250,6 @@ function timelineOf(sessionId: string, options: SessionCheckpointOptions): Sessi
     ...(options.workspace !== undefined ? { workspace: options.workspace } : {}),
     ...(options.retention ? { retention: options.retention } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),
+    ...(options.memory ? { memory: options.memory } : {}),
   });
 }

@@ -1,4 +1,5 @@
 export { backoffDelay, type RetryPolicy, sleep } from "./backoff.js";
+export { CheckpointTree, type MessageBranches } from "./checkpoint-tree.js";
 export {
   AgentScopeClient,
   type AgentScopeClientOptions,

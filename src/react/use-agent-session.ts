@@ -18,6 +18,7 @@ import {
 } from "../client/index.js";
 import type { Task } from "../event/index.js";
 import type { Msg } from "../message/index.js";
+import { type TimeTravel, useTimeTravel } from "./use-time-travel.js";
 
 export interface UseAgentSessionOptions {
   client: AgentScopeClient;
@@ -47,6 +48,8 @@ export interface AgentSession {
   deny(toolCallId: string, reason?: string): Promise<void>;
   /** Asks the running reply to stop. */
   stop(reason?: string): Promise<void>;
+  /** Checkpoints, rewind, fork, edit-and-resend and the versions of a message (docs/time-travel.md). */
+  timeTravel: TimeTravel;
 }
 
 function statusOf(view: SessionView, loading: boolean): AgentSessionStatus {
@@ -66,6 +69,7 @@ export function useAgentSession({ client, sessionId }: UseAgentSessionOptions): 
   const [error, setError] = useState<Error | undefined>(undefined);
   const [connection, setConnection] = useState<ConnectionState>("closed");
   const stream = useRef<EventStream | undefined>(undefined);
+  const [generation, setGeneration] = useState(0);
   const viewRef = useRef(view);
   viewRef.current = view;
 
@@ -92,6 +96,7 @@ export function useAgentSession({ client, sessionId }: UseAgentSessionOptions): 
   );
 
   useEffect(() => {
+    void generation; // a new generation (after a rewind or an edit) reads the session again
     setView(emptySessionView());
     setError(undefined);
     if (sessionId === undefined) {
@@ -127,7 +132,7 @@ export function useAgentSession({ client, sessionId }: UseAgentSessionOptions): 
       stream.current?.close();
       stream.current = undefined;
     };
-  }, [client, sessionId, consume]);
+  }, [client, sessionId, consume, generation]);
 
   const requireSession = useCallback((): string => {
     if (sessionId === undefined) throw new TypeError("useAgentSession: no sessionId to act on");
@@ -183,12 +188,22 @@ export function useAgentSession({ client, sessionId }: UseAgentSessionOptions): 
 
   const { messages, events, subRuns } = view;
   const subagents = useMemo(() => subagentsOf({ messages, events, subRuns }), [messages, events, subRuns]);
+  const status = statusOf(view, loading);
+  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  const timeTravel = useTimeTravel({
+    client,
+    sessionId,
+    messages: view.messages,
+    idle: status === "idle",
+    reload,
+    setError,
+  });
 
   return {
     messages: view.messages,
     tasks: view.tasks,
     subagents,
-    status: statusOf(view, loading),
+    status,
     pendingApprovals: view.pendingApprovals,
     error,
     connection,
@@ -197,5 +212,6 @@ export function useAgentSession({ client, sessionId }: UseAgentSessionOptions): 
     approve,
     deny,
     stop,
+    timeTravel,
   };
 }

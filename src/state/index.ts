@@ -18,6 +18,7 @@ export {
   type Checkpoint,
   type CheckpointBlob,
   type CheckpointKind,
+  type CheckpointMemory,
   type CheckpointRetention,
   type CheckpointStore,
   CheckpointUnavailableError,
@@ -28,10 +29,12 @@ export {
   forkFrom,
   getBlob,
   InMemoryCheckpointStore,
+  type MemoryOnRewind,
   type MemoryWrite,
   openCheckpointStore,
   type RecordOptions,
   type RestoreSummary,
+  type RewindOptions,
   type RewindResult,
   rewindTo,
   SessionTimeline,
@@ -43,9 +46,14 @@ export {
   type WorkspaceSnapshot,
 } from "./checkpoint/index.js";
 export { type CreateStateStoreOptions, createStateStore } from "./create-state-store.js";
+export {
+  JsonFileCheckpointStore,
+  type JsonFileCheckpointStoreOptions,
+} from "./file/json-file-checkpoint-store.js";
 export { JsonFileStateStore, type JsonFileStateStoreOptions } from "./json-file-store.js";
 export { InMemorySpendCounter } from "./memory/memory-spend-counter.js";
 export { InMemoryStateStore } from "./memory/memory-store.js";
+export { MySqlCheckpointStore, type MySqlCheckpointStoreOptions } from "./mysql/mysql-checkpoint-store.js";
 export { type MySqlQueryable, MySqlStateStore, type MySqlStateStoreOptions } from "./mysql/mysql-store.js";
 export {
   PostgresCheckpointStore,

@@ -26,7 +26,7 @@ const MAX_FILE_STEM = 200;
 const HEADER = /^\{"version":(\d+),"updatedAt":"([^"\\]+)",/;
 
 /** Session id -> file stem: `[a-z0-9_-]` kept, every other byte as `%XX` (safe on case-insensitive disks). */
-function fileStem(sessionId: string): string {
+export function fileStem(sessionId: string): string {
   let out = "";
   for (const byte of Buffer.from(sessionId, "utf8")) {
     const ch = String.fromCharCode(byte);

@@ -284,6 +284,6 @@ export function describeCheckpointStore(name: string, open: () => Promise<Checkp
       expect(overhead).toBeLessThan(100 * 2000);
       // a copy of the workspace per checkpoint would be 100 × 80 KB
       expect(figures.storedBytes).toBeLessThan(figures.workspaceBytes * 10);
-    });
+    }, 60_000); // 100 checkpoints of a few commits each: a database that syncs each commit takes seconds
   });
 }

@@ -2,10 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
+import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, describe } from "vitest";
 import {
   InMemoryCheckpointStore,
+  JsonFileCheckpointStore,
+  MySqlCheckpointStore,
   PostgresCheckpointStore,
   RedisCheckpointStore,
   SqliteCheckpointStore,
@@ -47,5 +50,26 @@ else {
     await client.connect();
     await client.query(`DROP TABLE IF EXISTS ${table}_blobs, ${table}_records`);
     await client.end();
+  });
+}
+
+describeCheckpointStore(
+  "JsonFileCheckpointStore",
+  async () => new JsonFileCheckpointStore({ directory: join(directory, "files") }),
+);
+
+const mysqlMissing = await missingService("MariaDB", 3306);
+const mysqlUrl = "mysql://root@127.0.0.1:3306/test";
+const mysqlTable = runName("ckpt");
+if (mysqlMissing) describe("MySqlCheckpointStore", () => reportMissingService(mysqlMissing));
+else {
+  describeCheckpointStore(
+    "MySqlCheckpointStore",
+    async () => new MySqlCheckpointStore({ url: mysqlUrl, table: mysqlTable }),
+  );
+  afterAll(async () => {
+    const connection = await mysql.createConnection(mysqlUrl);
+    await connection.query(`DROP TABLE IF EXISTS ${mysqlTable}_blobs, ${mysqlTable}_records`);
+    await connection.end();
   });
 }

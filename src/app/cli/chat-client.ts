@@ -1,10 +1,20 @@
 import type { AgentEvent } from "../../event/index.js";
 import { userMsg } from "../../message/index.js";
+import type { CheckpointList, ForkAnswer, RewindAnswer } from "../../protocol/time-travel-types.js";
 import { LOCAL_USER } from "../server/http/auth.js";
 import type { RunHandle } from "../server/runtime/run-execution.js";
 import type { ConfirmAnswer, ServiceRuntime } from "../server/runtime/service-runtime.js";
+import type { SessionTimeTravel } from "../server/runtime/session-time-travel.js";
 import { CliError } from "./cli-error.js";
 import { endsRun, readEventStream } from "./sse-client.js";
+
+/** What `/rewind` and `/fork` need of a chat's session (both clients have them; docs/time-travel.md). */
+export interface ChatTimeTravel {
+  checkpoints(): Promise<CheckpointList>;
+  rewind(checkpoint: string): Promise<RewindAnswer>;
+  /** A fork of the session at `checkpoint`, as a chat client on the new session. */
+  fork(checkpoint: string): Promise<ChatClient>;
+}
 
 /** What `agentscope chat` needs of an agent, in-process or over HTTP. */
 export interface ChatClient {
@@ -19,6 +29,8 @@ export interface ChatClient {
    * it does not exist, null when it cannot be read (no workspace, outside it, binary, too large).
    */
   readFile?(path: string): Promise<string | null | undefined>;
+  /** `/rewind` and `/fork` (chat-time-travel.ts); absent: the chat keeps no checkpoints. */
+  timeTravel?: ChatTimeTravel;
   close(): Promise<void>;
 }
 
@@ -34,14 +46,17 @@ export function diffableText(bytes: Uint8Array): string | null {
 /** Reads a file of a session's workspace in this process (see `ChatClient.readFile`). */
 export type SessionFileReader = (sessionId: string, path: string) => Promise<string | null | undefined>;
 
-/** A chat in this process, on a ServiceRuntime (the same code path as the server). */
+/**
+ * A chat in this process, on a ServiceRuntime (the same code path as the server), in a new session
+ * of `agent` or in the session `existing` (a fork's).
+ */
 export async function runtimeChatClient(
   runtime: ServiceRuntime,
   agent?: string,
   readFile?: SessionFileReader,
+  existing?: string,
 ): Promise<ChatClient> {
-  const session = await runtime.createSession(LOCAL_USER, agent ? { agent } : {});
-  const sessionId = session.sessionId;
+  const sessionId = existing ?? (await runtime.createSession(LOCAL_USER, agent ? { agent } : {})).sessionId;
   async function* follow(start: Promise<RunHandle>): AsyncGenerator<AgentEvent> {
     const run = await start;
     const controller = new AbortController();
@@ -58,7 +73,28 @@ export async function runtimeChatClient(
     confirm: (answers) => follow(runtime.confirm(LOCAL_USER, sessionId, answers, undefined, { via: "cli" })),
     interrupt: async () => void (await runtime.interrupt(LOCAL_USER, sessionId).catch(() => undefined)),
     ...(readFile ? { readFile: (path: string) => readFile(sessionId, path) } : {}),
+    ...(runtime.timeTravel
+      ? { timeTravel: runtimeTimeTravel(runtime, runtime.timeTravel, sessionId, readFile) }
+      : {}),
     close: () => runtime.close(),
+  };
+}
+
+function runtimeTimeTravel(
+  runtime: ServiceRuntime,
+  travel: SessionTimeTravel,
+  sessionId: string,
+  readFile: SessionFileReader | undefined,
+): ChatTimeTravel {
+  const record = () => runtime.getSession(LOCAL_USER, sessionId);
+  return {
+    checkpoints: async () => travel.list(await record()),
+    rewind: async (checkpoint) => travel.rewind(await record(), checkpoint),
+    fork: async (checkpoint) => {
+      const fork = await travel.fork(runtime, await record(), { checkpoint });
+      const client = await runtimeChatClient(runtime, undefined, readFile, fork.session.sessionId);
+      return { ...client, close: async () => {} }; // the runtime is the first chat's to close
+    },
   };
 }
 
@@ -138,6 +174,14 @@ export async function httpChatClient(options: HttpChatOptions): Promise<ChatClie
     send: (text) => run("replies", { text }),
     confirm: (answers) => run("confirm", { answers }),
     interrupt: async () => void (await call("POST", `${path}/interrupt`, {}).catch(() => undefined)),
+    timeTravel: {
+      checkpoints: async () => (await call("GET", `${path}/checkpoints`)).json(),
+      rewind: async (checkpoint) => (await call("POST", `${path}/rewind`, { checkpoint })).json(),
+      fork: async (checkpoint) => {
+        const fork = (await (await call("POST", `${path}/fork`, { checkpoint })).json()) as ForkAnswer;
+        return httpChatClient({ ...options, sessionId: fork.session.sessionId });
+      },
+    },
     async readFile(file) {
       const response = await fetch(`${base}${path}/workspace/file?path=${encodeURIComponent(file)}`, {
         headers: { ...headers, accept: "application/octet-stream" },

@@ -2,6 +2,7 @@ import type { AgentEvent, RequireUserConfirmEvent } from "../../event/index.js";
 import { changeAgainst, type ProposedChange, proposedChangeOf } from "../console/ui/diff.js";
 import type { ConfirmAnswer } from "../server/runtime/service-runtime.js";
 import type { ChatClient } from "./chat-client.js";
+import { isTimeTravelCommand, timeTravelCommand } from "./chat-time-travel.js";
 import type { LineReader } from "./line-reader.js";
 import { EventRenderer } from "./render-events.js";
 
@@ -75,10 +76,11 @@ async function askEach(
 
 /**
  * The chat loop: read a line, stream the reply, answer confirmations, repeat until /exit or end of
- * input. Ctrl-C while a reply streams interrupts it (the program keeps going); at an `Allow?` question
+ * input (`/rewind` and `/fork` move the session in time, chat-time-travel.ts). Ctrl-C while a reply streams interrupts it (the program keeps going); at an `Allow?` question
  * it answers no (the reply goes on without that call); at the `>` prompt it quits.
  */
-export async function chatLoop(client: ChatClient, io: ChatIo): Promise<void> {
+export async function chatLoop(first: ChatClient, io: ChatIo): Promise<void> {
+  let client = first; // `/fork` moves the chat to the new session
   let replying = false;
   const asking = { now: false };
   const onInterrupt = () => {
@@ -97,6 +99,10 @@ export async function chatLoop(client: ChatClient, io: ChatIo): Promise<void> {
       const line = await io.lines.next("> ");
       if (line === undefined || line.trim() === "/exit") break;
       if (line.trim() === "") continue;
+      if (isTimeTravelCommand(line)) {
+        client = await timeTravelCommand(line, client, io);
+        continue;
+      }
       let stream: AsyncGenerator<AgentEvent> | undefined = client.send(line);
       while (stream) {
         const renderer = new EventRenderer({ color: io.color });

@@ -3,6 +3,7 @@ import { WorkspaceFileView } from "../../workspace/index.js";
 import { createBackend } from "../server/backend/create-backend.js";
 import { attachWorkspaces, openServiceWorkspaces } from "../server/config/attach-workspaces.js";
 import { buildAgents } from "../server/config/build-agents.js";
+import { buildCheckpoints } from "../server/config/build-checkpoints.js";
 import type { ServiceConfig } from "../server/config/service-config.js";
 import { LOCAL_USER } from "../server/http/auth.js";
 import { ServiceRuntime } from "../server/runtime/service-runtime.js";
@@ -43,7 +44,7 @@ function workspaceFileReader(runtime: ServiceRuntime, manager: WorkspaceManager)
 
 /**
  * The config's agents on a store (default memory), each session in its own workspace as under
- * `agentscope serve`: Bash in a bubblewrap sandbox where it runs (`workspaces.sandbox` decides, as
+ * `agentscope serve` (with checkpoints, unless the config's `checkpoints` is false): Bash in a bubblewrap sandbox where it runs (`workspaces.sandbox` decides, as
  * for the server), the file tools kept in the workspace.
  */
 export async function chatRuntime(config: ServiceConfig, store = "memory:"): Promise<ChatRuntime> {
@@ -52,10 +53,13 @@ export async function chatRuntime(config: ServiceConfig, store = "memory:"): Pro
     const workspaces = await openServiceWorkspaces({ config: config.workspaces, storeUrl: store });
     try {
       const agents = attachWorkspaces(await buildAgents(config.agents), workspaces.manager, backend.sessions);
+      // `/rewind` and `/fork` need checkpoints: on in chat unless the config turns them off
+      const checkpoints = buildCheckpoints(config.checkpoints ?? true, store, undefined, workspaces.manager);
       const runtime = new ServiceRuntime({
         backend,
         agents,
         onSessionDeleted: (record) => workspaces.manager.remove(record),
+        ...(checkpoints ? { checkpoints } : {}),
       });
       return {
         runtime,

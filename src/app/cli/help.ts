@@ -32,6 +32,9 @@ Options:
 Chat in the terminal: streamed text, dimmed thinking, tool calls and results. When a tool asks,
 answer y (yes), n (no) or a (always: remember the suggested rule). Ctrl-C interrupts the reply;
 Ctrl-C at the prompt (or /exit, or end of input) quits. Lines can be piped on stdin.
+/rewind [checkpoint] moves the session back (conversation, grants, workspace files; it says how to
+undo it); /fork [checkpoint] goes on in a new session from there; without a checkpoint both list them.
+In process checkpoints are on unless the config says "checkpoints": false (docs/time-travel.md).
 As under serve, the session works in its own workspace and Bash runs in a bubblewrap sandbox
 where it can (the config's "workspaces" decides; see docs/workspaces.md).
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Hono } from "hono";
-import { type CheckpointRetention, DEFAULT_SQLITE_PATH, openCheckpointStore } from "../../state/index.js";
+import { type CheckpointRetention, DEFAULT_SQLITE_PATH } from "../../state/index.js";
 import { createApp, type ServerErrorListener } from "./app.js";
 import { createBackend } from "./backend/create-backend.js";
 import type { BackendOptions } from "./backend/types.js";
@@ -12,6 +12,7 @@ import {
 } from "./config/attach-workspaces.js";
 import { buildAgents } from "./config/build-agents.js";
 import { attachBudget, type ServiceBudget } from "./config/build-budget.js";
+import { buildCheckpoints } from "./config/build-checkpoints.js";
 import { attachKnowledge, knowledgeServiceOf } from "./config/build-knowledge.js";
 import { attachMemory } from "./config/build-memory.js";
 import { wireMultiAgent } from "./config/build-multiagent.js";
@@ -52,7 +53,8 @@ export interface StartServerOptions {
   onServerError?: ServerErrorListener;
   /**
    * Checkpoints for rewind and fork (docs/time-travel.md), kept beside the state on the same store
-   * (SQLite, Redis, PostgreSQL, memory); with per-session workspaces they hold the files too. Default off.
+   * (SQLite, Redis, PostgreSQL, memory); with per-session workspaces they hold the files too. Default:
+   * the config's `checkpoints` key (off when absent).
    */
   checkpoints?: { retention?: CheckpointRetention } | false;
   /** Spend budgets for every agent, readable at GET /v1/budget (docs/tracing-and-budgets.md). */
@@ -123,6 +125,16 @@ async function attachServices(
   };
 }
 
+/** `build()`, running `close` first when it throws. */
+async function closingOnError<T>(build: () => T, close: () => Promise<void>): Promise<T> {
+  try {
+    return build();
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
 /** Builds the agents, opens the store backend and listens. Library code: prints nothing. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const { config } = options;
@@ -179,14 +191,15 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   runtimeOptions.streams = streams;
   if (config.server?.sweepEveryMs) runtimeOptions.sweepEveryMs = config.server.sweepEveryMs;
   if (options.log) runtimeOptions.log = options.log;
-  if (options.checkpoints) {
-    const files = workspaces?.scope === "session" ? workspaces : undefined;
-    runtimeOptions.checkpoints = {
-      store: openCheckpointStore(storeUrl, config.storePrefix),
-      ...(files ? { workspaceOf: (record) => files.rootOf(record) } : {}),
-      ...(options.checkpoints.retention ? { retention: options.checkpoints.retention } : {}),
-    };
-  }
+  const checkpoints = await closingOnError(
+    () =>
+      buildCheckpoints(options.checkpoints ?? config.checkpoints, storeUrl, config.storePrefix, workspaces),
+    async () => {
+      await opened?.close();
+      await backend.close();
+    },
+  );
+  if (checkpoints) runtimeOptions.checkpoints = checkpoints;
   if (roles.size > 0) runtimeOptions.rolesOf = (user) => roles.get(user) ?? [];
   const runtime = new ServiceRuntime(runtimeOptions);
   const mounts = mountedRoutes(runtime, {

@@ -13,6 +13,8 @@ export interface MemoryWrite {
   toolCallId: string;
   command: string;
   path?: string;
+  /** A rename's target (`path` is its source). */
+  newPath?: string;
 }
 
 /** The workspace part of a checkpoint: kept, or pruned by retention (then it cannot be restored). */
@@ -52,8 +54,10 @@ export interface Checkpoint {
   workspace?: CheckpointWorkspace;
   /** Permission rules added by answers and the session (sources `confirmation`, `session`). */
   grants: PermissionRule[];
-  /** Memory writes made since the checkpoint before it on its line (they are not undone by a rewind). */
+  /** Memory writes made since the checkpoint before it on its line (a rewind keeps them unless told to revert them). */
   memoryWrites: MemoryWrite[];
+  /** Blob listing the memory directory's files then (with a timeline given the session's memory). */
+  memory?: { snapshot: string };
   /** Bytes this checkpoint added to the store (blobs no earlier checkpoint held). */
   addedBytes: number;
 }
@@ -95,8 +99,14 @@ const CheckpointSchema = z.object({
     .optional(),
   grants: z.array(PermissionRuleSchema),
   memoryWrites: z.array(
-    z.object({ toolCallId: z.string(), command: z.string(), path: z.string().optional() }),
+    z.object({
+      toolCallId: z.string(),
+      command: z.string(),
+      path: z.string().optional(),
+      newPath: z.string().optional(),
+    }),
   ),
+  memory: z.object({ snapshot: hash }).optional(),
   addedBytes: count,
 });
 

@@ -13,6 +13,7 @@ export {
   type StoredCheckpointRecord,
 } from "./checkpoint-store.js";
 export { InMemoryCheckpointStore } from "./memory-checkpoint-store.js";
+export type { CheckpointMemory, MemoryOnRewind } from "./memory-snapshot.js";
 export { openCheckpointStore } from "./open-checkpoint-store.js";
 export { type CheckpointRetention, DEFAULT_RETENTION } from "./retention.js";
 export { type RecordOptions, SessionTimeline, type SessionTimelineOptions } from "./session-timeline.js";
@@ -20,6 +21,7 @@ export {
   type ForkResult,
   type ForkTarget,
   forkFrom,
+  type RewindOptions,
   type RewindResult,
   rewindTo,
   type TimeTravelSubject,

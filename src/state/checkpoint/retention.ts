@@ -1,5 +1,6 @@
 import type { Checkpoint } from "./checkpoint.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
+import { memoryFiles } from "./memory-snapshot.js";
 import { contextHashes } from "./state-snapshot.js";
 import { parseTree, type Tree } from "./workspace-tree.js";
 
@@ -51,6 +52,14 @@ export class Reachable {
       this.#chains.set(checkpoint.contextBlob, chain);
     }
     return [checkpoint.stateBlob, ...chain];
+  }
+
+  /** The blobs of a checkpoint's memory snapshot (its list and the files it names); none without one. */
+  async ofMemory(checkpoint: Checkpoint): Promise<string[]> {
+    const snapshot = checkpoint.memory?.snapshot;
+    if (!snapshot) return [];
+    const files = await memoryFiles(this.store, this.sessionId, snapshot).catch(() => ({}));
+    return [snapshot, ...Object.values(files)];
   }
 
   /** The blobs of a workspace snapshot (its trees and files) that `known` does not hold yet. */
@@ -116,7 +125,10 @@ export async function planPrune(
       keptBytes += sizes.get(hash) ?? 0;
     }
   };
-  for (const checkpoint of kept) add(await reachable.ofState(checkpoint));
+  for (const checkpoint of kept) {
+    add(await reachable.ofState(checkpoint));
+    add(await reachable.ofMemory(checkpoint));
+  }
   const pruneSnapshots: Checkpoint[] = [];
   let over = false;
   for (const checkpoint of [...kept].reverse()) {

@@ -14,6 +14,7 @@ import {
 } from "./checkpoint.js";
 import { CheckpointUnavailableError } from "./checkpoint-errors.js";
 import type { CheckpointStore } from "./checkpoint-store.js";
+import { type CheckpointMemory, revertMemoryWrites, snapshotMemory } from "./memory-snapshot.js";
 import { type CheckpointRetention, planPrune, Reachable, resolveRetention } from "./retention.js";
 import { loadCheckpointState, type StoredContext, stateBlobs } from "./state-snapshot.js";
 import { type RestoreSummary, restoreWorkspace } from "./workspace-restore.js";
@@ -27,6 +28,11 @@ export interface SessionTimelineOptions extends SnapshotScope {
   retention?: CheckpointRetention;
   /** The memory tool's name, whose writes each checkpoint lists (default `Memory`). */
   memoryTool?: string;
+  /**
+   * The memory directory that tool writes: snapshotted at each checkpoint, so a rewind can revert the
+   * writes made after it (`rewindTo(..., { memory: "revert" })`). Without it the writes are only listed.
+   */
+  memory?: CheckpointMemory;
   /** The clock, for retention by age (default `Date.now`). */
   now?: () => number;
 }
@@ -126,6 +132,12 @@ export class SessionTimeline {
       addedBytes += taken.addedBytes;
       workspace = { status: "kept", ...taken.snapshot };
     }
+    let memory: Checkpoint["memory"];
+    if (this.#options.memory) {
+      const taken = await snapshotMemory(this.store, this.sessionId, this.#options.memory);
+      addedBytes += taken.addedBytes;
+      memory = { snapshot: taken.snapshot };
+    }
     const last = state.context.at(-1);
     const seq = head.nextSeq;
     const checkpoint: Checkpoint = {
@@ -148,6 +160,7 @@ export class SessionTimeline {
         (rule) => rule.source === "confirmation" || rule.source === "session",
       ),
       memoryWrites: this.#memoryWrites(state, previous),
+      ...(memory ? { memory } : {}),
       addedBytes,
     };
     await this.store.putRecord(this.sessionId, checkpointKey(seq), JSON.stringify(checkpoint));
@@ -182,6 +195,26 @@ export class SessionTimeline {
         `its workspace snapshot was pruned by the retention policy at ${checkpoint.workspace.prunedAt}`,
       );
     return this.state(checkpoint);
+  }
+
+  /**
+   * Reverts the memory writes `writes` to the checkpoint's memory snapshot (see revertMemoryWrites).
+   * A timeline without memory, or a checkpoint taken without it, is refused before anything changes.
+   */
+  async revertMemory(checkpoint: Checkpoint, writes: readonly MemoryWrite[]): Promise<string[]> {
+    const memory = this.#options.memory;
+    if (!memory || !checkpoint.memory)
+      throw new CheckpointUnavailableError(
+        memory
+          ? "it was taken without a snapshot of the memory directory, so its memory writes cannot be reverted"
+          : "this session's checkpoints are kept without its memory directory, so memory writes cannot be reverted",
+      );
+    return revertMemoryWrites(this.store, this.sessionId, memory, checkpoint.memory.snapshot, writes);
+  }
+
+  /** Whether a rewind to the checkpoint can revert memory writes (see revertMemory). */
+  canRevertMemory(checkpoint: Checkpoint): boolean {
+    return this.#options.memory !== undefined && checkpoint.memory !== undefined;
   }
 
   /** Starts a new branch at `from`: the next checkpoint follows it. Answers the branch's name. */
@@ -254,18 +287,19 @@ export class SessionTimeline {
     for (const msg of state.context.slice(from)) {
       for (const block of msg.content) {
         if (block.type !== "tool_call" || block.name !== tool) continue;
-        let input: { command?: unknown; path?: unknown; new_path?: unknown };
+        let input: { command?: unknown; path?: unknown; old_path?: unknown; new_path?: unknown };
         try {
           input = JSON.parse(block.input) as typeof input;
         } catch {
           continue;
         }
         if (typeof input.command !== "string" || !WRITES.has(input.command)) continue;
-        const path = typeof input.path === "string" ? input.path : input.new_path;
+        const path = typeof input.path === "string" ? input.path : input.old_path;
         writes.push({
           toolCallId: block.id,
           command: input.command,
           ...(typeof path === "string" ? { path } : {}),
+          ...(typeof input.new_path === "string" ? { newPath: input.new_path } : {}),
         });
       }
     }

@@ -1,5 +1,6 @@
 import type { AgentState } from "../agent-state.js";
-import type { Checkpoint } from "./checkpoint.js";
+import type { Checkpoint, MemoryWrite } from "./checkpoint.js";
+import type { MemoryOnRewind } from "./memory-snapshot.js";
 import type { SessionTimeline } from "./session-timeline.js";
 import type { RestoreSummary } from "./workspace-restore.js";
 
@@ -27,6 +28,18 @@ export interface RewindResult {
   files?: RestoreSummary;
   /** The reply that was paused (waiting for an answer) and is closed by the rewind. */
   closedReply?: string;
+  /** With `memory: "revert"`: the memory files put back as they were (relative to the memory root). */
+  memoryReverted?: string[];
+}
+
+/** How a rewind goes. */
+export interface RewindOptions {
+  /**
+   * The memory writes made after the checkpoint: `keep` (default) leaves the memory directory as it
+   * is; `revert` puts the paths they wrote back as they were at the checkpoint (the timeline needs
+   * the session's `memory`; other paths of the directory are left alone).
+   */
+  memory?: MemoryOnRewind;
 }
 
 /**
@@ -40,14 +53,20 @@ export async function rewindTo(
   timeline: SessionTimeline,
   target: Checkpoint,
   subject: TimeTravelSubject,
+  options: RewindOptions = {},
 ): Promise<RewindResult> {
   const restored = await timeline.assertRestorable(target);
+  const revert = options.memory === "revert";
+  if (revert && !timeline.canRevertMemory(target)) await timeline.revertMemory(target, []); // throws why
   const undo = await timeline.record(subject.state, {
     kind: "rewind",
     stateVersion: subject.version,
     ...(subject.logSeq !== undefined ? { logSeq: subject.logSeq } : {}),
   });
   const files = await timeline.restoreFiles(target);
+  const memoryReverted = revert
+    ? await timeline.revertMemory(target, writesAfter(await timeline.list(), undo, target))
+    : undefined;
   const version = await subject.save(restored, subject.version);
   const branch = await timeline.branchAt(target);
   const paused = subject.state.replyContext;
@@ -61,7 +80,38 @@ export async function rewindTo(
     version,
     ...(files ? { files } : {}),
     ...(closedReply ? { closedReply } : {}),
+    ...(memoryReverted ? { memoryReverted } : {}),
   };
+}
+
+/**
+ * The memory writes that differ between the line ending at `tip` and the one ending at `target`:
+ * those of the checkpoints on either side since their common ancestor (a plain rewind: the tip's
+ * side only; a switch to another branch: that branch's writes too).
+ */
+function writesAfter(checkpoints: Checkpoint[], tip: Checkpoint, target: Checkpoint): MemoryWrite[] {
+  const byId = new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint]));
+  const lineOf = (from: Checkpoint): Checkpoint[] => {
+    const line: Checkpoint[] = [];
+    const seen = new Set<string>();
+    for (
+      let at: Checkpoint | undefined = from;
+      at && !seen.has(at.id);
+      at = at.parent ? byId.get(at.parent) : undefined
+    ) {
+      seen.add(at.id);
+      line.push(at);
+    }
+    return line;
+  };
+  const tipLine = lineOf(tip);
+  const targetLine = lineOf(target);
+  const onTip = new Set(tipLine.map((checkpoint) => checkpoint.id));
+  const onTarget = new Set(targetLine.map((checkpoint) => checkpoint.id));
+  return [
+    ...tipLine.filter((checkpoint) => !onTarget.has(checkpoint.id)),
+    ...targetLine.filter((checkpoint) => !onTip.has(checkpoint.id)),
+  ].flatMap((checkpoint) => checkpoint.memoryWrites);
 }
 
 /** Where a fork goes: its timeline (its session id, store and workspace) and how to save its first state. */

@@ -27,6 +27,7 @@ import { studioLoader } from "./studio-loader.js";
 import { placeSubagentCards } from "./subagent-card.js";
 import { renderTaskChecklist } from "./task-checklist.js";
 import { openTestCaseDialog } from "./test-case-dialog.js";
+import { TimeTravel } from "./time-travel.js";
 import { timelineTable } from "./timeline.js";
 
 const TOKEN_KEY = "agentscope.token";
@@ -205,6 +206,7 @@ function render(): void {
     sessions: state.sessions,
     open: (session) => void openSession(session),
   });
+  timeTravel.decorate(ui.messages);
   if (renderApprovals(view)) revealPendingCall();
   ui.empty.hidden = view.messages.length > 0 || !!current?.sessionId;
   ui.title.textContent = current ? titleOf(current) : "New chat";
@@ -284,6 +286,16 @@ const studio = studioLoader(
   failed("opening the studio failed"),
 );
 
+const timeTravel = new TimeTravel(client, {
+  sessionId: () => state.current?.sessionId,
+  messages: () => state.view.messages,
+  running: () => state.view.running || state.view.pendingApprovals.length > 0,
+  reload: () => (state.current ? openSession(state.current) : Promise.resolve()),
+  open: (session) => loadSessions().then(() => openSession(session)),
+  notice,
+  render: scheduleRender,
+});
+
 // ---------- sessions and streams ----------
 
 async function loadSessions(): Promise<void> {
@@ -315,6 +327,7 @@ async function consume(stream: EventStream, sessionId: string): Promise<void> {
     if (state.stream === stream) state.stream = undefined;
     scheduleRender();
     studio.refresh();
+    timeTravel.refresh();
   }
 }
 
@@ -345,6 +358,7 @@ async function openSession(session: SessionInfo): Promise<void> {
   state.view = sessionViewFromHistory(messages, status, tasks);
   scheduleRender();
   studio.refresh();
+  timeTravel.refresh();
   // The log holds what the stored messages do not: sub-agent runs and hints (and the timeline).
   void loadLog().catch(failed("reading the event log failed"));
   if (status.running && status.replyId) {
@@ -368,6 +382,7 @@ function newChat(): void {
   history.replaceState(null, "", "#");
   filesPanel.setSession(undefined);
   studio.refresh();
+  timeTravel.refresh();
   renderSessions();
   scheduleRender();
   ui.input.focus();

@@ -283,6 +283,24 @@ export const ServiceConfigSchema = z.strictObject({
       sweepEveryMs: z.number().int().min(50).optional(),
     })
     .optional(),
+  /**
+   * Checkpoints for rewind, fork and edit-and-resend (docs/time-travel.md), kept on the store:
+   * `true`, or `{ retention }` to bound them. Off by default under serve; on by default in chat.
+   */
+  checkpoints: z
+    .union([
+      z.boolean(),
+      z.strictObject({
+        retention: z
+          .strictObject({
+            maxCheckpoints: z.number().int().positive().optional(),
+            maxAgeMs: z.number().int().positive().optional(),
+            maxBytes: z.number().int().positive().optional(),
+          })
+          .optional(),
+      }),
+    ])
+    .optional(),
   /** Origins whose pages may call the API from a browser, e.g. ["https://app.example"]. */
   cors: z.strictObject({ origins: z.array(z.url()) }).optional(),
   events: z.strictObject({ maxPerSession: z.number().int().positive().optional() }).optional(),

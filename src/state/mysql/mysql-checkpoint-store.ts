@@ -1,0 +1,183 @@
+import type { Pool, ResultSetHeader, RowDataPacket } from "mysql2/promise";
+import type {
+  CheckpointBlob,
+  CheckpointStore,
+  StoredCheckpointRecord,
+} from "../checkpoint/checkpoint-store.js";
+import { importDriver } from "../lazy-driver.js";
+import { OpenOnce } from "../open-once.js";
+import { redactUrl } from "../redact-url.js";
+import { checkTableName } from "../sql-names.js";
+import type { MySqlQueryable } from "./mysql-store.js";
+
+export interface MySqlCheckpointStoreOptions {
+  /** `mysql://` (or `mariadb://`) URL; ignored when `client` is given. */
+  url?: string;
+  /** A mysql2/promise Pool or Connection to use instead (left open by `close`). */
+  client?: MySqlQueryable;
+  /** Prefix of the two tables (`<table>_blobs`, `<table>_records`); default `agentscope_checkpoints`. */
+  table?: string;
+}
+
+/** Bytes of blobs per INSERT (well under MySQL's and MariaDB's default max_allowed_packet). */
+const BATCH_BYTES = 4 * 1024 * 1024;
+
+/** Session checkpoints in MySQL or MariaDB: one row per blob (`LONGBLOB`) and per record; ids compare byte for byte. */
+export class MySqlCheckpointStore implements CheckpointStore {
+  readonly #options: MySqlCheckpointStoreOptions;
+  readonly #table: string;
+  readonly #connection = new OpenOnce<MySqlQueryable>(() => this.#open());
+  #pool: Pool | undefined;
+
+  constructor(options: MySqlCheckpointStoreOptions = {}) {
+    this.#options = options;
+    this.#table = checkTableName(options.table ?? "agentscope_checkpoints");
+  }
+
+  async #createTables(db: MySqlQueryable): Promise<void> {
+    const t = this.#table;
+    await db.query(
+      `CREATE TABLE IF NOT EXISTS ${t}_blobs (session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, hash CHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL, size INT NOT NULL, bytes LONGBLOB NOT NULL, PRIMARY KEY (session_id, hash))`,
+    );
+    await db.query(
+      `CREATE TABLE IF NOT EXISTS ${t}_records (session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, record_key VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL, json LONGTEXT NOT NULL, PRIMARY KEY (session_id, record_key))`,
+    );
+  }
+
+  async #open(): Promise<MySqlQueryable> {
+    if (this.#options.client) {
+      await this.#createTables(this.#options.client);
+      return this.#options.client;
+    }
+    const { createPool } = await importDriver(
+      () => import("mysql2/promise"),
+      "mysql2",
+      "MySqlCheckpointStore",
+    );
+    const url = (this.#options.url ?? "mysql://root@127.0.0.1:3306/test").replace(/^mariadb:/, "mysql:");
+    const pool = createPool({ uri: url, charset: "utf8mb4_bin", connectionLimit: 4 });
+    try {
+      await this.#createTables(pool);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw new Error(`MySqlCheckpointStore cannot prepare ${redactUrl(url)}: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    this.#pool = pool;
+    return pool;
+  }
+
+  async putBlobs(sessionId: string, blobs: readonly CheckpointBlob[]): Promise<number> {
+    const missing = new Set(
+      await this.missingBlobs(
+        sessionId,
+        blobs.map((blob) => blob.hash),
+      ),
+    );
+    const fresh = [...new Map(blobs.filter((b) => missing.has(b.hash)).map((b) => [b.hash, b])).values()];
+    const db = await this.#connection.get();
+    let stored = 0;
+    for (let start = 0; start < fresh.length; ) {
+      const batch: CheckpointBlob[] = [];
+      let size = 0;
+      while (
+        start < fresh.length &&
+        (batch.length === 0 || size + fresh[start]!.bytes.byteLength <= BATCH_BYTES)
+      ) {
+        size += fresh[start]!.bytes.byteLength;
+        batch.push(fresh[start++]!);
+      }
+      // INSERT IGNORE: a blob another writer stored meanwhile is the same bytes
+      await db.query<ResultSetHeader>(
+        `INSERT IGNORE INTO ${this.#table}_blobs (session_id, hash, size, bytes) VALUES ${batch.map(() => "(?, ?, ?, ?)").join(", ")}`,
+        batch.flatMap((blob) => [
+          sessionId,
+          blob.hash,
+          blob.bytes.byteLength,
+          Buffer.from(blob.bytes.buffer, blob.bytes.byteOffset, blob.bytes.byteLength),
+        ]),
+      );
+      stored += size;
+    }
+    return stored;
+  }
+
+  async getBlobs(sessionId: string, hashes: readonly string[]): Promise<Map<string, Uint8Array>> {
+    if (hashes.length === 0) return new Map();
+    const db = await this.#connection.get();
+    const [rows] = await db.query<RowDataPacket[]>(
+      `SELECT hash, bytes FROM ${this.#table}_blobs WHERE session_id = ? AND hash IN (?)`,
+      [sessionId, [...hashes]],
+    );
+    return new Map(rows.map((row) => [row.hash as string, new Uint8Array(row.bytes as Buffer)]));
+  }
+
+  async missingBlobs(sessionId: string, hashes: readonly string[]): Promise<string[]> {
+    if (hashes.length === 0) return [];
+    const db = await this.#connection.get();
+    const [rows] = await db.query<RowDataPacket[]>(
+      `SELECT hash FROM ${this.#table}_blobs WHERE session_id = ? AND hash IN (?)`,
+      [sessionId, [...hashes]],
+    );
+    const held = new Set(rows.map((row) => row.hash as string));
+    return hashes.filter((hash) => !held.has(hash));
+  }
+
+  async blobSizes(sessionId: string): Promise<Map<string, number>> {
+    const db = await this.#connection.get();
+    const [rows] = await db.query<RowDataPacket[]>(
+      `SELECT hash, size FROM ${this.#table}_blobs WHERE session_id = ?`,
+      [sessionId],
+    );
+    return new Map(rows.map((row) => [row.hash as string, Number(row.size)]));
+  }
+
+  async deleteBlobs(sessionId: string, hashes: readonly string[]): Promise<void> {
+    if (hashes.length === 0) return;
+    const db = await this.#connection.get();
+    await db.query(`DELETE FROM ${this.#table}_blobs WHERE session_id = ? AND hash IN (?)`, [
+      sessionId,
+      [...hashes],
+    ]);
+  }
+
+  async putRecord(sessionId: string, key: string, json: string): Promise<void> {
+    const db = await this.#connection.get();
+    await db.query(
+      `INSERT INTO ${this.#table}_records (session_id, record_key, json) VALUES (?, ?, ?) ON DUPLICATE KEY UPDATE json = VALUES(json)`,
+      [sessionId, key, json],
+    );
+  }
+
+  async records(sessionId: string): Promise<StoredCheckpointRecord[]> {
+    const db = await this.#connection.get();
+    const [rows] = await db.query<RowDataPacket[]>(
+      `SELECT record_key, json FROM ${this.#table}_records WHERE session_id = ? ORDER BY record_key`,
+      [sessionId],
+    );
+    return rows.map((row) => ({ key: row.record_key as string, json: row.json as string }));
+  }
+
+  async deleteRecords(sessionId: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return;
+    const db = await this.#connection.get();
+    await db.query(`DELETE FROM ${this.#table}_records WHERE session_id = ? AND record_key IN (?)`, [
+      sessionId,
+      [...keys],
+    ]);
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    const db = await this.#connection.get();
+    await db.query(`DELETE FROM ${this.#table}_blobs WHERE session_id = ?`, [sessionId]);
+    await db.query(`DELETE FROM ${this.#table}_records WHERE session_id = ?`, [sessionId]);
+  }
+
+  async close(): Promise<void> {
+    const pool = this.#pool;
+    this.#pool = undefined;
+    this.#connection.reset();
+    await pool?.end();
+  }
+}
