@@ -152,7 +152,7 @@ describe.skipIf(!available && !required)("console Files panel in headless Chromi
     await page.click("#workspace-toggle");
     await expect
       .poll(() => page.locator("#workspace").textContent())
-      .toContain("This server keeps no workspace files.");
+      .toContain("No workspace files on this server: start it with `workspaces`");
     expect(await page.locator("#workspace li").count()).toBe(0);
   });
 });

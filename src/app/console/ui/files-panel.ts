@@ -58,7 +58,7 @@ export class FilesPanel {
           "p",
           { class: "note" },
           status === 404
-            ? "This server keeps no workspace files."
+            ? "No workspace files on this server: start it with `workspaces` (on by default in `agentscope serve`; startServer({ workspaces })); see docs/workspaces.md."
             : `Cannot list: ${(error as Error).message}`,
         ),
       );
