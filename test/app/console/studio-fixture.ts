@@ -111,7 +111,7 @@ export const clerkOptions = (
   options: { refundReadOnly?: boolean; priced?: boolean } = {},
 ) => ({
   name: "clerk",
-  ...(options.priced ? { pricing: pricingTable({ prices: { "scripted:clerk-model": CLERK_PRICE } }) } : {}),
+  ...(options.priced ? { pricing: pricingTable({ prices: { "scripted:*": CLERK_PRICE } }) } : {}),
   systemPrompt: CLERK_PROMPT,
   model,
   toolkit: [...clerkTools(options), researcher()],
