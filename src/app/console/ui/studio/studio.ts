@@ -5,6 +5,7 @@ import type { AgentScopeClient } from "../../../../client/index.js";
 import type { AgentEvent } from "../../../../event/types.js";
 import { h } from "../dom.js";
 import { type StudioPage, type StudioTab, studioPages } from "./studio-pages.js";
+import { traceWaterfall } from "./trace-waterfall.js";
 
 export type { StudioTab } from "./studio-pages.js";
 
@@ -116,4 +117,9 @@ export function mountStudio(target: HTMLElement, host: StudioHost): Studio {
   const studio = new Studio(target, host);
   studio.show("agent");
   return studio;
+}
+
+/** The trace view alone, for a trace file (`agentscope replay --open`, trace-file-page.ts). */
+export function mountTrace(target: HTMLElement, events: readonly AgentEvent[]): void {
+  target.replaceChildren(traceWaterfall(events));
 }
