@@ -130,6 +130,11 @@ describe.runIf(chromiumAvailable("console studio page tests"))(
         await fetch(`${service.base}/v1/sessions/${encodeURIComponent(sessionId)}/state?checkpoint=cp-1`)
       ).json();
       expect(first).toMatchObject({ checkpoint: "cp-1", state: { context: [] } });
+      const missing = await fetch(
+        `${service.base}/v1/sessions/${encodeURIComponent(sessionId)}/state?checkpoint=cp-999`,
+      );
+      expect(missing.status).toBe(404);
+      expect((await missing.json()).error.message).toContain('no checkpoint "cp-999"');
 
       // Trace: model spans carry tokens and cost; the reply span sums them.
       const trace = await showPage(page, "trace", ".trace-row");
