@@ -16,8 +16,11 @@ import {
 } from "./browser-kit.js";
 import { type StudioService, startStudioService } from "./studio-fixture.js";
 
-/** Where the docs' screenshots live (copied from this run's, so docs/client-and-console.md shows them). */
+/** Where the docs' screenshots live: `UPDATE_DOC_IMAGES=1` copies this run's there (else a run leaves the tree clean). */
 const DOC_IMAGES = join(process.cwd(), "docs", "images");
+const docImage = async (shot: string, name: string) => {
+  if (process.env.UPDATE_DOC_IMAGES === "1") await copyFile(join(SHOTS, shot), join(DOC_IMAGES, name));
+};
 
 /** Each page of the studio's navigation and an element that shows it has drawn. */
 const PAGES = [
@@ -208,8 +211,8 @@ describe.runIf(chromiumAvailable("console studio page tests"))(
       }
       expect((await page.locator("#studio").boundingBox())?.width).toBe(PHONE.width);
       for (const tab of ["decisions", "trace", "state"])
-        await copyFile(join(SHOTS, `studio-page-${tab}.png`), join(DOC_IMAGES, `studio-${tab}.png`));
-      await copyFile(join(SHOTS, "studio-page-cost-phone.png"), join(DOC_IMAGES, "studio-cost-phone.png"));
+        await docImage(`studio-page-${tab}.png`, `studio-${tab}.png`);
+      await docImage("studio-page-cost-phone.png", "studio-cost-phone.png");
     }, 120_000);
 
     it("dark mode: every page keeps the axe audit clean (contrast included); a trace of 100+ events is drawn and timed", async () => {
@@ -238,7 +241,7 @@ describe.runIf(chromiumAvailable("console studio page tests"))(
         await expectAccessible(page);
         await page.screenshot({ path: join(SHOTS, `studio-page-${tab}-dark.png`) });
       }
-      await copyFile(join(SHOTS, "studio-page-trace-dark.png"), join(DOC_IMAGES, "studio-trace-dark.png"));
+      await docImage("studio-page-trace-dark.png", "studio-trace-dark.png");
     }, 120_000);
 
     it("on a new chat the knowledge and memories pages work, the session pages say to start a chat", async () => {
