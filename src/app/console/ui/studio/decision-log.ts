@@ -13,6 +13,8 @@ const OUTCOME_NAMES: Record<DecisionOutcome, string> = {
   expire: "expired unanswered",
   policy_refusal: "refused by policy",
   vote: "vote counted",
+  outcome_unknown: "outcome unknown (stopped while running)",
+  changed: "asked again (changed while paused)",
 };
 
 const when = (iso: string) => new Date(iso).toLocaleTimeString("en");
@@ -48,6 +50,8 @@ function decisionItem(record: DecisionRecord): HTMLElement {
     record.approvers?.length ? `approvers ${record.approvers.join(", ")}` : "",
     record.rules?.length ? `remembers ${record.rules.join(", ")}` : "",
     record.expiresAt ? `expires ${when(record.expiresAt)}` : "",
+    record.resolution ? `resolution ${record.resolution}` : "",
+    record.changes?.length ? `changed: ${record.changes.join("; ")}` : "",
     `mode ${record.mode}`,
   ].filter(Boolean);
   return h(
