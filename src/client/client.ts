@@ -313,9 +313,13 @@ export class AgentScopeClient {
     return this.request("GET", `${sessionPath(sessionId)}/agent`);
   }
 
-  /** The session's agent state as stored, with its store version (the studio's state inspector). */
-  sessionState(sessionId: string): Promise<RouteResponse<"sessionState">> {
-    return this.request("GET", `${sessionPath(sessionId)}/state`);
+  /** The session's agent state as stored with its version, or as a checkpoint holds it (the studio's state inspector). */
+  sessionState(
+    sessionId: string,
+    options: { checkpoint?: string } = {},
+  ): Promise<RouteResponse<"sessionState">> {
+    const query = options.checkpoint ? `?checkpoint=${encodeURIComponent(options.checkpoint)}` : "";
+    return this.request("GET", `${sessionPath(sessionId)}/state${query}`);
   }
 
   /**

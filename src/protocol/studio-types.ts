@@ -93,7 +93,10 @@ export interface ToolTrial {
   result?: { state: "success" | "error"; output: string };
 }
 
-/** A session's agent state as stored (`GET /v1/sessions/:id/state`): the state and its store version. */
+/**
+ * A session's agent state as stored (`GET /v1/sessions/:id/state`): the state and its store version;
+ * with `?checkpoint=cp-3`, the state that checkpoint holds and the version it was.
+ */
 export interface SessionStateVersion {
   /** The store's version of the state: 1 after the first save, +1 per save. */
   version: number;
@@ -101,4 +104,6 @@ export interface SessionStateVersion {
   readAt: string;
   /** The `AgentState` (context, summary, replyContext, permission, toolContext, tasks, middleware), as plain JSON. */
   state: Record<string, unknown>;
+  /** Read with `?checkpoint=`: the checkpoint whose state this is (docs/time-travel.md). */
+  checkpoint?: string;
 }

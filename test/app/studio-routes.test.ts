@@ -62,6 +62,7 @@ describe("studio routes: the agent inspector, state, tool playground and eval ca
     for (const call of [
       () => bob.inspectAgent(sessionId),
       () => bob.sessionState(sessionId),
+      () => bob.sessionState(sessionId, { checkpoint: "cp-1" }),
       () => bob.sessionEvalCase(sessionId),
       () => bob.runTool(sessionId, "lookup_order", { input: { id: "A1" } }),
     ])
@@ -82,5 +83,9 @@ describe("studio routes: the agent inspector, state, tool playground and eval ca
       /^400 caseId/,
     );
     expect(await status(() => alice.sessionEvalCase(sessionId))).toMatch(/^409 .*has no finished reply/);
+    // A checkpoint's state needs a server that keeps checkpoints (this one does not).
+    expect(await status(() => alice.sessionState(sessionId, { checkpoint: "cp-1" }))).toMatch(
+      /^409 this server keeps no checkpoints/,
+    );
   });
 });

@@ -9,7 +9,7 @@ Commands:
   chat     chat in the terminal with an agent from a config file or on a running server
   serve    start the agent service (HTTP + SSE under /v1, AG-UI, web console)
   demo     start the service with the demo agent on the embedded store
-  replay   print a JSONL trace as chat showed it live
+  replay   print a JSONL trace as chat showed it live (--open: its trace view)
   eval     run a dataset of cases against an agent and write the reports (agentscope eval --help)
   kb       local knowledge bases: add documents, search them (agentscope kb --help)
   mcp      serve the agents over MCP on stdio, for desktop hosts (agentscope mcp --help)
@@ -78,11 +78,16 @@ Options:
   -h, --help          show this help
 `,
   replay: `Usage: agentscope replay <file>
+       agentscope replay --open <file> [--port <n>]
 
 Print a JSONL trace (written by writeTrace or jsonlTraceMiddleware from agentscope/trace) as the
 terminal chat showed it live. A bad line stops the replay with its line number.
+With --open, serve the trace as the console studio's waterfall on 127.0.0.1 and open it in the
+browser ($BROWSER when set; BROWSER=none only prints the address). Ctrl+C stops it.
 
 Options:
+  --open            show the trace view in a browser instead of printing
+  --port <n>        the port for --open (default: any free port)
   -h, --help        show this help
 `,
 };

@@ -116,12 +116,20 @@ async function replay(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { help: { type: "boolean", short: "h" } },
+    options: { help: { type: "boolean", short: "h" }, open: { type: "boolean" }, port: { type: "string" } },
   });
   if (values.help) return void out.write(HELP.replay);
   const [file, ...extra] = positionals;
   if (file === undefined || extra.length > 0)
     throw new ConfigError(`replay takes one trace file\n\n${HELP.replay}`);
+  if (values.open) {
+    const { openTrace, launchBrowser } = await import("./replay-open.js");
+    const p = port(values.port);
+    const opened = await openTrace(file, p === undefined ? {} : { port: p });
+    out.write(`trace view of ${opened.events} events: ${opened.url} (Ctrl+C to stop)\n`);
+    if (!(await launchBrowser(opened.url))) out.write("open that address in a browser\n");
+    return;
+  }
   const { replayTrace } = await import("./replay.js");
   await replayTrace(file, out, { color: out.isTTY === true });
 }

@@ -33,6 +33,8 @@ export async function buildConsoleAssets(): Promise<ConsoleAssets> {
       app: fileURLToPath(new URL("main.ts", UI)),
       // The studio's pages: a bundle of their own, loaded when the studio first opens (studio-loader.ts).
       studio: fileURLToPath(new URL("studio/studio.ts", UI)),
+      // The page of `agentscope replay --open`: the studio's trace view of a trace file.
+      trace: fileURLToPath(new URL("studio/trace-file-page.ts", UI)),
       console: fileURLToPath(new URL("console.css", UI)),
     },
     bundle: true,
@@ -53,6 +55,8 @@ export async function buildConsoleAssets(): Promise<ConsoleAssets> {
       files["/console/app.js"] = { type: "text/javascript; charset=utf-8", body: file.text };
     if (file.path.endsWith("studio.js"))
       files["/console/studio.js"] = { type: "text/javascript; charset=utf-8", body: file.text };
+    if (file.path.endsWith("trace.js"))
+      files["/console/trace.js"] = { type: "text/javascript; charset=utf-8", body: file.text };
     if (file.path.endsWith("console.css"))
       files["/console/console.css"] = { type: "text/css; charset=utf-8", body: file.text };
   }

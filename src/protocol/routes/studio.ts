@@ -28,6 +28,7 @@ export const STUDIO_ROUTES = {
     path: "/v1/sessions/{id}/state",
     summary: "The session's agent state as stored, with its store version (the studio's state inspector)",
     auth: "bearer",
+    query: { checkpoint: { type: "string", description: "a checkpoint's id (`cp-3`): the state it holds" } },
     answer: answer<SessionStateVersion>(200, "`{ version, readAt, state }`"),
   },
   runTool: {

@@ -34,7 +34,13 @@ export function launchChromium(): Promise<Browser> {
 export async function openConsole(
   browser: Browser,
   url: string,
-  options: { token?: string; viewport?: { width: number; height: number }; errors: string[] },
+  options: {
+    token?: string;
+    viewport?: { width: number; height: number };
+    errors: string[];
+    /** What shows the page is up (default: the chat's composer). */
+    wait?: string;
+  },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     viewport: options.viewport ?? DESKTOP,
@@ -45,7 +51,7 @@ export async function openConsole(
   const page = await context.newPage();
   page.on("pageerror", (error) => options.errors.push(error.message));
   await page.goto(url);
-  await page.waitForSelector("#composer");
+  await page.waitForSelector(options.wait ?? "#composer");
   return { context, page };
 }
 

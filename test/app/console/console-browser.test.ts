@@ -310,7 +310,7 @@ describe.skipIf(!available && !required)("web console in headless Chromium", () 
     await page.click("#memories-toggle");
     await expect
       .poll(() => page.locator("#memories").textContent())
-      .toBe("This server keeps no long-term memory.");
+      .toContain("No long-term memory on this server: add `memory: true`");
     await page.screenshot({ path: join(SHOTS, "mobile-menu.png") });
     await page.keyboard.press("Escape");
     expect(await page.locator("#sidebar").isVisible()).toBe(false);

@@ -131,6 +131,14 @@ describe.skipIf(!available && !required)("console Files panel in headless Chromi
     await page.getByRole("button", { name: "Up to the parent folder" }).click();
     await report.waitFor();
 
+    // A preview shows the text under its row (fetched with the token too), and hides again.
+    await page.getByRole("button", { name: "Preview report.md" }).click();
+    await expect.poll(() => report.locator(".file-preview pre").textContent()).toBe(REPORT);
+    await expectAccessible(page);
+    await page.screenshot({ path: join(SHOTS, "files-preview.png") });
+    await page.getByRole("button", { name: "Preview report.md" }).click();
+    expect(await report.locator(".file-preview").count()).toBe(0);
+
     const download = page.waitForEvent("download");
     await page.getByRole("button", { name: "Download report.md" }).click();
     const saved = await download;
@@ -139,7 +147,11 @@ describe.skipIf(!available && !required)("console Files panel in headless Chromi
 
     // The token went in the Authorization header of the file requests, never in a URL.
     const fileRequests = requests.filter((r) => r.url.includes("/workspace/file?"));
-    expect(fileRequests.map((r) => r.authorization)).toEqual([`Bearer ${TOKEN}`, `Bearer ${TOKEN}`]);
+    expect(fileRequests.map((r) => r.authorization)).toEqual([
+      `Bearer ${TOKEN}`,
+      `Bearer ${TOKEN}`,
+      `Bearer ${TOKEN}`,
+    ]);
     expect(requests.some((r) => r.url.includes(TOKEN))).toBe(false);
     await page.screenshot({ path: join(SHOTS, "files.png") });
 
@@ -152,7 +164,7 @@ describe.skipIf(!available && !required)("console Files panel in headless Chromi
     await page.click("#workspace-toggle");
     await expect
       .poll(() => page.locator("#workspace").textContent())
-      .toContain("This server keeps no workspace files.");
+      .toContain("No workspace files on this server: start it with `workspaces`");
     expect(await page.locator("#workspace li").count()).toBe(0);
   });
 });

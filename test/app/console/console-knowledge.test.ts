@@ -125,7 +125,7 @@ describe.runIf(chromiumAvailable("console knowledge tests"))(
       const page = await open(without);
       await expect
         .poll(() => page.locator("#knowledge").textContent())
-        .toContain("This server keeps no knowledge bases.");
+        .toContain("No knowledge bases on this server: add `knowledge` to the service config");
     });
   },
 );

@@ -249,11 +249,15 @@ describe.runIf(chromiumAvailable("console studio tests"))("console studio in hea
 
     // Compare the first version read with the newest: the exchange is two messages added.
     await studio.locator("#state-from").selectOption("0");
+    await expect.poll(() => studio.locator(".state-diff").getAttribute("data-from")).toBe("read-0");
+    await studio.locator(".state-changes").waitFor();
     const changes = await studio
       .locator(".state-changes li")
       .evaluateAll((items) =>
         items.map((li) => `${(li as HTMLElement).dataset.kind} ${(li as HTMLElement).dataset.path}`),
       );
+    // Without checkpoints the page says how to keep every version.
+    expect(await studio.locator(".state-no-checkpoints").textContent()).toContain("docs/time-travel.md");
     expect(changes).toContain("added context[2]");
     expect(changes).toContain("added context[3]");
     expect(changes.filter((c) => c.includes("context[0]") || c.includes("context[1]"))).toEqual([]);
@@ -272,11 +276,17 @@ describe.runIf(chromiumAvailable("console studio tests"))("console studio in hea
     await page.focus('[role="tab"][data-tab="agent"]');
     await page.keyboard.press("ArrowRight");
     await page.locator("#studio #pg-tool").waitFor();
-    // Left from the first tab wraps to the last: the trace.
-    await page.keyboard.press("ArrowLeft");
-    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
     await page.locator("#studio .trace-row").first().waitFor();
     expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.tab)).toBe("trace");
+    // Left from the first page wraps to the last (cost); Home goes back to the first.
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowLeft");
+    await page.locator("#studio .cost-view").waitFor();
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.tab)).toBe("cost");
+    await page.keyboard.press("Home");
+    await page.locator("#studio .studio-prompt").waitFor();
     const box = await page.locator("#studio").boundingBox();
     expect(box?.width).toBe(PHONE.width);
     await expectAccessible(page);

@@ -8,11 +8,14 @@ import { createApp } from "../../../src/app/server/app.js";
 import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
 import { memoryRoutes } from "../../../src/app/server/http/memory-routes.js";
 import { studioRoutes } from "../../../src/app/server/http/studio-routes.js";
+import { timeTravelRoutes } from "../../../src/app/server/http/time-travel-routes.js";
 import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
 import { evalRecorder } from "../../../src/eval/index.js";
 import type { Msg } from "../../../src/message/index.js";
 import type { ChatModel, ChatOptions } from "../../../src/model/core.js";
+import { pricingTable } from "../../../src/model/index.js";
 import { subAgentTool } from "../../../src/multiagent/index.js";
+import { InMemoryCheckpointStore } from "../../../src/state/index.js";
 import { ScriptedModel, type ScriptedTurn } from "../../../src/testing/index.js";
 import { functionTool, type Tool } from "../../../src/tool/index.js";
 
@@ -99,9 +102,16 @@ const researcher = () =>
     { name: "researcher", description: "Researches an order" },
   ) as Tool;
 
+/** What the clerk's scripted model costs, when a test prices it. */
+export const CLERK_PRICE = { input: 2, output: 8, asOf: "2026-11-01" };
+
 /** The clerk as served (and as the eval rebuilds it, with the eval's model). */
-export const clerkOptions = (model: ChatModel, options: { refundReadOnly?: boolean } = {}) => ({
+export const clerkOptions = (
+  model: ChatModel,
+  options: { refundReadOnly?: boolean; priced?: boolean } = {},
+) => ({
   name: "clerk",
+  ...(options.priced ? { pricing: pricingTable({ prices: { "scripted:*": CLERK_PRICE } }) } : {}),
   systemPrompt: CLERK_PROMPT,
   model,
   toolkit: [...clerkTools(options), researcher()],
@@ -120,15 +130,24 @@ export interface StudioService {
   close(): Promise<void>;
 }
 
-/** The service with the studio routes and the console, serving the clerk, on a free port. */
-export async function startStudioService(): Promise<StudioService> {
+/**
+ * The service with the studio routes and the console, serving the clerk, on a free port; with
+ * `full`, also checkpoints (the time-travel routes) and a price for the clerk's model.
+ */
+export async function startStudioService(options: { full?: boolean } = {}): Promise<StudioService> {
   const model = clerkModel();
   const runtime = new ServiceRuntime({
     backend: memoryBackend(),
-    agents: [clerkOptions(model)],
+    agents: [clerkOptions(model, { priced: options.full === true })],
+    ...(options.full ? { checkpoints: { store: new InMemoryCheckpointStore() } } : {}),
   });
   const app = createApp(runtime, {
-    mounts: [studioRoutes(runtime), memoryRoutes({ flush: async () => {} }), consoleRoutes()],
+    mounts: [
+      studioRoutes(runtime),
+      memoryRoutes({ flush: async () => {} }),
+      ...(options.full ? [timeTravelRoutes(runtime)] : []),
+      consoleRoutes(),
+    ],
   });
   const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }) as Server;
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

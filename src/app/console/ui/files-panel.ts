@@ -1,5 +1,6 @@
 import type { AgentScopeClient, WorkspaceEntry } from "../../../client/index.js";
 import { h } from "./dom.js";
+import { filePreview } from "./file-preview.js";
 import { saveBlob } from "./save-blob.js";
 
 const nameOf = (path: string) => path.slice(path.lastIndexOf("/") + 1);
@@ -13,7 +14,8 @@ function sizeText(bytes: number): string {
 
 /**
  * The Files panel: the current session's workspace (GET /v1/sessions/:id/workspace/files), one
- * directory at a time (folders open on click, "Up" goes back), a Download button per file. A download
+ * directory at a time (folders open on click, "Up" goes back), a Preview (text or image, file-preview.ts)
+ * and a Download button per file. A download
  * fetches the file with the Authorization header and saves it through a blob: URL, since the token
  * never goes in a URL. A service without workspaces (404) gets a note instead of a list.
  */
@@ -58,7 +60,7 @@ export class FilesPanel {
           "p",
           { class: "note" },
           status === 404
-            ? "This server keeps no workspace files."
+            ? "No workspace files on this server: start it with `workspaces` (on by default in `agentscope serve`; startServer({ workspaces })); see docs/workspaces.md."
             : `Cannot list: ${(error as Error).message}`,
         ),
       );
@@ -112,13 +114,20 @@ export class FilesPanel {
       { type: "button", class: "link", "aria-label": `Download ${name}` },
       "Download",
     );
+    const preview = h(
+      "button",
+      { type: "button", class: "link", "aria-label": `Preview ${name}`, "aria-expanded": "false" },
+      "Preview",
+    );
     const item = h(
       "li",
       { "data-path": entry.path, "data-type": entry.type },
       h("span", { class: "file-name" }, name),
       h("span", { class: "meta" }, entry.type === "file" ? sizeText(entry.size) : entry.type),
+      entry.type === "file" && preview,
       entry.type === "file" && download,
     );
+    preview.addEventListener("click", () => void this.#togglePreview(sessionId, entry.path, item, preview));
     download.addEventListener("click", () => {
       download.disabled = true;
       void this.#client.downloadWorkspaceFile(sessionId, entry.path).then(
@@ -133,5 +142,17 @@ export class FilesPanel {
       );
     });
     return item;
+  }
+
+  /** Shows the file's preview under its row (fetched with the token), or hides it again. */
+  async #togglePreview(sessionId: string, path: string, item: HTMLElement, button: HTMLElement) {
+    const shown = item.querySelector(".file-preview");
+    button.setAttribute("aria-expanded", String(!shown));
+    if (shown) return shown.remove();
+    try {
+      item.append(await filePreview(await this.#client.downloadWorkspaceFile(sessionId, path), nameOf(path)));
+    } catch (error) {
+      item.append(h("span", { class: "error file-preview", role: "alert" }, (error as Error).message));
+    }
   }
 }

@@ -51,7 +51,9 @@ export class KnowledgePanel {
         h(
           "p",
           { class: "note" },
-          status === 404 ? "This server keeps no knowledge bases." : `Cannot list: ${errorText(error)}`,
+          status === 404
+            ? "No knowledge bases on this server: add `knowledge` to the service config (and `knowledge` to an agent to search them); see docs/rag.md."
+            : `Cannot list: ${errorText(error)}`,
         ),
       );
       return;

@@ -9,7 +9,13 @@ export async function renderMemories(target: HTMLElement, client: AgentScopeClie
   target.replaceChildren(h("p", { class: "note" }, "Loading…"));
   const list = await client.memories();
   if (!list.enabled) {
-    target.replaceChildren(h("p", { class: "note" }, "This server keeps no long-term memory."));
+    target.replaceChildren(
+      h(
+        "p",
+        { class: "note" },
+        "No long-term memory on this server: add `memory: true` to an agent in the service config; see docs/memory.md.",
+      ),
+    );
     return;
   }
   if (list.memories.length === 0) {

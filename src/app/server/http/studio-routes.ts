@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { EvalCaseError } from "../../../eval/eval-error.js";
 import { caseFromSession } from "../../../eval/record-session.js";
 import type { AgentEvent } from "../../../event/index.js";
+import type { SessionStateVersion } from "../../../protocol/index.js";
 import type { AgentState } from "../../../state/index.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
@@ -23,6 +24,26 @@ export async function storedState(
   const stored = await runtime.backend.store.load(sessionId);
   if (!stored) throw sessionNotFound(sessionId);
   return stored.state;
+}
+
+/** The state a checkpoint of the session holds (a server without checkpoints refuses: invalid_state). */
+async function checkpointState(
+  runtime: ServiceRuntime,
+  user: string,
+  sessionId: string,
+  id: string,
+): Promise<SessionStateVersion> {
+  const record = await runtime.getSession(user, sessionId);
+  if (!runtime.timeTravel)
+    throw new RequestError(
+      "invalid_state",
+      "this server keeps no checkpoints (it runs without `checkpoints`)",
+    );
+  const timeline = runtime.timeTravel.timelineOf(record);
+  const checkpoint = await timeline.get(id);
+  if (!checkpoint) throw new RequestError("not_found", `session "${sessionId}" has no checkpoint "${id}"`);
+  const state = JSON.parse(JSON.stringify(await timeline.state(checkpoint))) as Record<string, unknown>;
+  return { version: checkpoint.stateVersion, readAt: new Date().toISOString(), state, checkpoint: id };
 }
 
 /** The session's agent and its stored state. */
@@ -69,6 +90,8 @@ export function studioRoutes(
     sessionState: async (c, request) => {
       const sessionId = request.param("id");
       await runtime.getSession(c.var.user, sessionId);
+      const checkpoint = c.req.query("checkpoint");
+      if (checkpoint) return c.json(await checkpointState(runtime, c.var.user, sessionId, checkpoint));
       const stored = await runtime.backend.store.load(sessionId);
       if (!stored) throw sessionNotFound(sessionId);
       const state = JSON.parse(JSON.stringify(stored.state)) as Record<string, unknown>;

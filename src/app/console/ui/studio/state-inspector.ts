@@ -84,65 +84,129 @@ function stateParts(state: Plain): HTMLElement {
   );
 }
 
+/** One version of the state the inspector can compare: a checkpoint's, one this page read, the newest. */
+export interface StateVersionRef {
+  key: string;
+  label: string;
+  version: number;
+  kind?: string;
+  load(): Promise<Record<string, unknown>>;
+}
+
+function changeList(changes: ReturnType<typeof jsonDiff>): HTMLElement {
+  return h(
+    "ul",
+    { class: "state-changes" },
+    ...changes.map((c) =>
+      h(
+        "li",
+        { "data-kind": c.kind, "data-path": c.path },
+        h("code", {}, c.path),
+        ` ${c.kind}`,
+        h(
+          "span",
+          { class: "meta" },
+          c.kind === "changed"
+            ? `: ${JSON.stringify(c.before)?.slice(0, 80)} → ${JSON.stringify(c.after)?.slice(0, 80)}`
+            : `: ${JSON.stringify(c.kind === "added" ? c.after : c.before)?.slice(0, 120)}`,
+        ),
+      ),
+    ),
+  );
+}
+
 /**
- * The state inspector: the session's agent state as stored (GET /v1/sessions/:id/state), the
- * versions this page has read (the store keeps only the newest; the studio reads it again after
- * each reply), and the differences between two of them.
+ * The state inspector: the session's agent state as stored (GET /v1/sessions/:id/state), its
+ * versions over time (state-versions.ts: the checkpoints, or the versions this page read) and the
+ * differences between two of them, read when picked.
  */
-export function stateInspector(versions: readonly SessionStateVersion[]): HTMLElement {
-  const latest = versions.at(-1);
-  if (!latest) return h("p", { class: "note" }, "No state read yet.");
-  const label = (v: SessionStateVersion) =>
-    `version ${v.version} (${new Date(v.readAt).toLocaleTimeString("en")})`;
-  const options = (selected: number) =>
-    versions.map((v, i) => h("option", { value: String(i), selected: i === selected }, label(v)));
-  const from = h("select", { id: "state-from" }, ...options(Math.max(0, versions.length - 2)));
-  const to = h("select", { id: "state-to" }, ...options(versions.length - 1));
+export function stateInspector(
+  latest: SessionStateVersion,
+  versions: readonly StateVersionRef[],
+  options: { checkpoints: boolean },
+): HTMLElement {
+  const options_ = (selected: number) =>
+    versions.map((v, i) => h("option", { value: String(i), selected: i === selected }, v.label));
+  const from = h("select", { id: "state-from" }, ...options_(Math.max(0, versions.length - 2)));
+  const to = h("select", { id: "state-to" }, ...options_(versions.length - 1));
   const diff = h("div", { class: "state-diff", role: "region", "aria-label": "Differences" });
-  const showDiff = () => {
+  let ticket = 0;
+  const showDiff = async () => {
+    const mine = ++ticket;
     const a = versions[Number(from.value)]!;
     const b = versions[Number(to.value)]!;
-    const changes = jsonDiff(a.state, b.state);
-    diff.replaceChildren(
-      changes.length === 0
-        ? h("p", { class: "note" }, a === b ? "Pick two different versions." : "No differences.")
-        : h(
-            "ul",
-            { class: "state-changes" },
-            ...changes.map((c) =>
-              h(
-                "li",
-                { "data-kind": c.kind, "data-path": c.path },
-                h("code", {}, c.path),
-                ` ${c.kind}`,
-                c.kind === "changed"
-                  ? h(
-                      "span",
-                      { class: "meta" },
-                      `: ${JSON.stringify(c.before)?.slice(0, 80)} → ${JSON.stringify(c.after)?.slice(0, 80)}`,
-                    )
-                  : h(
-                      "span",
-                      { class: "meta" },
-                      `: ${JSON.stringify(c.kind === "added" ? c.after : c.before)?.slice(0, 120)}`,
-                    ),
-              ),
-            ),
-          ),
-    );
+    diff.dataset.from = a.key;
+    diff.dataset.to = b.key;
+    try {
+      const [before, after] = await Promise.all([a.load(), b.load()]);
+      if (mine !== ticket) return;
+      const changes = jsonDiff(before, after);
+      diff.replaceChildren(
+        changes.length === 0
+          ? h("p", { class: "note" }, a === b ? "Pick two different versions." : "No differences.")
+          : changeList(changes),
+      );
+    } catch (error) {
+      if (mine === ticket)
+        diff.replaceChildren(h("p", { class: "error", role: "alert" }, (error as Error).message));
+    }
   };
-  from.addEventListener("change", showDiff);
-  to.addEventListener("change", showDiff);
-  showDiff();
+  from.addEventListener("change", () => void showDiff());
+  to.addEventListener("change", () => void showDiff());
+  void showDiff();
+  const pick = (index: number, select: HTMLSelectElement) => () => {
+    select.value = String(index);
+    void showDiff();
+  };
   return h(
     "div",
     { class: "state-inspector" },
     h(
       "p",
       { class: "note" },
-      `${label(latest)} · ${versions.length} version${versions.length === 1 ? "" : "s"} read by this page`,
+      `version ${latest.version} (${new Date(latest.readAt).toLocaleTimeString("en")}) · ${versions.length} version${versions.length === 1 ? "" : "s"} ${options.checkpoints ? "kept" : "read by this page"}`,
     ),
     stateParts(latest.state),
+    h(
+      "section",
+      { class: "studio-section", "aria-label": "Versions over time" },
+      h("h3", {}, "Versions over time"),
+      options.checkpoints
+        ? null
+        : h(
+            "p",
+            { class: "note state-no-checkpoints" },
+            "This server keeps no checkpoints, so the store holds only the newest state and these are the versions this page read. Start the service with checkpoints (startServer({ checkpoints: {} }), docs/time-travel.md) to keep a version at every reply end and pause.",
+          ),
+      h(
+        "ol",
+        { class: "state-versions" },
+        ...versions.map((v, i) =>
+          h(
+            "li",
+            { "data-version": v.key, "data-kind": v.kind },
+            h("span", {}, v.label),
+            " ",
+            h(
+              "button",
+              {
+                type: "button",
+                class: "link",
+                onclick: pick(i, from),
+                "aria-label": `Compare from ${v.label}`,
+              },
+              "from",
+            ),
+            " ",
+            h(
+              "button",
+              { type: "button", class: "link", onclick: pick(i, to), "aria-label": `Compare to ${v.label}` },
+              "to",
+            ),
+          ),
+        ),
+      ),
+    ),
     h(
       "section",
       { class: "studio-section", "aria-label": "Compare versions" },

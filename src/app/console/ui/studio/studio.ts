@@ -1,13 +1,13 @@
 // The studio's pages, bundled apart from the chat (/console/studio.js) and loaded on first open by
 // studio-loader.ts, so the chat page stays light. It gets the page's client and event log from the
 // host and imports only types from the client.
-import type { AgentScopeClient, SessionStateVersion } from "../../../../client/index.js";
+import type { AgentScopeClient } from "../../../../client/index.js";
 import type { AgentEvent } from "../../../../event/types.js";
 import { h } from "../dom.js";
-import { agentInspector } from "./agent-inspector.js";
-import { stateInspector } from "./state-inspector.js";
-import { toolPlayground } from "./tool-playground.js";
+import { type StudioPage, type StudioTab, studioPages } from "./studio-pages.js";
 import { traceWaterfall } from "./trace-waterfall.js";
+
+export type { StudioTab } from "./studio-pages.js";
 
 /** What the chat page lends the studio. */
 export interface StudioHost {
@@ -18,60 +18,62 @@ export interface StudioHost {
   events(): Promise<AgentEvent[]>;
 }
 
-export type StudioTab = "agent" | "tools" | "state" | "trace";
+/** Keys that move through the navigation: both axes (it is a column on a desktop, a row on a phone). */
+const STEPS: Record<string, (at: number, count: number) => number> = {
+  ArrowDown: (at, count) => (at + 1) % count,
+  ArrowRight: (at, count) => (at + 1) % count,
+  ArrowUp: (at, count) => (at - 1 + count) % count,
+  ArrowLeft: (at, count) => (at - 1 + count) % count,
+  Home: () => 0,
+  End: (_at, count) => count - 1,
+};
 
-const TABS: Array<{ id: StudioTab; name: string }> = [
-  { id: "agent", name: "Agent" },
-  { id: "tools", name: "Tools" },
-  { id: "state", name: "State" },
-  { id: "trace", name: "Trace" },
-];
-
-/** The studio drawn into `target`: a tab list and the open tab's page. */
+/** The studio drawn into `target`: one navigation (a tab list) beside the open page. */
 export class Studio {
   readonly #target: HTMLElement;
   readonly #host: StudioHost;
+  readonly #pages: StudioPage[];
   readonly #body = h("div", { class: "studio-body", role: "tabpanel", id: "studio-tabpanel", tabindex: "0" });
   readonly #tabs: HTMLButtonElement[];
   #tab: StudioTab = "agent";
-  /** The state versions read per session, oldest first (the store keeps only the newest). */
-  readonly #versions = new Map<string, SessionStateVersion[]>();
   #ticket = 0;
 
   constructor(target: HTMLElement, host: StudioHost) {
     this.#target = target;
     this.#host = host;
-    this.#tabs = TABS.map((tab) =>
+    this.#pages = studioPages(host.client);
+    this.#tabs = this.#pages.map((page) =>
       h(
         "button",
         {
           type: "button",
           role: "tab",
-          id: `studio-tab-${tab.id}`,
+          id: `studio-tab-${page.id}`,
           "aria-controls": "studio-tabpanel",
-          "data-tab": tab.id,
-          onclick: () => this.show(tab.id),
+          "data-tab": page.id,
+          onclick: () => this.show(page.id),
         },
-        tab.name,
+        page.name,
       ),
     );
     const list = h(
       "div",
-      { class: "studio-tabs", role: "tablist", "aria-label": "Studio pages" },
+      { class: "studio-tabs", role: "tablist", "aria-label": "Studio pages", "aria-orientation": "vertical" },
       ...this.#tabs,
     );
     list.addEventListener("keydown", (event) => {
-      const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
-      if (step === 0) return;
-      const at = TABS.findIndex((tab) => tab.id === this.#tab);
-      const next = TABS[(at + step + TABS.length) % TABS.length]!;
-      this.show(next.id);
-      this.#tabs[TABS.indexOf(next)]?.focus();
+      const step = STEPS[event.key];
+      if (!step) return;
+      event.preventDefault();
+      const at = this.#pages.findIndex((page) => page.id === this.#tab);
+      const next = step(at, this.#pages.length);
+      this.show(this.#pages[next]!.id);
+      this.#tabs[next]?.focus();
     });
-    target.replaceChildren(list, this.#body);
+    target.replaceChildren(h("div", { class: "studio-layout" }, list, this.#body));
   }
 
-  /** Opens a tab and draws it. */
+  /** Opens a page and draws it. */
   show(tab: StudioTab): void {
     this.#tab = tab;
     for (const button of this.#tabs) {
@@ -80,30 +82,28 @@ export class Studio {
       button.tabIndex = selected ? 0 : -1;
     }
     this.#body.setAttribute("aria-labelledby", `studio-tab-${tab}`);
+    this.#body.dataset.page = tab;
     void this.refresh();
   }
 
-  /** Draws the open tab again (the session changed, a reply ended). */
+  /** Draws the open page again (the session changed, a reply ended). */
   async refresh(): Promise<void> {
     const ticket = ++this.#ticket;
     const sessionId = this.#host.sessionId();
-    if (!sessionId) {
+    const page = this.#pages.find((p) => p.id === this.#tab)!;
+    if (page.session && !sessionId) {
       this.#body.replaceChildren(
         h("p", { class: "note" }, "Start a chat (or open one) to inspect its agent and trace."),
       );
       return;
     }
     try {
-      const client = this.#host.client;
-      const page =
-        this.#tab === "agent"
-          ? agentInspector(await client.inspectAgent(sessionId))
-          : this.#tab === "tools"
-            ? toolPlayground(client, sessionId, await client.inspectAgent(sessionId))
-            : this.#tab === "state"
-              ? stateInspector(remember(this.#versions, sessionId, await client.sessionState(sessionId)))
-              : traceWaterfall(await this.#host.events());
-      if (ticket === this.#ticket && this.#target.isConnected) this.#body.replaceChildren(page);
+      const drawn = await page.draw({
+        client: this.#host.client,
+        sessionId,
+        events: () => this.#host.events(),
+      });
+      if (ticket === this.#ticket && this.#target.isConnected) this.#body.replaceChildren(drawn);
     } catch (error) {
       if (ticket === this.#ticket)
         this.#body.replaceChildren(
@@ -113,21 +113,13 @@ export class Studio {
   }
 }
 
-/** Keeps a newly read version of a session's state (at most the last 30); returns them all. */
-function remember(
-  versions: Map<string, SessionStateVersion[]>,
-  sessionId: string,
-  read: SessionStateVersion,
-) {
-  const list = versions.get(sessionId) ?? [];
-  if (list.at(-1)?.version !== read.version) list.push(read);
-  if (list.length > 30) list.shift();
-  versions.set(sessionId, list);
-  return list;
-}
-
 export function mountStudio(target: HTMLElement, host: StudioHost): Studio {
   const studio = new Studio(target, host);
   studio.show("agent");
   return studio;
+}
+
+/** The trace view alone, for a trace file (`agentscope replay --open`, trace-file-page.ts). */
+export function mountTrace(target: HTMLElement, events: readonly AgentEvent[]): void {
+  target.replaceChildren(traceWaterfall(events));
 }

@@ -1,4 +1,5 @@
-import type { AgentEvent } from "../../../../event/types.js";
+import type { AgentEvent, ModelCallEndEvent } from "../../../../event/types.js";
+import { addCost, type Cost } from "../../../../message/cost.js";
 
 export type SpanKind = "reply" | "model" | "compression" | "tool" | "pause";
 
@@ -17,13 +18,32 @@ export interface TraceSpan {
   payload: Record<string, unknown>;
 }
 
+/** A reply's model calls summed: what its span's payload shows beside its finish reason. */
+interface ReplyTotals {
+  modelCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  cost?: Cost;
+}
+
+const addCall = (total: ReplyTotals | undefined, call: ModelCallEndEvent): ReplyTotals => {
+  const sum: ReplyTotals = {
+    modelCalls: (total?.modelCalls ?? 0) + 1,
+    inputTokens: (total?.inputTokens ?? 0) + call.inputTokens,
+    outputTokens: (total?.outputTokens ?? 0) + call.outputTokens,
+  };
+  const cost = call.cost ? addCost(total?.cost, call.cost) : total?.cost;
+  if (cost) sum.cost = cost;
+  return sum;
+};
+
 /** A reply sits at twice its agent's nesting; its calls one deeper (a sub-run nests under the tool call that ran it). */
 const depthOf = (source: string) => (source.split("/").length - 1) * 2;
 
 /**
  * The spans of a session's event log: each reply (sub-agent runs nested under their parent), each
  * model call with its request (the `eval.request` events of `evalRecorder()`, when present), the
- * blocks it answered and its tokens, each tool run with its input and output, each pause for a
+ * blocks it answered, its tokens and cost (a reply: those of its calls summed), each tool run with its input and output, each pause for a
  * person (REQUIRE_USER_CONFIRM to its answer) and each context compression. Pure: the waterfall
  * draws what this returns, and it works as well for a reply of last week as for one in flight.
  */
@@ -36,6 +56,8 @@ export function traceSpans(events: readonly AgentEvent[]): TraceSpan[] {
   /** The tool calls each reply's open model call has made. */
   const made = new Map<string, string[]>();
   const text = new Map<string, Map<string, string>>();
+  /** Each reply's tokens and cost so far, summed over its model calls. */
+  const totals = new Map<string, ReplyTotals>();
   const at = (event: AgentEvent) => Date.parse(event.createdAt) - t0;
   const begin = (
     key: string,
@@ -74,6 +96,7 @@ export function traceSpans(events: readonly AgentEvent[]): TraceSpan[] {
         break;
       case "REPLY_END":
         close(`reply:${event.replyId}`, event, {
+          ...totals.get(event.replyId),
           finishedReason: event.finishedReason,
           ...(event.error ? { error: event.error } : {}),
         });
@@ -131,11 +154,15 @@ export function traceSpans(events: readonly AgentEvent[]): TraceSpan[] {
           toolCalls,
           inputTokens: event.inputTokens,
           outputTokens: event.outputTokens,
+          ...(event.cacheReadTokens !== undefined ? { cacheReadTokens: event.cacheReadTokens } : {}),
+          ...(event.cacheWriteTokens !== undefined ? { cacheWriteTokens: event.cacheWriteTokens } : {}),
+          ...(event.cost ? { cost: event.cost } : {}),
           ...(event.stopReason ? { stopReason: event.stopReason } : {}),
           ...(event.error ? { error: event.error } : {}),
         });
         text.delete(event.replyId);
         made.delete(event.replyId);
+        totals.set(event.replyId, addCall(totals.get(event.replyId), event));
         break;
       }
       case "REQUIRE_USER_CONFIRM":

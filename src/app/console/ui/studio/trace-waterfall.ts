@@ -1,8 +1,17 @@
 import type { AgentEvent } from "../../../../event/types.js";
+import type { Cost } from "../../../../message/cost.js";
 import { h } from "../dom.js";
+import { usdText } from "./cost-view.js";
 import { type TraceSpan, traceSpans } from "./trace-spans.js";
 
 const ms = (value: number) => (value < 1000 ? `${Math.round(value)} ms` : `${(value / 1000).toFixed(2)} s`);
+
+/** A span's tokens and cost, when it had a model call: "120+40 tok · $0.00021". */
+const costOf = (span: TraceSpan) => {
+  const p = span.payload as { inputTokens?: number; outputTokens?: number; cost?: Cost };
+  if (p.inputTokens === undefined) return "";
+  return `${p.inputTokens}+${p.outputTokens ?? 0} tok${p.cost ? ` · ${usdText(p.cost)}` : ""}`;
+};
 
 const KIND_NAMES: Record<TraceSpan["kind"], string> = {
   reply: "Reply",
@@ -61,7 +70,12 @@ export function traceWaterfall(events: readonly AgentEvent[]): HTMLElement {
         span.label,
       ),
       h("span", { class: "trace-track" }, bar),
-      h("span", { class: "trace-took" }, took),
+      h(
+        "span",
+        { class: "trace-took" },
+        took,
+        costOf(span) ? h("span", { class: "trace-cost" }, costOf(span)) : null,
+      ),
     );
     row.style.setProperty("--depth", String(span.depth));
     row.addEventListener("click", () => {
