@@ -463,6 +463,11 @@ export class ServiceRuntime {
     return run.handle;
   }
 
+  /** The user's roles, from the token configuration (none without one). */
+  rolesOf(user: string): readonly string[] {
+    return this.#rolesOf?.(user) ?? [];
+  }
+
   /** Who answers: the authenticated user, with their roles, through `via`. */
   #answerer(user: string, via: DecisionChannel = "rest"): Answerer {
     const roles = this.#rolesOf?.(user) ?? [];
