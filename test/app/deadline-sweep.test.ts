@@ -21,6 +21,15 @@ const kinds = [
   { name: "PostgreSQL", url: () => "postgres://postgres@127.0.0.1:5432/test", port: 5432 },
 ];
 
+/** Waits until the session's reply has ended (the expiring run goes on to the reply's end), then closing aborts nothing. */
+async function ended(runtime: ServiceRuntime, sessionId: string): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const last = (await runtime.backend.events.read(sessionId, 0, 10_000)).at(-1)?.event;
+    if (last?.type === "REPLY_END" && !(await runtime.status("local", sessionId)).running) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 async function events(backend: ServiceBackend, sessionId: string): Promise<AgentEvent[]> {
   return (await backend.events.read(sessionId, 0, 10_000)).map((logged) => logged.event);
 }
@@ -81,6 +90,7 @@ for (const kind of kinds) {
       const sessionId = await pausedThenStopped();
       const [a, b] = await Promise.all([replica(), replica()]);
       await Promise.all([a.sweeper.sweep(), b.sweeper.sweep(), a.sweeper.sweep(), b.sweeper.sweep()]);
+      await ended(a, sessionId);
       await Promise.all([a.close(), b.close()]);
 
       const reader = await replica();
@@ -109,6 +119,7 @@ for (const kind of kinds) {
       const sessionId = await pausedThenStopped("approve");
       const [a, b] = await Promise.all([replica("approve"), replica("approve")]);
       await Promise.all([a.sweeper.sweep(), b.sweeper.sweep()]);
+      await ended(a, sessionId);
       await Promise.all([a.close(), b.close()]);
       const reader = await replica("approve");
       const log = await events(reader.backend, sessionId);
