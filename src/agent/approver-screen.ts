@@ -2,7 +2,7 @@ import type { ConfirmResult, DecisionRecord, UserConfirmResultEvent } from "../e
 import { decisionsOf } from "../event/index.js";
 import { notAnApprover, policyFor } from "../permission/index.js";
 import { CALLER, type Governed, type HeldAnswer } from "./decision-records.js";
-import { type DueCall, dueCalls } from "./pause-deadlines.js";
+import { type DueCall, dueCalls, fromDeadline } from "./pause-deadlines.js";
 import type { ReplyRun } from "./reply-run.js";
 
 /**
@@ -98,9 +98,11 @@ export interface SortedAnswers {
  * approver policies screen the rest (`screenAnswers`). Changes nothing.
  */
 export async function sortAnswers(run: ReplyRun, input: UserConfirmResultEvent): Promise<SortedAnswers> {
-  const due = dueCalls(run);
+  const answered = input.confirmResults.map((a) => a.toolCall.id);
+  const byDeadline = fromDeadline(input.answeredBy);
+  const due = dueCalls(run, byDeadline ? new Set(answered) : undefined);
   const dueIds = new Set(due.map((d) => d.call.id));
-  const late = new Set(input.confirmResults.map((a) => a.toolCall.id).filter((id) => dueIds.has(id)));
+  const late = new Set(byDeadline ? [] : answered.filter((id) => dueIds.has(id)));
   const timely = { ...input, confirmResults: input.confirmResults.filter((a) => !dueIds.has(a.toolCall.id)) };
   if (timely.confirmResults.length === 0) return { input: timely, due, late, held: [], governed: new Map() };
   const { taken, held, governed } = await screenAnswers(run, timely);

@@ -35,6 +35,7 @@ export type {
 } from "./middleware.js";
 export { composeHooks } from "./middleware-runner.js";
 export { responseFormatFor, type StructuredOutputMode } from "./native-structured-output.js";
+export { DEADLINE, expiredAsks } from "./pause-deadlines.js";
 export { CUT_OFF_NOTE, cutOffEnding, recoverCutOffReply } from "./recover.js";
 export {
   type ForkOptions,

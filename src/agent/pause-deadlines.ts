@@ -1,5 +1,5 @@
-import { decisionsOf } from "../event/index.js";
-import type { ToolCallBlock } from "../message/index.js";
+import { type Answerer, decisionsOf } from "../event/index.js";
+import type { Msg, ToolCallBlock } from "../message/index.js";
 import { type ApproverPolicy, policyFor } from "../permission/index.js";
 import { recordVerdict } from "./decision-records.js";
 import { openCalls } from "./open-calls.js";
@@ -39,15 +39,28 @@ export function deadlineOf(
   return { expiresAt, policy: policy.name };
 }
 
-/** The asking calls whose latest ask has a deadline that has passed, by the approver clock. */
-export function dueCalls(run: ReplyRun): DueCall[] {
+/** Who answers for a deadline: the service's deadline sweeper, judging by the store's clock. */
+export const DEADLINE: Answerer = { name: "deadline", channel: "engine" };
+
+/** Whether an answer comes from the deadline itself (a sweeper), not from a person. */
+export function fromDeadline(by: Answerer | undefined): boolean {
+  return by?.channel === DEADLINE.channel && by.name === DEADLINE.name;
+}
+
+/**
+ * The asking calls whose latest ask has a deadline that has passed, by the approver clock. `judged`:
+ * calls a deadline sweeper has already found expired by its own clock (the store's): due whenever
+ * their ask has a deadline, so a replica whose clock lags the store's does not take its answer as a
+ * person's.
+ */
+export function dueCalls(run: ReplyRun, judged: ReadonlySet<string> = new Set()): DueCall[] {
   const records = decisionsOf([run.msg]);
   const at = now(run);
   const due: DueCall[] = [];
   for (const call of openCalls(run.msg)) {
     if (call.state !== "asking") continue;
     const ask = records.findLast((r) => r.toolCallId === call.id && r.outcome === "ask");
-    if (!ask?.expiresAt || Date.parse(ask.expiresAt) > at) continue;
+    if (!ask?.expiresAt || (!judged.has(call.id) && Date.parse(ask.expiresAt) > at)) continue;
     const policy: ApproverPolicy | undefined = run.config.approvers?.policies.find(
       (p) => p.name === ask.policy,
     );
@@ -91,4 +104,17 @@ export function expire(run: ReplyRun, due: readonly DueCall[], late: ReadonlySet
       `Permission denied: nobody answered the confirmation before it expired at ${expiresAt}; the call was not run.`,
     );
   }
+}
+
+/**
+ * The calls of a paused reply `msg` still asking whose latest ask's deadline is at or before `at`
+ * (ms since the epoch, by whichever clock judges: the service's sweeper passes the store's).
+ */
+export function expiredAsks(msg: Msg, at: number): ToolCallBlock[] {
+  const records = decisionsOf([msg]);
+  return openCalls(msg).filter((call) => {
+    if (call.state !== "asking") return false;
+    const ask = records.findLast((r) => r.toolCallId === call.id && r.outcome === "ask");
+    return ask?.expiresAt !== undefined && Date.parse(ask.expiresAt) <= at;
+  });
 }

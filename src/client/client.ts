@@ -396,7 +396,9 @@ export class AgentScopeClient {
     if (signal) init.signal = signal;
     const response = await this.#fetchOk(method, path, init);
     if (response.status === 204) return undefined as T;
-    if (bytes && !response.headers.get("content-type")?.includes("json")) return (await response.blob()) as T;
+    // JSON Lines (application/x-ndjson) is bytes too: only a JSON document is parsed
+    if (bytes && !/^application\/(?:[\w.-]+\+)?json\b/.test(response.headers.get("content-type") ?? ""))
+      return (await response.blob()) as T;
     return (await response.json()) as T;
   }
 

@@ -8,6 +8,15 @@ export type {
 } from "./budget-types.js";
 export { type ConfirmResult, ConfirmResultSchema } from "./confirm-result.js";
 export {
+  DECISION_CSV_COLUMNS,
+  type DecisionExportFormat,
+  decisionsFromCsv,
+  decisionsFromJsonl,
+  decisionsToCsv,
+  decisionsToJsonl,
+  type ExportedDecision,
+} from "./decision-export.js";
+export {
   ANSWER_CHANNELS,
   type Answerer,
   type DecisionChannel,

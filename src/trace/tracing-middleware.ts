@@ -15,6 +15,7 @@ import { addCost, type Cost, toErrorInfo } from "../message/index.js";
 import type { ChatFinal } from "../model/core.js";
 import type { AgentState } from "../state/index.js";
 import type { ToolChunk } from "../tool/index.js";
+import { DECISION_SPAN_EVENT, decisionAttributes } from "./decision-span-event.js";
 import { AgentScopeAttr, GenAI, inputMessagesJson, outputMessagesJson, providerName } from "./gen-ai.js";
 
 export interface TracingOptions {
@@ -217,6 +218,9 @@ function observeReplyEvent(reply: ReplySpan, event: AgentEvent): boolean {
       reply.inputTokens += event.inputTokens;
       reply.outputTokens += event.outputTokens;
       if (event.cost) reply.cost = addCost(reply.cost, event.cost);
+      return false;
+    case "DECISION":
+      reply.span.addEvent(DECISION_SPAN_EVENT, decisionAttributes(event), new Date(event.createdAt));
       return false;
     case "REPLY_END":
       reply.span.setAttribute(AgentScopeAttr.finishedReason, event.finishedReason);

@@ -73,7 +73,7 @@ describe("Sweeper", () => {
     expect(parseServiceConfig(config(2000)).server?.sweepEveryMs).toBe(2000);
   });
 
-  it("a runtime on a backend without abandoned leases (memory) has nothing to sweep", async () => {
+  it("a runtime on a backend without abandoned leases (memory), whose agents set no deadlines, has nothing to sweep", async () => {
     const runtime = new ServiceRuntime({
       backend: await createBackend("memory:"),
       agents: [{ name: "main", model: crashModel() }],

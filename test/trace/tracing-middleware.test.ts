@@ -346,6 +346,14 @@ describe("tracingMiddleware", () => {
     expect(roots).toHaveLength(2);
     expect(roots.map((s) => s.attributes["agentscope.reply.id"])).toEqual([ask.replyId, ask.replyId]);
     expect(parentId(only("execute_tool"))).toBe(roots[1]!.spanContext().spanId);
+    // the decision records ride on the reply spans as span events: the ask, then the approval
+    const decisions = roots.flatMap((root) => root.events.filter((e) => e.name === "agentscope.decision"));
+    expect(decisions.map((e) => e.attributes?.["agentscope.decision.outcome"])).toEqual(["ask", "approve"]);
+    expect(decisions[1]!.attributes).toMatchObject({
+      "agentscope.decision.tool.name": "write_note",
+      "agentscope.decision.actor": "user",
+      "agentscope.decision.channel": "code",
+    });
   });
 
   it("ends the span of a tool still running when the reply is interrupted, marked as such", async () => {

@@ -13,6 +13,7 @@ Commands:
   eval     run a dataset of cases against an agent and write the reports (agentscope eval --help)
   kb       local knowledge bases: add documents, search them (agentscope kb --help)
   mcp      serve the agents over MCP on stdio, for desktop hosts (agentscope mcp --help)
+  audit    print a session's or a user's decision records as JSON Lines or CSV (agentscope audit --help)
 
 Run "agentscope <command> --help" for a command's options.
 `,

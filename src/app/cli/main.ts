@@ -161,6 +161,10 @@ async function evalDataset(args: string[]): Promise<void> {
   process.exitCode = await evalCommand(args, { out, err: process.stderr });
 }
 
+async function audit(args: string[]): Promise<void> {
+  await (await import("./audit-command.js")).auditCommand(args, { out });
+}
+
 async function mcp(args: string[]): Promise<void> {
   return (await import("./mcp-command.js")).mcpCommand(args);
 }
@@ -174,6 +178,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<void>> = {
   kb,
   eval: evalDataset,
   mcp,
+  audit,
 };
 
 async function main(argv: string[]): Promise<void> {

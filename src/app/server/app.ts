@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { delegatesOf } from "../../multiagent/index.js";
 import { openApiDocument } from "../../protocol/index.js";
+import { auditRoutes } from "./http/audit-routes.js";
 import { bearerAuth, type ServiceVariables } from "./http/auth.js";
 import { hostGuard, LOOPBACK_HOSTS, originGuard } from "./http/browser-guard.js";
 import { sendBodiesDirectly } from "./http/direct-body.js";
@@ -134,6 +135,7 @@ export function createApp(
     }),
   );
   app.route("/", sessionRoutes(runtime));
+  app.route("/", auditRoutes(runtime));
   app.route("/", replyRoutes(runtime));
   for (const mount of options.mounts ?? []) app.route("/", mount as Hono<{ Variables: ServiceVariables }>);
   // On Node, SSE bodies go straight to the socket (see direct-body.ts); elsewhere fetch is unchanged.

@@ -61,6 +61,28 @@ export const SESSION_ROUTES = {
     auth: "bearer",
     answer: answer<DecisionList>(200, "`{ decisions: DecisionRecord[] }`, oldest first"),
   },
+  exportDecisions: {
+    method: "GET",
+    path: "/v1/decisions",
+    summary:
+      "Audit export: the decision records of a user's sessions (or one session) in a period, as JSON Lines or CSV",
+    auth: "bearer",
+    query: {
+      user: {
+        type: "string",
+        description: "whose sessions (default: the caller's; another user's needs the admin role)",
+      },
+      session: { type: "string", description: "only this session's records" },
+      from: { type: "string", description: "records at or after this time (ISO 8601)" },
+      to: { type: "string", description: "records before this time (ISO 8601)" },
+      format: { type: "string", description: "`jsonl` (default) or `csv`" },
+    },
+    answer: answer<undefined>(
+      200,
+      "`application/x-ndjson` (one record per line) or `text/csv`, oldest first; each record adds its `sessionId`",
+      "bytes",
+    ),
+  },
   status: {
     method: "GET",
     path: "/v1/sessions/{id}/status",

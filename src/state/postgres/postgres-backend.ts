@@ -176,6 +176,12 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     kind: "postgres",
     lockTtlMs: ttl,
     store,
+    async now() {
+      const { rows } = await pool.query(
+        "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::float8 AS ms",
+      );
+      return Math.floor(Number(rows[0].ms));
+    },
     endRun: (end) => commit(runEndWrite(end)),
     checkpoint: (checkpoint) => commit(checkpointWrite(checkpoint)),
     bus: {

@@ -234,6 +234,10 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     kind: "redis",
     lockTtlMs: ttl,
     store,
+    async now() {
+      const [seconds, micros] = (await redis.time()) as [string | number, string | number];
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    },
     bus: {
       async publish(message) {
         local.deliver(message);

@@ -201,6 +201,12 @@ export interface ServiceBackend {
    */
   checkpoint?(checkpoint: RunCheckpoint): Promise<RunEndResult>;
   readonly pollMs?: number;
+  /**
+   * Optional: the store's clock (ms since the epoch), the one its leases expire by. Replicas judge
+   * pause deadlines by it, so their own clocks' drift does not matter. Without it (a store on this
+   * machine: memory, SQLite) the process's clock is the store's.
+   */
+  now?(): Promise<number>;
   /** How long a run lease lives without renewal (runs renew it every third of that); undefined: in-process locks. */
   readonly lockTtlMs?: number;
   close(): Promise<void>;

@@ -5,6 +5,7 @@ import type { AgentState } from "../../../state/index.js";
 import { newestEvent } from "../backend/newest-event.js";
 import type { RunLease, ServiceBackend } from "../backend/types.js";
 import { RequestError, sessionNotFound } from "../request-error.js";
+import { earliestDeadline } from "./deadline-index.js";
 import { EventQueue } from "./event-queue.js";
 import { keyed, keyedEvent, replayedRun } from "./idempotency.js";
 import type { LeaseRenewals } from "./lease-renewals.js";
@@ -36,6 +37,8 @@ export interface RunContext {
    * logged event carries it), that run's handle is answered and nothing new runs.
    */
   idempotencyKey?: string;
+  /** Called once a run that paused with asks that expire has logged its pause: the earliest deadline. */
+  onDeadline?: (expiresAt: string) => Promise<void>;
 }
 
 /** A live run on this replica: `abort` interrupts it. */
@@ -192,6 +195,11 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
     try {
       const save = finalSave && state ? { state, expectedVersion: version } : undefined;
       await queue.end({ ...(save ? { save } : {}), endEvents: held, lease });
+      const deadline = ctx.onDeadline && earliestDeadline(held);
+      if (deadline)
+        await ctx.onDeadline!(deadline).catch((error: Error) =>
+          ctx.log({ level: "error", sessionId, message: `indexing the pause's deadline: ${error.message}` }),
+        );
     } catch {
       // The log is unreachable: a follower will see the events the log kept.
     } finally {

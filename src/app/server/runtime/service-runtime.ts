@@ -20,6 +20,8 @@ import {
 } from "./answer-inputs.js";
 import { answeredAs } from "./confirm-answers.js";
 import { createSession } from "./create-session.js";
+import { DeadlineIndex } from "./deadline-index.js";
+import { deadlineSweep, type ExpiryOutcome, expireSession } from "./deadline-sweep.js";
 import { FollowClock, tickFor } from "./follow-clock.js";
 import { followerItems } from "./follow-events.js";
 import { Follower, type FollowItem, type FollowOptions } from "./follower.js";
@@ -33,6 +35,7 @@ import type { AnswerHow, FollowSessionOptions, ServiceRuntimeOptions } from "./s
 import { SessionFeeds } from "./session-feed.js";
 import { type SessionStatus, sessionStatus } from "./session-status.js";
 import { SessionTimeTravel } from "./session-time-travel.js";
+import { StoreClock, withClock } from "./store-clock.js";
 import { StreamSlots } from "./stream-slots.js";
 import { Sweeper } from "./sweeper.js";
 
@@ -74,7 +77,10 @@ export class ServiceRuntime {
   readonly #clock: FollowClock;
   readonly #log: ServiceLog;
   readonly #rolesOf: ServiceRuntimeOptions["rolesOf"];
-  /** Timed work of this replica: the recovery of abandoned runs. */
+  /** The store's clock: pause deadlines are set and judged by it. */
+  readonly #storeClock: StoreClock;
+  readonly #deadlines: DeadlineIndex;
+  /** Timed work of this replica: the recovery of abandoned runs, the expiry of pause deadlines. */
   readonly sweeper: Sweeper;
   /** Checkpoints, rewind and fork; undefined when the service runs without `checkpoints`. */
   readonly timeTravel: SessionTimeTravel | undefined;
@@ -82,11 +88,13 @@ export class ServiceRuntime {
   constructor(options: ServiceRuntimeOptions) {
     if (options.agents.length === 0) throw new TypeError("ServiceRuntime needs at least one agent");
     this.backend = options.backend;
+    this.#storeClock = new StoreClock(options.backend);
+    this.#deadlines = new DeadlineIndex(options.backend);
     this.streams = new StreamSlots(options.streams);
     // Each run passes its own checkpoint with the call (see startRun): one Agent serves many sessions.
     for (const definition of options.agents) {
       if (this.#agents.has(definition.name)) throw new TypeError(`two agents are named "${definition.name}"`);
-      this.#agents.set(definition.name, new Agent(definition));
+      this.#agents.set(definition.name, new Agent(withClock(definition, this.#storeClock)));
     }
     this.#defaultAgent = options.agents[0]!.name;
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
@@ -122,6 +130,10 @@ export class ServiceRuntime {
     );
     const recovery = recoverySweep(options.backend, (sessionId) => this.#sweepSession(sessionId));
     if (recovery) this.sweeper.register(recovery);
+    if (options.agents.some((agent) => agent.approvers?.policies.some((p) => p.expiresAfterMs !== undefined)))
+      this.sweeper.register(
+        deadlineSweep(this.#deadlines, this.#storeClock, (sessionId, at) => this.#expire(sessionId, at)),
+      );
     // a restarted replica closes the replies its last life (or any dead replica) left cut off, at once
     void this.sweeper.start();
   }
@@ -256,6 +268,13 @@ export class ServiceRuntime {
       this.#log({ level: "error", sessionId, message: `recovery failed: ${(error as Error).message}` });
       return "running";
     }
+  }
+
+  /** The deadline sweeper's expiry of one session's due asks, run as its owner's. */
+  async #expire(sessionId: string, at: number): Promise<ExpiryOutcome> {
+    const record = await this.backend.sessions.get(sessionId);
+    if (!record) return "moot";
+    return expireSession((input) => this.#run(record.owner, sessionId, input, record), at);
   }
 
   /**
@@ -427,6 +446,7 @@ export class ServiceRuntime {
             ? { onBoundary: this.timeTravel.atBoundary.bind(this.timeTravel, sessionId) }
             : {}),
           ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+          onDeadline: (expiresAt) => this.#deadlines.add({ sessionId, expiresAt }),
         },
         input,
       );
@@ -441,6 +461,11 @@ export class ServiceRuntime {
       if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);
     });
     return run.handle;
+  }
+
+  /** The user's roles, from the token configuration (none without one). */
+  rolesOf(user: string): readonly string[] {
+    return this.#rolesOf?.(user) ?? [];
   }
 
   /** Who answers: the authenticated user, with their roles, through `via`. */
