@@ -1,8 +1,8 @@
 export { AgentSpawner, type AgentSpawnerOptions, agentSpawner, SPAWNS_KEY } from "./agent-spawner.js";
+export { spawnHints } from "./spawn-hints.js";
 export type { SpawnHost, SpawnRequest } from "./spawn-host.js";
 export type { SpawnLimits } from "./spawn-limits.js";
+export { overLimit, type ResolvedLimits, resolveLimits } from "./spawn-limits.js";
 export type { SpawnTemplate } from "./spawn-template.js";
-export { type ResolvedLimits, resolveLimits, overLimit } from "./spawn-limits.js";
-export { spawnHints } from "./spawn-hints.js";
 export { spawnTools } from "./spawn-tools.js";
 export { outcomeText, type SpawnHandle, type SpawnRecord, type SpawnStatus } from "./spawned-run.js";

@@ -97,14 +97,14 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
       execute: async (_input, ctx) => {
         await spawner.refresh?.(ctx.state, ctx.sessionId);
         return {
-        subagents: spawner.records(ctx.state, ctx.sessionId).map((r) => ({
-          id: r.id,
-          label: r.label,
-          template: r.template,
-          status: r.status,
-          ...(r.error ? { error: r.error } : {}),
-          ...(r.exposed ? { session_id: r.sessionId } : {}),
-        })),
+          subagents: spawner.records(ctx.state, ctx.sessionId).map((r) => ({
+            id: r.id,
+            label: r.label,
+            template: r.template,
+            status: r.status,
+            ...(r.error ? { error: r.error } : {}),
+            ...(r.exposed ? { session_id: r.sessionId } : {}),
+          })),
         };
       },
     }),

@@ -52,7 +52,7 @@ export function wireSpawning(
       for (const tool of spawner.tools) toolkit.register(tool);
       options.middlewares = [...(options.middlewares ?? []), spawner.middleware];
       spawns.add(config.name, spawner);
-      linkToRuntime(options, spawns);
+      linkToRuntime(spawner.middleware, spawns);
     } catch (error) {
       throw new ConfigError(`${where}: ${(error as Error).message}`);
     }

@@ -1,3 +1,4 @@
+import type { Middleware } from "../../../agent/index.js";
 import type { ServiceAgentOptions } from "./service-runtime-options.js";
 
 /**
@@ -13,19 +14,24 @@ export interface RuntimeLink<R = unknown> {
   resumes(sessionId: string): Promise<boolean>;
 }
 
-const links = new WeakMap<ServiceAgentOptions, RuntimeLink>();
+const links = new WeakMap<Middleware, RuntimeLink>();
 
-/** Registers `link` with the agent it serves; a ServiceRuntime built over that agent attaches it. */
-export function linkToRuntime(agent: ServiceAgentOptions, link: RuntimeLink): void {
-  links.set(agent, link);
+/**
+ * Registers `link` with a middleware of the agents it serves: a ServiceRuntime built over an agent
+ * with that middleware attaches it (the middleware goes along when the agent's options are copied,
+ * as the workspaces do).
+ */
+export function linkToRuntime(middleware: Middleware, link: RuntimeLink): void {
+  links.set(middleware, link);
 }
 
-/** The links registered with these agents, each once. */
+/** The links registered with these agents' middleware, each once. */
 export function runtimeLinksOf(agents: readonly ServiceAgentOptions[]): RuntimeLink[] {
   const found = new Set<RuntimeLink>();
-  for (const agent of agents) {
-    const link = links.get(agent);
-    if (link) found.add(link);
-  }
+  for (const agent of agents)
+    for (const middleware of agent.middlewares ?? []) {
+      const link = links.get(middleware);
+      if (link) found.add(link);
+    }
   return [...found];
 }

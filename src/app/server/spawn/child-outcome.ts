@@ -45,7 +45,9 @@ export async function settleFromChild(backend: ServiceBackend, record: SpawnReco
     default: {
       const text = finalText(reply);
       record.result =
-        reply.finishedReason === "exceed_max_iters" ? `[stopped at its iteration limit] ${text}`.trimEnd() : text;
+        reply.finishedReason === "exceed_max_iters"
+          ? `[stopped at its iteration limit] ${text}`.trimEnd()
+          : text;
       return end("completed");
     }
   }

@@ -56,11 +56,14 @@ export class ChildRun implements SpawnHandle {
   /** The session's events, for `forward`, until the record settles. */
   async #follow(source: string): Promise<void> {
     try {
-      const items = await this.runtime.follow(this.owner, this.record.sessionId, { signal: this.#stop.signal });
+      const items = await this.runtime.follow(this.owner, this.record.sessionId, {
+        signal: this.#stop.signal,
+      });
       for await (const item of items) {
         if (item.kind !== "event") continue;
         const forward = this.forward;
-        if (forward) forward({ ...item.event, source: item.event.source ? `${source}/${item.event.source}` : source });
+        if (forward)
+          forward({ ...item.event, source: item.event.source ? `${source}/${item.event.source}` : source });
       }
     } catch {
       // following is best effort: the outcome comes from the stored state

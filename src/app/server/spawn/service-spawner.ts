@@ -93,7 +93,8 @@ export class ServiceSpawner implements SpawnHost {
     if (refusal) return refusal;
     const id = `sub_${records.length + 1}`;
     const label = request.label ?? `${request.template}-${records.length + 1}`;
-    if (records.some((r) => r.label === label)) return `the label "${label}" is taken in this session; pick another`;
+    if (records.some((r) => r.label === label))
+      return `the label "${label}" is taken in this session; pick another`;
     const sessionId = childSessionId(ctx.sessionId, id);
     const record: SpawnRecord = {
       id,
@@ -195,7 +196,9 @@ export class ServiceSpawner implements SpawnHost {
       if (parent) this.#owners.set(sessionId, parent.owner);
     }
     await Promise.all(
-      records.filter((r) => r.status === "running").map((r) => settleFromChild(runtime.backend, r).catch(() => false)),
+      records
+        .filter((r) => r.status === "running")
+        .map((r) => settleFromChild(runtime.backend, r).catch(() => false)),
     );
   }
 
