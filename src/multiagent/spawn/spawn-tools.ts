@@ -216,7 +216,13 @@ function expose(ctx: ToolContext, run: SpawnHandle, reply: { replyId: string; so
       agentId: agent ?? template,
       sessionId,
       label,
-      metadata: { subagentId: id, sessionId, label },
+      metadata: {
+        subagentId: id,
+        sessionId,
+        label,
+        taskId: run.record.taskId ?? id,
+        parentSessionId: ctx.sessionId,
+      },
     }),
   );
 }
