@@ -167,7 +167,7 @@ export class ServiceSpawner implements SpawnHost {
     const runtime = this.#runtime();
     if (!record || record.status !== "running" || !runtime) return undefined;
     const known = this.#handles.get(`${sessionId}/${id}`);
-    if (known && known.record === record) return known;
+    if (known?.record === record) return known;
     const owner = this.#owners.get(sessionId);
     if (owner === undefined) return undefined;
     const handle = new ChildRun(record, runtime, owner);
