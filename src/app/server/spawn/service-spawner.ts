@@ -165,7 +165,7 @@ export class ServiceSpawner implements SpawnHost {
   run(sessionId: string, id: string): ChildRun | undefined {
     const record = this.#latest.get(sessionId)?.find((r) => r.id === id);
     const runtime = this.#runtime();
-    if (!record || record.status !== "running" || !runtime) return undefined;
+    if (record?.status !== "running" || !runtime) return undefined;
     const known = this.#handles.get(`${sessionId}/${id}`);
     if (known?.record === record) return known;
     const owner = this.#owners.get(sessionId);
