@@ -8,6 +8,7 @@ import { type Msg, newId, textOf } from "../message/index.js";
 import { type AgentState, emptyAgentState } from "../state/index.js";
 import type { AgentLike } from "./agent-like.js";
 import { OrchestratedReply } from "./orchestrated-reply.js";
+import { PARENT_SESSION_KEY } from "./sub-agent-tool.js";
 
 export interface A2AAgentOptions {
   /** The agent's base URL (its card is at `<url>/.well-known/agent-card.json`; end a path with "/"). */
@@ -127,13 +128,28 @@ export class A2AAgent implements AgentLike {
       message = this.message(text, remote.contextId);
     }
     yield* run.drain();
-    yield* this.relay(run, remote, message, options.signal);
+    // The seeds' task metadata on every event forwarded from the remote task: its A2A task id and the
+    // session that delegated to it (a sub-agent tool's parent, else the session it runs in).
+    const task: { taskId?: string } = {};
+    const parentSessionId = (state.toolContext[PARENT_SESSION_KEY] as string | undefined) ?? state.sessionId;
+    for await (const event of this.relay(run, remote, message, options.signal, task)) {
+      yield task.taskId
+        ? { ...event, metadata: { ...event.metadata, taskId: task.taskId, parentSessionId } }
+        : event;
+    }
   }
 
-  private async *relay(run: OrchestratedReply, remote: Remote, message: Message, signal?: AbortSignal) {
+  private async *relay(
+    run: OrchestratedReply,
+    remote: Remote,
+    message: Message,
+    signal: AbortSignal | undefined,
+    task: { taskId?: string },
+  ) {
     const client = await this.connect();
     let blockId: string | undefined;
-    let taskId: string | undefined;
+    let taskId: string | undefined = message.taskId || undefined;
+    task.taskId = taskId;
     const closeText = () => {
       if (blockId) run.emit("TEXT_BLOCK_END", { blockId });
       blockId = undefined;
@@ -157,6 +173,7 @@ export class A2AAgent implements AgentLike {
         const value = payload.value;
         if (value.contextId) remote.contextId = value.contextId;
         if (payload.$case === "task") taskId = value.id;
+        if (taskId) task.taskId = taskId;
         if (payload.$case === "message") {
           say(partsText(value.parts ?? []));
           break;

@@ -28,13 +28,19 @@ export {
   type AgentSpawnerOptions,
   agentSpawner,
   outcomeText,
+  overLimit,
+  type ResolvedLimits,
+  resolveLimits,
   SPAWNS_KEY,
+  type SpawnHandle,
   type SpawnHost,
   type SpawnLimits,
   type SpawnRecord,
   type SpawnRequest,
   type SpawnStatus,
   type SpawnTemplate,
+  spawnHints,
+  spawnTools,
 } from "./spawn/index.js";
 export { type SubAgentToolOptions, subAgentTool, subState, toolResultOf } from "./sub-agent-tool.js";
 export {

@@ -77,8 +77,12 @@ export function subAgentTool<I extends z.ZodType = typeof PromptInput>(
 export function subState(agent: AgentLike, own: Partial<PermissionContext> | undefined, ctx: ToolContext) {
   const state = agent.createState();
   state.permission = narrowPermission({ ...state.permission, ...own }, ctx.permission);
+  state.toolContext[PARENT_SESSION_KEY] = ctx.sessionId;
   return state;
 }
+
+/** Where a sub-run's session keeps the session id of the parent that delegated to it (its tool data). */
+export const PARENT_SESSION_KEY = "agentscope.parentSessionId";
 
 /** The tool result for a finished sub-run: its final text or structured output; failures are errors the model reads. */
 export function toolResultOf(name: string, reply: Msg, structured: boolean): unknown {

@@ -20,6 +20,7 @@ export function startChildServer(
     prefix?: string;
     lockTtlMs?: number;
     crash?: boolean;
+    spawn?: boolean;
     sweepEveryMs?: number;
     resumeOnRecovery?: boolean;
   } = {},

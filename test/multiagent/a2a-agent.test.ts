@@ -188,6 +188,13 @@ describe("A2AAgent against the SDK's server classes", () => {
     );
     const events = await collect(main.replyStream(userMsg("ask the remote")));
     expect(textOf(foldSubRun(events, { source: "main/remote" })!)).toBe("Hello from the SDK.");
+    // Forwarded events carry the remote task and the delegating session (the seeds' task metadata).
+    const forwarded = events.filter((e) => e.source === "main/remote" && e.type === "TEXT_BLOCK_DELTA");
+    expect(forwarded.length).toBeGreaterThan(0);
+    for (const event of forwarded) {
+      expect(event.metadata).toMatchObject({ parentSessionId: main.state.sessionId });
+      expect(typeof event.metadata?.taskId).toBe("string");
+    }
     expect(blocksOf(main.state.context.at(-1)!, "tool_result")[0]!.output).toBe("Hello from the SDK.");
   });
 });

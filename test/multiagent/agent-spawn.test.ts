@@ -86,6 +86,10 @@ describe("agent_spawn", () => {
     const nested = events.filter((e) => e.replyId === exposed.replyId);
     expect(nested.map((e) => e.type)).toContain("REPLY_END");
     expect(nested.every((e) => e.source === "main/researcher-1")).toBe(true);
+    // Forwarded events carry the seeds' task metadata: the sub-agent's task (here its id) and the parent's session.
+    expect(exposed).toMatchObject({ subagentId: "sub_1", agentId: "researcher", label: "researcher-1" });
+    for (const event of nested)
+      expect(event.metadata).toMatchObject({ taskId: "sub_1", parentSessionId: main.state.sessionId });
     // Its usage is rolled up into the parent's reply.
     expect(stored.usage?.inputTokens).toBeGreaterThanOrEqual(7);
 

@@ -14,7 +14,8 @@ import { outcomeText } from "./spawned-run.js";
 export function spawnHints(spawner: SpawnHost): Middleware {
   return {
     name: "agentscope.spawn",
-    beforeReasoning(_iteration, ctx) {
+    async beforeReasoning(_iteration, ctx) {
+      await spawner.refresh?.(ctx.state.toolContext, ctx.state.sessionId);
       const records = spawner.records(ctx.state.toolContext, ctx.state.sessionId);
       let board: TaskBoard | undefined;
       for (const record of records) {

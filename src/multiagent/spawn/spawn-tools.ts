@@ -4,7 +4,7 @@ import { functionTool, type Tool, type ToolContext, ToolError } from "../../tool
 import type { SpawnHost } from "./spawn-host.js";
 import { MAX_SPAWN_TIMEOUT_SECONDS } from "./spawn-limits.js";
 import { assignTask, checkAssignable, settleTask } from "./spawn-tasks.js";
-import { outcomeText, type SpawnedRun, type SpawnRecord } from "./spawned-run.js";
+import { outcomeText, type SpawnHandle, type SpawnRecord } from "./spawned-run.js";
 
 const SubagentId = z.string().regex(/^sub_[1-9][0-9]*$/, 'a sub-agent id looks like "sub_1"');
 const Timeout = z.number().min(0).max(MAX_SPAWN_TIMEOUT_SECONDS);
@@ -43,25 +43,31 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
           .optional()
           .describe("A task of your list to hand to it: it owns the task until it ends"),
         timeout_seconds: Timeout.optional(),
-        expose_to_user: z.boolean().optional(),
+        expose_to_user: z
+          .boolean()
+          .optional()
+          .describe("Make its session one the user can open, read and talk to"),
       }),
       async execute(input, ctx) {
-        if (input.expose_to_user) {
+        if (input.expose_to_user && !spawner.exposes) {
           throw new ToolError(
             "expose_to_user is not available here: this host does not serve sub-agent sessions to the user. Spawn it without.",
           );
         }
         if (input.task_id) checkAssignable(ctx.tasks, input.task_id);
-        const started = spawner.start(
+        await spawner.refresh?.(ctx.state, ctx.sessionId);
+        const started = await spawner.start(
           {
             template: input.template,
             prompt: input.prompt,
             ...(input.label ? { label: input.label } : {}),
             ...(input.task_id ? { taskId: input.task_id } : {}),
+            ...(input.expose_to_user ? { expose: true } : {}),
           },
           ctx,
         );
         if (typeof started === "string") throw new ToolError(started);
+        if (started.record.exposed && started.firstReply) expose(ctx, started, started.firstReply);
         if (ctx.tasks) assignTask(ctx.tasks, started.record);
         if (input.background) return promoted(started, "it runs in the background as asked");
         const seconds = input.timeout_seconds ?? spawner.limits.defaultTimeoutSeconds;
@@ -88,15 +94,19 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
       name: "agent_list",
       description: "Lists the sub-agents this session spawned: id, label, template, status.",
       input: z.object({}),
-      execute: (_input, ctx) => ({
-        subagents: spawner.records(ctx.state, ctx.sessionId).map((r) => ({
-          id: r.id,
-          label: r.label,
-          template: r.template,
-          status: r.status,
-          ...(r.error ? { error: r.error } : {}),
-        })),
-      }),
+      execute: async (_input, ctx) => {
+        await spawner.refresh?.(ctx.state, ctx.sessionId);
+        return {
+          subagents: spawner.records(ctx.state, ctx.sessionId).map((r) => ({
+            id: r.id,
+            label: r.label,
+            template: r.template,
+            status: r.status,
+            ...(r.error ? { error: r.error } : {}),
+            ...(r.exposed ? { session_id: r.sessionId } : {}),
+          })),
+        };
+      },
     }),
     functionTool({
       ...common,
@@ -107,11 +117,12 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
         "without an id, waits for the first of the running ones.",
       input: z.object({ subagent_id: SubagentId.optional(), timeout_seconds: Timeout.optional() }),
       async execute({ subagent_id, timeout_seconds }, ctx) {
+        await spawner.refresh?.(ctx.state, ctx.sessionId);
         const records = spawner.records(ctx.state, ctx.sessionId);
         const runs = subagent_id
           ? [runOrRecord(spawner, ctx, records, subagent_id)]
           : records.filter((r) => r.status === "running").map((r) => spawner.run(ctx.sessionId, r.id)!);
-        const waiting = runs.filter((run): run is SpawnedRun => "done" in run);
+        const waiting = runs.filter((run): run is SpawnHandle => "done" in run);
         const finished = runs.find((run): run is SpawnRecord => !("done" in run));
         if (finished) return outcomeText(deliver(finished, ctx));
         if (waiting.length === 0) return "No sub-agent of this session is running.";
@@ -128,6 +139,7 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
       description: "Cancels a running sub-agent of this session.",
       input: z.object({ subagent_id: SubagentId, reason: z.string().max(500).optional() }),
       async execute({ subagent_id, reason }, ctx) {
+        await spawner.refresh?.(ctx.state, ctx.sessionId);
         const found = runOrRecord(spawner, ctx, spawner.records(ctx.state, ctx.sessionId), subagent_id);
         if (!("done" in found)) return `${subagent_id} is not running (${found.status}).`;
         found.cancel(reason ?? "cancelled by its parent");
@@ -144,7 +156,7 @@ function runOrRecord(
   ctx: ToolContext,
   records: SpawnRecord[],
   id: string,
-): SpawnedRun | SpawnRecord {
+): SpawnHandle | SpawnRecord {
   const record = records.find((r) => r.id === id);
   if (!record) {
     const known = records.map((r) => r.id).join(", ") || "none";
@@ -161,7 +173,7 @@ function deliver(record: SpawnRecord, ctx: ToolContext): SpawnRecord {
   return record;
 }
 
-function promoted(run: SpawnedRun, why: string) {
+function promoted(run: SpawnHandle, why: string) {
   run.record.background = true;
   return {
     subagent_id: run.record.id,
@@ -171,27 +183,48 @@ function promoted(run: SpawnedRun, why: string) {
   };
 }
 
-/** Streams the sub-agent's events through the parent's call while it waits (SUBAGENT_EXPOSED first). */
-function forwardInto(ctx: ToolContext, run: SpawnedRun): void {
+/**
+ * Streams the sub-agent's events through the parent's call while it waits (SUBAGENT_EXPOSED first,
+ * unless an exposed one announced itself at its start). Each carries `metadata.taskId` (the task it
+ * works on, else its sub-agent id) and `metadata.parentSessionId`, as the seeds have remote forwards.
+ */
+function forwardInto(ctx: ToolContext, run: SpawnHandle): void {
   const emit = ctx.emit;
   if (!emit) return;
-  let exposed = false;
+  let exposed = run.record.exposed === true && run.firstReply !== undefined;
+  const task = { taskId: run.record.taskId ?? run.record.id, parentSessionId: ctx.sessionId };
   run.forward = (event) => {
     if (!exposed && event.type === "REPLY_START") {
       exposed = true;
-      emit(
-        createEvent("SUBAGENT_EXPOSED", {
-          replyId: event.replyId,
-          source: event.source,
-          name: run.record.template,
-          toolCallId: ctx.toolCallId,
-          parentReplyId: ctx.replyId,
-          metadata: { subagentId: run.record.id, sessionId: run.record.sessionId, label: run.record.label },
-        }),
-      );
+      expose(ctx, run, { replyId: event.replyId, source: event.source ?? "" });
     }
-    emit(event);
+    emit({ ...event, metadata: { ...event.metadata, ...task } });
   };
+}
+
+/** SUBAGENT_EXPOSED for the sub-agent's reply, with the seeds' fields and the spawning call. */
+function expose(ctx: ToolContext, run: SpawnHandle, reply: { replyId: string; source: string }): void {
+  const { id, template, agent, sessionId, label } = run.record;
+  ctx.emit?.(
+    createEvent("SUBAGENT_EXPOSED", {
+      replyId: reply.replyId,
+      source: reply.source,
+      name: template,
+      toolCallId: ctx.toolCallId,
+      parentReplyId: ctx.replyId,
+      subagentId: id,
+      agentId: agent ?? template,
+      sessionId,
+      label,
+      metadata: {
+        subagentId: id,
+        sessionId,
+        label,
+        taskId: run.record.taskId ?? id,
+        parentSessionId: ctx.sessionId,
+      },
+    }),
+  );
 }
 
 /** The sub-agent's usage, rolled up into the parent's reply (as subAgentTool does). */
@@ -209,18 +242,18 @@ function rollUpUsage(ctx: ToolContext, record: SpawnRecord): void {
 }
 
 /** Whether the run ended within `seconds` (false on the timeout or when `signal` aborts first). */
-function waitFor(run: SpawnedRun, seconds: number, signal: AbortSignal): Promise<boolean> {
+function waitFor(run: SpawnHandle, seconds: number, signal: AbortSignal): Promise<boolean> {
   return waitForAny([run], seconds, signal).then((ended) => ended !== undefined);
 }
 
 function waitForAny(
-  runs: SpawnedRun[],
+  runs: SpawnHandle[],
   seconds: number,
   signal: AbortSignal,
-): Promise<SpawnedRun | undefined> {
+): Promise<SpawnHandle | undefined> {
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (value: SpawnedRun | undefined) => {
+    const finish = (value: SpawnHandle | undefined) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);

@@ -16,6 +16,8 @@ export interface SpawnRecord {
   id: string;
   label: string;
   template: string;
+  /** The agent it runs as, when not the template's name (the service: a configured agent). */
+  agent?: string;
   /** The sub-agent's own session id. */
   sessionId: string;
   status: SpawnStatus;
@@ -24,6 +26,8 @@ export interface SpawnRecord {
   replyId: string;
   /** The parent's task it works on (`agent_spawn { task_id }`): owned by its label while it runs. */
   taskId?: string;
+  /** Served to the user as a session of its own (`agent_spawn { expose_to_user }`, hosts that can). */
+  exposed?: boolean;
   /** Whether the call returned before the sub-agent ended (asked for, or promoted at its timeout). */
   background: boolean;
   /** Its final text, once completed. */
@@ -37,8 +41,23 @@ export interface SpawnRecord {
   endedAt?: string;
 }
 
+/**
+ * A running sub-agent as the spawn tools see it, wherever it runs (this process: `SpawnedRun`; the
+ * service: a run of its own session): its record, its end, and how to watch or stop it.
+ */
+export interface SpawnHandle {
+  readonly record: SpawnRecord;
+  /** Settles when the run has ended, however it ended (never rejects). */
+  readonly done: Promise<SpawnRecord>;
+  /** While the spawning call waits, the sub-agent's events go out through the parent's stream. */
+  forward: ((event: AgentEvent) => void) | undefined;
+  /** The sub-agent's first reply id and event source, once known (for SUBAGENT_EXPOSED). */
+  readonly firstReply?: { replyId: string; source: string };
+  cancel(reason: string): void;
+}
+
 /** A sub-agent running in this process: its record, its session, and how to stop or watch it. */
-export class SpawnedRun {
+export class SpawnedRun implements SpawnHandle {
   readonly controller = new AbortController();
   /** Settles when the run has ended, however it ended (never rejects). */
   readonly done: Promise<SpawnRecord>;

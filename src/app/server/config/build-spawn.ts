@@ -1,14 +1,18 @@
 import type { Agent } from "../../../agent/index.js";
-import { agentSpawner, type SpawnTemplate } from "../../../multiagent/index.js";
 import type { PermissionOptions } from "../../../permission/index.js";
 import { Toolkit } from "../../../tool/index.js";
+import { linkToRuntime } from "../runtime/runtime-links.js";
 import type { ServiceAgentOptions } from "../runtime/service-runtime.js";
+import { ServiceSpawner, type ServiceSpawnTemplate } from "../spawn/service-spawner.js";
+import { ServiceSpawns } from "../spawn/service-spawns.js";
 import { type AgentConfig, ConfigError } from "./service-config.js";
 
 /**
- * Wires each agent's `spawn` config: an `AgentSpawner` over its templates (each a configured agent,
- * run with the template's permission, else that agent's, in dont_ask mode unless one says otherwise),
- * its tools in the agent's toolkit and its middleware (the hints of background sub-agents).
+ * Wires each agent's `spawn` config: a `ServiceSpawner` over its templates (each a configured agent,
+ * run in a session of its own with the template's permission, else that agent's, in dont_ask mode
+ * unless one says otherwise or it is exposed), its tools in the agent's toolkit and its middleware
+ * (the outcomes of background sub-agents). The spawners share one `ServiceSpawns`, linked to the
+ * runtime built over these agents.
  */
 export function wireSpawning(
   configs: AgentConfig[],
@@ -16,6 +20,7 @@ export function wireSpawning(
   instance: (name: string, where: string) => Agent,
 ): void {
   const byName = new Map(agents.map((options) => [options.name, options] as const));
+  const spawns = new ServiceSpawns();
   for (const config of configs) {
     if (!config.spawn) continue;
     const where = `agents "${config.name}".spawn`;
@@ -23,25 +28,31 @@ export function wireSpawning(
     const toolkit = options?.toolkit;
     if (!options || !(toolkit instanceof Toolkit))
       throw new ConfigError(`${where}: the agent has no toolkit`);
-    const templates: SpawnTemplate[] = config.spawn.templates.map((template, i) => {
-      const agent = instance(template.agent, `${where}.templates[${i}].agent`);
+    const templates: ServiceSpawnTemplate[] = config.spawn.templates.map((template, i) => {
+      // checks the name (a configured agent) as before; the sub-agent's session runs that agent
+      instance(template.agent, `${where}.templates[${i}].agent`);
       const own = configs.find((c) => c.name === template.agent)?.permission;
       const permission = (template.permission ?? own) as PermissionOptions | undefined;
       return {
         name: template.name,
         description: template.description,
-        agent,
+        agent: template.agent,
         ...(permission ? { permission } : {}),
-        ...(template.canSpawn !== undefined ? { canSpawn: template.canSpawn } : {}),
       };
     });
     try {
-      const spawner = agentSpawner({
-        templates,
-        ...(config.spawn.limits ? { limits: config.spawn.limits } : {}),
-      });
+      const spawner = new ServiceSpawner(
+        {
+          templates,
+          ...(config.spawn.limits ? { limits: config.spawn.limits } : {}),
+          ...(config.spawn.followUp !== undefined ? { followUp: config.spawn.followUp } : {}),
+        },
+        () => spawns.runtime,
+      );
       for (const tool of spawner.tools) toolkit.register(tool);
       options.middlewares = [...(options.middlewares ?? []), spawner.middleware];
+      spawns.add(config.name, spawner);
+      linkToRuntime(spawner.middleware, spawns);
     } catch (error) {
       throw new ConfigError(`${where}: ${(error as Error).message}`);
     }

@@ -135,6 +135,8 @@ export const AgentConfigSchema = z.strictObject({
           }),
         )
         .min(1),
+      /** Start a follow-up reply in the parent session when a background sub-agent ends after the reply did (default true). */
+      followUp: z.boolean().optional(),
       limits: z
         .strictObject({
           maxDepth: z.number().int().positive().optional(),

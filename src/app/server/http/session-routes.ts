@@ -2,6 +2,7 @@ import type { Hono } from "hono";
 import { RequestError, sessionNotFound } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
 import { sessionDecisions } from "../runtime/session-decisions.js";
+import { pageWithParents, sessionWithParent } from "../spawn/session-parent.js";
 import type { ServiceVariables } from "./auth.js";
 import { requestHeader } from "./request-header.js";
 import { routesFrom } from "./routes-from.js";
@@ -28,12 +29,13 @@ export function sessionRoutes(runtime: ServiceRuntime): Hono<{ Variables: Servic
       if (limit !== undefined) options.limit = limit;
       const cursor = c.req.query("cursor");
       if (cursor) options.cursor = cursor;
-      return c.json(await runtime.listSessions(c.var.user, options));
+      return c.json(await pageWithParents(runtime.backend, await runtime.listSessions(c.var.user, options)));
     },
 
     getSession: async (c, request) => {
       const record = await runtime.getSession(c.var.user, request.param("id"));
-      return c.json({ ...record, status: await runtime.status(c.var.user, record.sessionId, record) });
+      const status = await runtime.status(c.var.user, record.sessionId, record);
+      return c.json({ ...(await sessionWithParent(runtime.backend, record)), status });
     },
 
     renameSession: async (c, request) => {

@@ -30,6 +30,7 @@ import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-ses
 import { recoverySweep } from "./recovery-sweep.js";
 import { type LocalRun, type RunHandle, type RunInput, startRun } from "./run-execution.js";
 import { RunSlots } from "./run-slots.js";
+import { type RuntimeLink, runtimeLinksOf } from "./runtime-links.js";
 import { type ServiceLog, silentLog } from "./service-log.js";
 import type { AnswerHow, FollowSessionOptions, ServiceRuntimeOptions } from "./service-runtime-options.js";
 import { SessionFeeds } from "./session-feed.js";
@@ -80,6 +81,8 @@ export class ServiceRuntime {
   /** The store's clock: pause deadlines are set and judged by it. */
   readonly #storeClock: StoreClock;
   readonly #deadlines: DeadlineIndex;
+  /** Parts wired at config time that follow the runs (sub-agent sessions: docs/multi-agent.md). */
+  readonly #links: RuntimeLink[];
   /** Timed work of this replica: the recovery of abandoned runs, the expiry of pause deadlines. */
   readonly sweeper: Sweeper;
   /** Checkpoints, rewind and fork; undefined when the service runs without `checkpoints`. */
@@ -125,6 +128,8 @@ export class ServiceRuntime {
     this.timeTravel =
       options.checkpoints && new SessionTimeTravel(options.backend, options.checkpoints, this.#log);
     this.#rolesOf = options.rolesOf;
+    this.#links = runtimeLinksOf(options.agents);
+    for (const link of this.#links) link.attach(this);
     this.sweeper = new Sweeper(options.sweepEveryMs ?? 5_000, (job, error) =>
       this.#log({ level: "error", message: `${job.name}: ${(error as Error).message}` }),
     );
@@ -247,7 +252,7 @@ export class ServiceRuntime {
       });
       // Idempotent effects cut off mid-run are run again with their key (the runtime's answer).
       const retry = await this.#retryOf(sessionId);
-      if (retry || this.#resumeOnRecovery) {
+      if (retry || this.#resumeOnRecovery || (await this.#resumes(sessionId))) {
         const record = await this.backend.sessions.get(sessionId);
         if (record) await this.#run(record.owner, sessionId, retry).catch(() => {});
       }
@@ -459,6 +464,7 @@ export class ServiceRuntime {
     void run.handle.done.finally(() => {
       release();
       if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);
+      for (const link of this.#links) link.runEnded(sessionId);
     });
     return run.handle;
   }
@@ -466,6 +472,11 @@ export class ServiceRuntime {
   /** The user's roles, from the token configuration (none without one). */
   rolesOf(user: string): readonly string[] {
     return this.#rolesOf?.(user) ?? [];
+  }
+
+  async #resumes(sessionId: string): Promise<boolean> {
+    for (const link of this.#links) if (await link.resumes(sessionId).catch(() => false)) return true;
+    return false;
   }
 
   /** Who answers: the authenticated user, with their roles, through `via`. */

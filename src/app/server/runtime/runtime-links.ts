@@ -1,0 +1,37 @@
+import type { Middleware } from "../../../agent/index.js";
+import type { ServiceAgentOptions } from "./service-runtime-options.js";
+
+/**
+ * A part of the service wired at config time that needs the runtime once it exists (the service's
+ * `agent_spawn`: sub-agent sessions). The runtime attaches it, tells it of each run's end, and asks
+ * it whether a session whose cut-off reply recovery closed continues on its own.
+ */
+export interface RuntimeLink<R = unknown> {
+  attach(runtime: R): void;
+  /** A run of `sessionId` has ended or paused (its lease is free). Never throws. */
+  runEnded(sessionId: string): void;
+  /** Whether a session recovery closed resumes with a new reply (as `resumeOnRecovery` does for all). */
+  resumes(sessionId: string): Promise<boolean>;
+}
+
+const links = new WeakMap<Middleware, RuntimeLink>();
+
+/**
+ * Registers `link` with a middleware of the agents it serves: a ServiceRuntime built over an agent
+ * with that middleware attaches it (the middleware goes along when the agent's options are copied,
+ * as the workspaces do).
+ */
+export function linkToRuntime(middleware: Middleware, link: RuntimeLink): void {
+  links.set(middleware, link);
+}
+
+/** The links registered with these agents' middleware, each once. */
+export function runtimeLinksOf(agents: readonly ServiceAgentOptions[]): RuntimeLink[] {
+  const found = new Set<RuntimeLink>();
+  for (const agent of agents)
+    for (const middleware of agent.middlewares ?? []) {
+      const link = links.get(middleware);
+      if (link) found.add(link);
+    }
+  return [...found];
+}
