@@ -34,6 +34,14 @@ export {
 } from "./error-body.js";
 export { ANSWER_OF_KIND, type ErrorAnswer, kindOfAnswer } from "./error-status.js";
 export type {
+  EvalCaseRun,
+  EvalReportBody,
+  EvalRunDetail,
+  EvalRunInfo,
+  EvalRunList,
+  EvalRunScore,
+} from "./eval-types.js";
+export type {
   IndexJob,
   IndexJobStatus,
   KnowledgeBaseInfo,

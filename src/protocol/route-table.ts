@@ -1,6 +1,7 @@
 import type { Route } from "./route.js";
 import { BRIDGE_ROUTES } from "./routes/bridges.js";
 import { BUDGET_ROUTES } from "./routes/budget.js";
+import { EVAL_ROUTES } from "./routes/evals.js";
 import { KNOWLEDGE_ROUTES } from "./routes/knowledge.js";
 import { MEMORY_ROUTES } from "./routes/memory.js";
 import { REPLY_ROUTES } from "./routes/replies.js";
@@ -24,6 +25,7 @@ export const SERVICE_ROUTES = {
   ...TIME_TRAVEL_ROUTES,
   ...WORKSPACE_ROUTES,
   ...STUDIO_ROUTES,
+  ...EVAL_ROUTES,
   ...MEMORY_ROUTES,
   ...BUDGET_ROUTES,
   ...KNOWLEDGE_ROUTES,

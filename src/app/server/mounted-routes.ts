@@ -7,6 +7,8 @@ import type { OpenedBudget } from "./config/build-budget.js";
 import type { ServiceMemory } from "./config/build-memory.js";
 import type { ServiceVariables } from "./http/auth.js";
 import { budgetRoutes } from "./http/budget-routes.js";
+import type { EvalReports } from "./http/eval-reports.js";
+import { evalRoutes } from "./http/eval-routes.js";
 import { knowledgeRoutes } from "./http/knowledge-routes.js";
 import type { KnowledgeService } from "./http/knowledge-service.js";
 import { memoryRoutes } from "./http/memory-routes.js";
@@ -23,6 +25,8 @@ export interface MountedServices {
   knowledge?: KnowledgeService | undefined;
   /** Spend budgets: GET /v1/budget reads them (no lines without). */
   budget?: OpenedBudget | undefined;
+  /** Eval reports for the studio (config `evals.reports`); without, the list says how to turn it on. */
+  evals?: EvalReports | undefined;
   /** Mount the AG-UI and A2A endpoints and the web console (default true). */
   optional?: boolean;
 }
@@ -40,6 +44,7 @@ export function mountedRoutes(
     memoryRoutes(services.memory),
     timeTravelRoutes(runtime),
     budgetRoutes(services.budget),
+    evalRoutes(services.evals),
   ];
   mounts.push(studioRoutes(runtime, services.workspaces));
   if (services.optional !== false)

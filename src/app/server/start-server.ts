@@ -18,6 +18,7 @@ import { attachMemory } from "./config/build-memory.js";
 import { wireMultiAgent } from "./config/build-multiagent.js";
 import type { ServiceConfig } from "./config/service-config.js";
 import { parseTokenRoles, parseTokens, type ServiceVariables } from "./http/auth.js";
+import { EvalReports } from "./http/eval-reports.js";
 import type { KnowledgeService } from "./http/knowledge-service.js";
 import { mountedRoutes } from "./mounted-routes.js";
 import type { ServiceLog } from "./runtime/service-log.js";
@@ -156,6 +157,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       `no tokens are configured: listening on ${LOOPBACK} only, every request acts as user "local"`,
     );
   }
+  const evals = config.evals ? await EvalReports.open(config.evals.reports) : undefined;
   const storeUrl = options.store ?? config.store ?? `sqlite:${DEFAULT_SQLITE_PATH}`;
   const agents = await buildAgents(config.agents);
   const backendOptions: BackendOptions = { ...options.backend };
@@ -207,6 +209,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     workspaces,
     knowledge,
     budget,
+    evals,
     optional: !options.withoutOptionalRoutes,
   });
   const appOptions: Parameters<typeof createApp>[1] = {

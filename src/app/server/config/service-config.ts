@@ -310,6 +310,15 @@ export const ServiceConfigSchema = z.strictObject({
   /** Per-user knowledge bases; their list is kept in the state store (survives restarts). */
   knowledge: KnowledgeSettingsField.optional(),
   /**
+   * Eval reports the studio shows (GET /v1/evals/runs, docs/evals.md): the directory `agentscope
+   * eval --out <reports>/<name>` writes into (relative paths: from the working directory).
+   */
+  evals: z
+    .strictObject({
+      reports: z.string().min(1, 'the directory of eval reports, e.g. ".agentscope/eval"'),
+    })
+    .optional(),
+  /**
    * A workspace per session (or per user) for the agents' tools; see docs/workspaces.md. On by
    * default, even without this section: Bash in a bubblewrap sandbox where it can run.
    */
