@@ -6,6 +6,8 @@ import { Agent, type Middleware } from "../../../src/agent/index.js";
 import { consoleRoutes } from "../../../src/app/console/index.js";
 import { createApp } from "../../../src/app/server/app.js";
 import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
+import type { EvalReports } from "../../../src/app/server/http/eval-reports.js";
+import { evalRoutes } from "../../../src/app/server/http/eval-routes.js";
 import { memoryRoutes } from "../../../src/app/server/http/memory-routes.js";
 import { studioRoutes } from "../../../src/app/server/http/studio-routes.js";
 import { timeTravelRoutes } from "../../../src/app/server/http/time-travel-routes.js";
@@ -132,9 +134,12 @@ export interface StudioService {
 
 /**
  * The service with the studio routes and the console, serving the clerk, on a free port; with
- * `full`, also checkpoints (the time-travel routes) and a price for the clerk's model.
+ * `full`, also checkpoints (the time-travel routes) and a price for the clerk's model; the eval
+ * runs of `evals` (none without: the Evals page says how to turn them on).
  */
-export async function startStudioService(options: { full?: boolean } = {}): Promise<StudioService> {
+export async function startStudioService(
+  options: { full?: boolean; evals?: EvalReports } = {},
+): Promise<StudioService> {
   const model = clerkModel();
   const runtime = new ServiceRuntime({
     backend: memoryBackend(),
@@ -144,6 +149,7 @@ export async function startStudioService(options: { full?: boolean } = {}): Prom
   const app = createApp(runtime, {
     mounts: [
       studioRoutes(runtime),
+      evalRoutes(options.evals),
       memoryRoutes({ flush: async () => {} }),
       ...(options.full ? [timeTravelRoutes(runtime)] : []),
       consoleRoutes(),

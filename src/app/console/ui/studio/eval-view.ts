@@ -1,6 +1,7 @@
 import type { AgentScopeClient, SessionEvalCase } from "../../../../client/index.js";
 import { h } from "../dom.js";
 import { saveBlob } from "../save-blob.js";
+import { evalRuns } from "./eval-runs.js";
 
 type Plain = Record<string, unknown>;
 
@@ -28,12 +29,22 @@ function caseFacts(recorded: SessionEvalCase): HTMLElement {
 }
 
 /**
- * The evals page: this session recorded as an eval case (GET /v1/sessions/:id/eval-case, the same
- * case "Save as test case" records; docs/evals.md), its facts and JSONL to download, and how to
- * run a dataset of such cases into reports with `agentscope eval`. The service runs no evals
- * itself, so runs and their reports (report.html, result.json, junit.xml) live where the CLI wrote them.
+ * The evals page: the eval runs the service serves with their reports (eval-runs.ts), and, with a
+ * session open, the session recorded as an eval case (GET /v1/sessions/:id/eval-case, the same case
+ * "Save as test case" records; docs/evals.md): its facts and JSONL to download for `agentscope eval`.
  */
-export async function evalView(client: AgentScopeClient, sessionId: string): Promise<HTMLElement> {
+export async function evalView(
+  client: AgentScopeClient,
+  sessionId: string | undefined,
+): Promise<HTMLElement> {
+  const runs = await evalRuns(client);
+  if (!sessionId)
+    return h(
+      "div",
+      { class: "eval-view" },
+      runs,
+      h("p", { class: "note" }, "Start a chat (or open one) to record it as an eval case."),
+    );
   let recorded: SessionEvalCase | undefined;
   let why = "";
   try {
@@ -62,18 +73,16 @@ export async function evalView(client: AgentScopeClient, sessionId: string): Pro
       h("h3", {}, "This session as an eval case"),
       recorded ? caseFacts(recorded) : h("p", { class: "note studio-empty" }, `Not recordable now: ${why}`),
       download,
-    ),
-    h(
-      "section",
-      { class: "studio-section", "aria-label": "Eval runs" },
-      h("h3", {}, "Eval runs and reports"),
       h(
         "p",
-        { class: "note studio-empty" },
-        'No eval runs on this server: runs happen in the CLI. Save cases (this one, or "Save as test case" under a reply) into a dataset and run ',
+        { class: "note" },
+        "Save cases into a dataset and run ",
         h("code", {}, "agentscope eval cases.jsonl --agent ./agent.ts --out .agentscope/eval/base"),
-        ': it replays each recording, scores the runs and writes report.html, result.json and junit.xml there; see docs/evals.md, "Runs and reports".',
+        ": it scores the runs and writes report.html, result.json and junit.xml there; with ",
+        h("code", {}, 'evals: { reports: ".agentscope/eval" }'),
+        " in the service config the run is listed above.",
       ),
     ),
+    runs,
   );
 }

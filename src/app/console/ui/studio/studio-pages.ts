@@ -95,7 +95,7 @@ export function studioPages(client: AgentScopeClient): StudioPage[] {
         return filesBody;
       },
     },
-    { id: "evals", name: "Evals", session: true, draw: (c) => evalView(c.client, c.sessionId!) },
+    { id: "evals", name: "Evals", session: false, draw: (c) => evalView(c.client, c.sessionId) },
     {
       id: "decisions",
       name: "Decisions",
