@@ -63,31 +63,17 @@ export class HandoffRouter implements AgentLike {
 
   /** The agent answering this session now. */
   activeAgent(state: AgentState): string {
-    return dataOf(state.toolContext, this.first().name).active;
+    return activeAgentOf(state, this.first().name);
   }
 
   /** The `handoff` tool for `agent`: it may hand off to any other agent of the router. */
   toolFor(agent: AgentLike): Tool {
-    const others = [...this.agents.keys()].filter((name) => name !== agent.name);
     if (!this.agents.has(agent.name))
       throw new TypeError(`HandoffRouter: "${agent.name}" is not one of its agents`);
-    return functionTool({
-      name: "handoff",
-      description: `Transfers the conversation to another agent, who answers from now on with the whole history. Agents: ${others.join(", ")}.`,
-      input: z.object({
-        to: z.enum(others as [string, ...string[]]),
-        reason: z.string().max(2000).optional().describe("Why, for the agent taking over"),
-      }),
-      readOnly: true,
-      pathsOf: () => [],
-      execute: ({ to, reason }, ctx) => {
-        const data = dataOf(ctx.state, agent.name);
-        if (data.pending) throw new ToolError(`this reply already hands off to ${data.pending.to}`);
-        data.pending = { to, ...(reason ? { reason } : {}) };
-        ctx.requestStop(`handed off to ${to}`);
-        return `Handing off to ${to}.`;
-      },
-    });
+    return handoffTool(
+      agent.name,
+      [...this.agents.keys()].filter((name) => name !== agent.name),
+    );
   }
 
   async *replyStream<S extends z.ZodType | undefined = undefined>(
@@ -98,22 +84,15 @@ export class HandoffRouter implements AgentLike {
     let next: ReplyInput = input;
     // One switch per reply of the active agent; a chain of handoffs ends at the agent count.
     for (let hops = 0; hops <= this.agents.size; hops++) {
-      const data = dataOf(state.toolContext, this.first().name);
-      const agent = this.agents.get(data.active) ?? this.first();
+      const agent = this.agents.get(this.activeAgent(state)) ?? this.first();
       let lastReplyId: string | undefined;
       for await (const event of agent.replyStream(next, { ...options, state })) {
         lastReplyId = event.replyId;
         yield event;
       }
-      const pending = data.pending;
-      if (!pending || state.replyContext?.waitingFor) return;
-      delete data.pending;
-      const change: HandoffChange = {
-        from: data.active,
-        to: pending.to,
-        ...(pending.reason ? { reason: pending.reason } : {}),
-      };
-      data.active = pending.to;
+      if (state.replyContext?.waitingFor) return;
+      const change = takeHandoff(state, this.first().name);
+      if (!change) return;
       yield createEvent("CUSTOM", {
         replyId: lastReplyId ?? newId("reply"),
         name: HANDOFF_EVENT,
@@ -126,6 +105,55 @@ export class HandoffRouter implements AgentLike {
   private first(): AgentLike {
     return this.agents.values().next().value!;
   }
+}
+
+/**
+ * The `handoff` tool of agent `from`, which may hand off to `to` (agent names): the call records the
+ * switch in the session's tool data (taken when its reply ends: `takeHandoff`) and stops the reply.
+ */
+export function handoffTool(from: string, to: readonly string[]): Tool {
+  if (to.length === 0) throw new TypeError(`handoffTool: "${from}" has no agent to hand off to`);
+  return functionTool({
+    name: "handoff",
+    description: `Transfers the conversation to another agent, who answers from now on with the whole history. Agents: ${to.join(", ")}.`,
+    input: z.object({
+      to: z.enum(to as [string, ...string[]]),
+      reason: z.string().max(2000).optional().describe("Why, for the agent taking over"),
+    }),
+    readOnly: true,
+    pathsOf: () => [],
+    execute: ({ to: target, reason }, ctx) => {
+      const data = dataOf(ctx.state, from);
+      if (data.pending) throw new ToolError(`this reply already hands off to ${data.pending.to}`);
+      data.active = from;
+      data.pending = { to: target, ...(reason ? { reason } : {}) };
+      ctx.requestStop(`handed off to ${target}`);
+      return `Handing off to ${target}.`;
+    },
+  });
+}
+
+/**
+ * Takes the switch a reply of `state` asked for: the agent handed to answers from now on (kept in
+ * the state). The change, or undefined when none was asked for. `first`: who answers a new session.
+ */
+export function takeHandoff(state: AgentState, first: string): HandoffChange | undefined {
+  const data = dataOf(state.toolContext, first);
+  const pending = data.pending;
+  if (!pending) return undefined;
+  delete data.pending;
+  const change: HandoffChange = {
+    from: data.active,
+    to: pending.to,
+    ...(pending.reason ? { reason: pending.reason } : {}),
+  };
+  data.active = pending.to;
+  return change;
+}
+
+/** Who answers the session now, by its handoff data (`first` when nobody handed off yet). */
+export function activeAgentOf(state: AgentState, first: string): string {
+  return dataOf(state.toolContext, first).active;
 }
 
 /** The session's handoff data in its tool data (`toolState`), created with `first` answering. */

@@ -12,11 +12,14 @@ export {
   VerifierVerdict,
 } from "./goal-pipeline.js";
 export {
+  activeAgentOf,
   HANDOFF_EVENT,
   HANDOFF_KEY,
   type HandoffChange,
   type HandoffOptions,
   HandoffRouter,
+  handoffTool,
+  takeHandoff,
 } from "./handoff.js";
 export { type HubParticipant, MsgHub, type MsgHubOptions, spoken } from "./msg-hub.js";
 export { narrowPermission } from "./narrow-permission.js";

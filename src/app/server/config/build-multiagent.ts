@@ -1,12 +1,12 @@
 import { Agent } from "../../../agent/index.js";
-import { subAgentTool, TeamPipeline } from "../../../multiagent/index.js";
+import { handoffTool, subAgentTool, TeamPipeline } from "../../../multiagent/index.js";
 import { Toolkit } from "../../../tool/index.js";
 import type { ServiceAgentOptions } from "../runtime/service-runtime.js";
 import { wireSpawning } from "./build-spawn.js";
 import { type AgentConfig, ConfigError, type TeamConfig } from "./service-config.js";
 
 /**
- * Wires the config's `subagents` (a sub-agent tool per entry, in the delegating agent's toolkit) and
+ * Wires the config's `handoffs` (a `handoff` tool in the agent's toolkit), `subagents` (a sub-agent tool per entry, in the delegating agent's toolkit) and
  * `teams` (appended to `agents` as agents of their own: the leader's settings, a copy of its tools and
  * `team_assign`). References name configured agents; unknown names, self-delegation and cycles are
  * ConfigErrors. Sub-agents and members run on their own Agent built from the same options.
@@ -51,6 +51,7 @@ export function wireMultiAgent(
       }
     }
   }
+  wireHandoffs(configs, byName);
   wireSpawning(configs, agents, (name, where) => {
     find(name, where);
     return instance(name);
@@ -75,6 +76,29 @@ export function wireMultiAgent(
     }
     agents.push(options);
     byName.set(team.name, options);
+  }
+}
+
+/** Gives each agent with `handoffs` its `handoff` tool; unknown names and self-handoffs are ConfigErrors. */
+function wireHandoffs(configs: AgentConfig[], byName: Map<string, ServiceAgentOptions>): void {
+  for (const config of configs) {
+    if (!config.handoffs) continue;
+    const where = `agents "${config.name}".handoffs`;
+    const unknown = config.handoffs.filter((name) => !byName.has(name));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `${where}: no agent named ${unknown.map((n) => `"${n}"`).join(", ")} (agents: ${[...byName.keys()].join(", ")})`,
+      );
+    }
+    if (config.handoffs.includes(config.name))
+      throw new ConfigError(`${where}: an agent cannot hand off to itself`);
+    const toolkit = byName.get(config.name)?.toolkit;
+    if (!(toolkit instanceof Toolkit)) throw new ConfigError(`${where}: the agent has no toolkit`);
+    try {
+      toolkit.register(handoffTool(config.name, [...new Set(config.handoffs)]));
+    } catch (error) {
+      throw new ConfigError(`${where}: ${(error as Error).message}`);
+    }
   }
 }
 

@@ -118,6 +118,11 @@ export const AgentConfigSchema = z.strictObject({
     )
     .optional(),
   /**
+   * Other configured agents this one may transfer the conversation to (a `handoff` tool): the agent
+   * handed to answers the rest of the reply and the session's next turns (see docs/multi-agent.md).
+   */
+  handoffs: z.array(z.string().min(1)).min(1).optional(),
+  /**
    * Sub-agents this agent may start while it works (`agent_spawn`, see docs/multi-agent.md): each
    * template names a configured agent (its system prompt, model, tools) and the permission it runs
    * with (default: that agent's, in dont_ask mode), never wider than the spawning session's.

@@ -25,6 +25,11 @@ export interface RunHandle {
 export interface RunContext {
   backend: ServiceBackend;
   agent: Agent;
+  /**
+   * Who answers: `agent`, or (a session handed off) the agent this gives for the loaded state; and
+   * after each reply, the agent that answers on in the same run with the event that says so.
+   */
+  turns?: AgentTurns;
   sessionId: string;
   /** The runtime's renewal timer; undefined for in-process locks, which never expire. */
   renewals: LeaseRenewals | undefined;
@@ -39,6 +44,13 @@ export interface RunContext {
   idempotencyKey?: string;
   /** Called once a run that paused with asks that expire has logged its pause: the earliest deadline. */
   onDeadline?: (expiresAt: string) => Promise<void>;
+}
+
+/** How a session's answering agent is picked and switched (handoffs: see handoff-turns.ts). */
+export interface AgentTurns {
+  first(state: AgentState): Agent;
+  /** After a reply that did not pause: the next agent and the event marking the switch, or undefined. */
+  next(state: AgentState): { agent: Agent; event: AgentEvent } | undefined;
 }
 
 /** A live run on this replica: `abort` interrupts it. */
@@ -153,7 +165,18 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
       }
       version = await queue.checkpoint({ state: current, expectedVersion: version });
     };
-    reply = ctx.agent.replyTo(answer, onEvent, { state, signal: controller.signal, checkpoint });
+    const options = { state, signal: controller.signal, checkpoint };
+    const turns = ctx.turns;
+    const running = state;
+    reply = turns
+      ? (async () => {
+          await turns.first(running).replyTo(answer, onEvent, options);
+          for (let turn = turns.next(running); turn; turn = turns.next(running)) {
+            onEvent(turn.event);
+            await turn.agent.replyTo(undefined, onEvent, options);
+          }
+        })()
+      : ctx.agent.replyTo(answer, onEvent, options);
     // Input errors reject before any event; a reply with no event at all (nothing to interrupt) resolves.
     await Promise.race([accepted, reply]);
   } catch (error) {

@@ -25,6 +25,7 @@ import { deadlineSweep, type ExpiryOutcome, expireSession } from "./deadline-swe
 import { FollowClock, tickFor } from "./follow-clock.js";
 import { followerItems } from "./follow-events.js";
 import { Follower, type FollowItem, type FollowOptions } from "./follower.js";
+import { handoffTurns } from "./handoff-turns.js";
 import { LeaseRenewals } from "./lease-renewals.js";
 import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
 import { recoverySweep } from "./recovery-sweep.js";
@@ -444,6 +445,7 @@ export class ServiceRuntime {
         {
           backend: this.backend,
           agent,
+          turns: handoffTurns(this.#agents, record.agent),
           sessionId,
           renewals: this.#renewals,
           log: this.#log,
