@@ -18,7 +18,7 @@ import {
 import { estimateTokens } from "../../src/model/estimate-tokens.js";
 import { providerCall, providerResult } from "../../src/model/provider-kit/provider-runs.js";
 import type { ChatChunk, ChatFinal, ChatModel } from "../../src/model/types.js";
-import { InMemoryStateStore } from "../../src/state/index.js";
+import { emptyAgentState, InMemoryStateStore } from "../../src/state/index.js";
 import { functionTool } from "../../src/tool/index.js";
 import { collect } from "./helpers.js";
 
@@ -157,8 +157,12 @@ describe("provider-executed tool calls in the agent loop", () => {
       metadata: {},
       createdAt: new Date().toISOString(),
     };
-    const state = { sessionId: "s", context: [msg], replyContext: { replyId: "reply_1", iteration: 1 } };
-    const agent = new Agent({ name: "a", model: new TurnsModel([]), state: state as never });
+    const state = {
+      ...emptyAgentState("s"),
+      context: [msg],
+      replyContext: { replyId: "reply_1", iteration: 1 },
+    };
+    const agent = new Agent({ name: "a", model: new TurnsModel([]), state });
     expect(recoverCutOffReply(agent.state)).toBe(true);
     expect(kinds(msg)).toEqual([
       "tool_call:web_search@provider",

@@ -8,7 +8,9 @@ import {
   RedisSpendCounter,
   type SpendCounter,
   SqliteSpendCounter,
+  type SqliteSpendDatabase,
 } from "../../src/state/index.js";
+import { importNodeSqlite } from "../../src/state/sqlite/quiet-node-sqlite.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
 
 /** The contract every spend counter keeps; `second` opens another client on the same counters (a replica). */
@@ -56,11 +58,26 @@ it("InMemorySpendCounter: a key with a ttl starts again once it expired", async 
   expect(await counter.add("day", 2, { ttlSeconds: 10 })).toEqual({ added: true, total: 2 });
 });
 
+/**
+ * A connection as the store opens one: better-sqlite3 where its native build loads (the Node it was
+ * built for), else `node:sqlite` (Node 22 and later run the suite without rebuilding it).
+ */
+async function openSqliteFile(file: string): Promise<SqliteSpendDatabase> {
+  try {
+    return new Database(file);
+  } catch {
+    const { DatabaseSync } = await importNodeSqlite<{
+      DatabaseSync: new (path: string) => SqliteSpendDatabase;
+    }>();
+    return new DatabaseSync(file);
+  }
+}
+
 describeSpendCounter("SqliteSpendCounter", async () => {
   const file = `/tmp/${runName("spend")}.db`;
-  const a = new Database(file);
-  const b = new Database(file);
-  b.pragma("busy_timeout = 5000");
+  const a = await openSqliteFile(file);
+  const b = await openSqliteFile(file);
+  b.exec("PRAGMA busy_timeout = 5000");
   return { first: new SqliteSpendCounter({ database: a }), second: new SqliteSpendCounter({ database: b }) };
 });
 

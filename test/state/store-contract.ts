@@ -262,7 +262,7 @@ export function describeStoreContract(name: string, harness: StoreHarness): void
       "loses no update when two processes race on one session",
       async () => {
         const sessionId = id("race");
-        const perProcess = 15;
+        const perProcess = 40;
         const initial = emptyAgentState(sessionId);
         initial.middleware = { counter: 0 };
         await store.save(sessionId, initial, { expectedVersion: 0 });
