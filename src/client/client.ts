@@ -198,9 +198,16 @@ export class AgentScopeClient {
     return this.request("GET", `${sessionPath(sessionId)}/checkpoints`);
   }
 
-  /** Moves the session back to a checkpoint (conversation, grants, files); rewind to `undo` to undo it. */
-  rewind(sessionId: string, checkpoint: string): Promise<RouteResponse<"rewindSession">> {
-    return this.request("POST", `${sessionPath(sessionId)}/rewind`, { checkpoint });
+  /**
+   * Moves the session back to a checkpoint (conversation, grants, files; memory writes made since
+   * kept, or reverted with `memory: "revert"`); rewind to `undo` to undo it.
+   */
+  rewind(
+    sessionId: string,
+    checkpoint: string,
+    options: { memory?: "keep" | "revert" } = {},
+  ): Promise<RouteResponse<"rewindSession">> {
+    return this.request("POST", `${sessionPath(sessionId)}/rewind`, { checkpoint, ...options });
   }
 
   /** A new session from a checkpoint of this one, with a copy of its workspace as it was. */

@@ -99,8 +99,14 @@ export const InterruptBody = z.strictObject({ reason: z.string().max(2000).optio
 
 const CHECKPOINT_ID = z.string().regex(/^cp-[1-9][0-9]{0,11}$/, "a checkpoint id (cp-<number>)");
 
-/** `POST /v1/sessions/:id/rewind`: the checkpoint to go back to. */
-export const RewindBody = z.strictObject({ checkpoint: CHECKPOINT_ID });
+/**
+ * `POST /v1/sessions/:id/rewind`: the checkpoint to go back to, and whether the memory writes made
+ * since are kept (default) or reverted.
+ */
+export const RewindBody = z.strictObject({
+  checkpoint: CHECKPOINT_ID,
+  memory: z.enum(["keep", "revert"]).optional(),
+});
 
 /** `POST /v1/sessions/:id/fork`: the checkpoint to start from, and the new session's id and title. */
 export const ForkBody = z.strictObject({

@@ -26,7 +26,7 @@ export interface CheckpointInfo {
     behavior: "allow" | "deny" | "ask";
     source: string;
   }>;
-  /** Memory writes made since the checkpoint before it: a rewind does not undo them. */
+  /** Memory writes made since the checkpoint before it: kept by a rewind unless it asks `memory: "revert"`. */
   memoryWrites: Array<{ toolCallId: string; command: string; path?: string }>;
   addedBytes: number;
 }
@@ -43,6 +43,8 @@ export interface CheckpointList {
   };
   /** Whether checkpoints include the workspace files (a per-session workspace). */
   files: boolean;
+  /** Whether checkpoints snapshot the agent's memory notes, so a rewind can revert memory writes. */
+  memory?: boolean;
 }
 
 /** `POST /v1/sessions/:id/rewind`. */
@@ -57,6 +59,8 @@ export interface RewindAnswer {
   files?: { written: number; removed: number };
   /** A paused reply the rewind closed. */
   closedReply?: string;
+  /** With `memory: "revert"`: the memory notes put back as they were (paths relative to the memory root). */
+  memoryReverted?: string[];
 }
 
 /** `POST /v1/sessions/:id/fork`: the new session, and where it came from. */

@@ -14,8 +14,11 @@ export interface TimeTravel {
   checkpoints: CheckpointList | undefined;
   /** The versions of the user message `messageId` ("2 / 3"), or undefined when it has one. */
   branchesOf(messageId: string): MessageBranches | undefined;
-  /** Moves the session back to a checkpoint (conversation, grants, files); rewind to `undo` to undo it. */
-  rewind(checkpoint: string): Promise<RewindAnswer>;
+  /**
+   * Moves the session back to a checkpoint (conversation, grants, files; memory writes made since
+   * kept, or reverted with `memory: "revert"`); rewind to `undo` to undo it.
+   */
+  rewind(checkpoint: string, options?: { memory?: "keep" | "revert" }): Promise<RewindAnswer>;
   /** A new session from a checkpoint of this one (open it by passing its id to the hook). */
   fork(checkpoint: string, options?: { title?: string }): Promise<SessionInfo>;
   /** Replaces a past user message and runs from there: a new version of it (the old one stays). */
@@ -84,9 +87,9 @@ export function useTimeTravel(options: UseTimeTravelOptions): TimeTravel {
   );
 
   const rewind = useCallback(
-    (checkpoint: string) =>
+    (checkpoint: string, rewindOptions: { memory?: "keep" | "revert" } = {}) =>
       act(async (id) => {
-        const answer = await client.rewind(id, checkpoint);
+        const answer = await client.rewind(id, checkpoint, rewindOptions);
         reload();
         return answer;
       }),

@@ -195,7 +195,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   if (options.log) runtimeOptions.log = options.log;
   const checkpoints = await closingOnError(
     () =>
-      buildCheckpoints(options.checkpoints ?? config.checkpoints, storeUrl, config.storePrefix, workspaces),
+      buildCheckpoints(
+        options.checkpoints ?? config.checkpoints,
+        storeUrl,
+        config.storePrefix,
+        workspaces,
+        memory.notesOfSession,
+      ),
     async () => {
       await opened?.close();
       await backend.close();

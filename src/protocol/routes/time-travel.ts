@@ -18,7 +18,10 @@ export const TIME_TRAVEL_ROUTES = {
     summary: "Move the session back to a checkpoint: conversation, grants and workspace files (undoable)",
     auth: "bearer",
     body: jsonBody(RewindBody, "rewind"),
-    answer: answer<RewindAnswer>(200, "`{ checkpoint, undo, branch, messages, files?, closedReply? }`"),
+    answer: answer<RewindAnswer>(
+      200,
+      "`{ checkpoint, undo, branch, messages, files?, closedReply?, memoryReverted? }`",
+    ),
   },
   forkSession: {
     method: "POST",

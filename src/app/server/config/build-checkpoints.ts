@@ -8,7 +8,8 @@ export type CheckpointsSetting = ServiceConfig["checkpoints"] | { retention?: Ch
 
 /**
  * The service's checkpoint options for a setting (undefined: off), on the store beside the state
- * store; with per-session workspaces they hold the files too. A store that keeps no checkpoints is
+ * store; with per-session workspaces they hold the files too, and with `memoryOf` (the agents'
+ * memory notes) a snapshot of the session's notes. A store that keeps no checkpoints is
  * a ConfigError that says which do.
  */
 export function buildCheckpoints(
@@ -16,6 +17,7 @@ export function buildCheckpoints(
   storeUrl: string,
   prefix: string | undefined,
   workspaces: WorkspaceManager | undefined,
+  memoryOf?: ServiceCheckpointOptions["memoryOf"],
 ): ServiceCheckpointOptions | undefined {
   if (!setting) return undefined;
   let store: ServiceCheckpointOptions["store"];
@@ -30,5 +32,6 @@ export function buildCheckpoints(
     store,
     ...(files ? { workspaceOf: (record) => files.rootOf(record) } : {}),
     ...(retention ? { retention } : {}),
+    ...(memoryOf ? { memoryOf } : {}),
   };
 }

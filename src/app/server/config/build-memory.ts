@@ -13,7 +13,7 @@ import type { ChatModel, EmbeddingModel } from "../../../model/index.js";
 import type { VectorStore } from "../../../rag/index.js";
 import { HashEmbedding } from "../../../testing/index.js";
 import { Toolkit } from "../../../tool/index.js";
-import type { ServiceBackend } from "../backend/types.js";
+import type { ServiceBackend, SessionRecord } from "../backend/types.js";
 import type { ServiceAgentOptions } from "../runtime/service-runtime.js";
 import { resolveModel } from "./model-spec.js";
 import { type AgentConfig, ConfigError, type ServiceConfig } from "./service-config.js";
@@ -31,6 +31,11 @@ function memoryOf(config: AgentConfig) {
   };
 }
 
+/** A session's memory scope from its record: its owner, and its agent when memory is per agent. */
+function scopeOfRecord(record: SessionRecord, perAgent: boolean): MemoryScope {
+  return perAgent ? { userId: record.owner, agentId: record.agent } : { userId: record.owner };
+}
+
 /**
  * The memory scope of a session: its owner (and the agent, when memory is per agent). Looked up in
  * the session directory, so it holds on every replica; an unknown session has no scope.
@@ -39,7 +44,7 @@ function sessionScope(backend: ServiceBackend, perAgent: boolean) {
   return async (sessionId: string): Promise<MemoryScope> => {
     const record = await backend.sessions.get(sessionId);
     if (!record) throw new Error(`memory: session "${sessionId}" has no owner record`);
-    return perAgent ? { userId: record.owner, agentId: record.agent } : { userId: record.owner };
+    return scopeOfRecord(record, perAgent);
   };
 }
 
@@ -48,6 +53,11 @@ export interface ServiceMemory {
   semantic?: LongTermMemory;
   /** A scope's notes directory (the one the `Memory` tool writes for that user, or user and agent). */
   notes?: (scope: MemoryScope) => MemoryFiles;
+  /**
+   * The notes directory a session's `Memory` tool writes (undefined: its agent has no notes), which
+   * the service's checkpoints snapshot so a rewind can revert the writes (docs/time-travel.md).
+   */
+  notesOfSession?: (record: SessionRecord) => MemoryFiles | undefined;
   /** Resolves when the memory extractions started so far have finished (before the backend closes). */
   flush(): Promise<void>;
 }
@@ -67,6 +77,7 @@ export async function attachMemory(
   let memory: SemanticMemory | undefined;
   let notes: ServiceMemory["notes"];
   const middlewares: SemanticMemoryMiddleware[] = [];
+  const notesPerAgent = new Map<string, boolean>(); // agent name → whether its notes are per agent
   for (const [i, config] of configs.entries()) {
     const options = memoryOf(config);
     const agent = agents[i];
@@ -97,6 +108,7 @@ export async function attachMemory(
     if (options.notes) {
       notes ??= (scope) => stateMemoryFiles(backend.store, scope);
       const notesOf = notes;
+      notesPerAgent.set(config.name, options.perAgent);
       const tool = memoryTool({ files: async (ctx) => notesOf(await scopeOf(ctx.sessionId)) });
       if (agent.toolkit instanceof Toolkit) agent.toolkit.register(tool);
       else agent.toolkit = [...(agent.toolkit ?? []), tool];
@@ -108,6 +120,13 @@ export async function attachMemory(
     },
   };
   if (memory) served.semantic = memory;
-  if (notes) served.notes = notes;
+  if (notes) {
+    const notesOf = notes;
+    served.notes = notesOf;
+    served.notesOfSession = (record) => {
+      const perAgent = notesPerAgent.get(record.agent);
+      return perAgent === undefined ? undefined : notesOf(scopeOfRecord(record, perAgent));
+    };
+  }
   return served;
 }

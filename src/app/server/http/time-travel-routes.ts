@@ -29,7 +29,8 @@ export function timeTravelRoutes(runtime: ServiceRuntime): Hono<{ Variables: Ser
     rewindSession: async (c, request) => {
       const body = await request.body();
       const record = await runtime.getSession(c.var.user, request.param("id"));
-      return c.json(await timeTravel().rewind(record, body.checkpoint));
+      const options = body.memory ? { memory: body.memory } : {};
+      return c.json(await timeTravel().rewind(record, body.checkpoint, options));
     },
 
     forkSession: async (c, request) => {

@@ -4,10 +4,12 @@ import type { CheckpointInfo, CheckpointList, ForkAnswer, RewindAnswer } from ".
 import {
   type AgentState,
   type Checkpoint,
+  type CheckpointMemory,
   type CheckpointRetention,
   type CheckpointStore,
   CheckpointUnavailableError,
   forkFrom,
+  type MemoryOnRewind,
   rewindTo,
   SessionTimeline,
 } from "../../../state/index.js";
@@ -21,6 +23,11 @@ export interface ServiceCheckpointOptions {
   /** A session's workspace directory, whose files its checkpoints hold; undefined: the state only. */
   workspaceOf?: (record: SessionRecord) => string | undefined;
   retention?: CheckpointRetention;
+  /**
+   * The memory directory a session's Memory tool writes (undefined: none): snapshotted at each
+   * checkpoint, so a rewind can revert the memory writes made after it.
+   */
+  memoryOf?: (record: SessionRecord) => CheckpointMemory | undefined;
 }
 
 /** What the time-travel routes need of the runtime (kept narrow: the runtime passes itself). */
@@ -54,10 +61,12 @@ export class SessionTimeTravel {
     let timeline = this.#timelines.get(record.sessionId);
     if (!timeline) {
       const workspace = this.options.workspaceOf?.(record);
+      const memory = this.options.memoryOf?.(record);
       timeline = new SessionTimeline({
         store: this.options.store,
         sessionId: record.sessionId,
         ...(workspace !== undefined ? { workspace } : {}),
+        ...(memory !== undefined ? { memory } : {}),
         ...(this.options.retention ? { retention: this.options.retention } : {}),
       });
       if (this.#timelines.size >= TIMELINES_KEPT)
@@ -102,11 +111,19 @@ export class SessionTimeTravel {
         branches: head.branches,
       },
       files: timeline.workspace !== undefined,
+      memory: this.options.memoryOf?.(record) !== undefined,
     };
   }
 
-  /** Rewinds the session to a checkpoint under its run lock. */
-  async rewind(record: SessionRecord, checkpointId: string): Promise<RewindAnswer> {
+  /**
+   * Rewinds the session to a checkpoint under its run lock; `memory: "revert"` also puts back the
+   * memory writes made since (refused, `invalid_state`, on checkpoints without a memory snapshot).
+   */
+  async rewind(
+    record: SessionRecord,
+    checkpointId: string,
+    options: { memory?: MemoryOnRewind } = {},
+  ): Promise<RewindAnswer> {
     const { sessionId } = record;
     const lease = await this.backend.locks.acquire(sessionId);
     if (!lease)
@@ -121,13 +138,18 @@ export class SessionTimeTravel {
       if (!stored) throw new RequestError("not_found", `session "${sessionId}" has no state`);
       const logSeq = await this.backend.events.lastSeq(sessionId);
       const result = await unavailableAsInvalid(() =>
-        rewindTo(timeline, target, {
-          state: stored.state,
-          version: stored.version,
-          logSeq,
-          save: async (state, expectedVersion) =>
-            (await this.backend.store.save(sessionId, state, { expectedVersion })).version,
-        }),
+        rewindTo(
+          timeline,
+          target,
+          {
+            state: stored.state,
+            version: stored.version,
+            logSeq,
+            save: async (state, expectedVersion) =>
+              (await this.backend.store.save(sessionId, state, { expectedVersion })).version,
+          },
+          options.memory ? { memory: options.memory } : {},
+        ),
       );
       if (result.closedReply) {
         // the paused reply's end, so the log no longer says it waits (and followers hear it)
@@ -142,6 +164,7 @@ export class SessionTimeTravel {
         messages: result.state.context.length,
         ...(result.files ? { files: result.files } : {}),
         ...(result.closedReply ? { closedReply: result.closedReply } : {}),
+        ...(result.memoryReverted ? { memoryReverted: result.memoryReverted } : {}),
       };
     } finally {
       await lease.release();
