@@ -6,11 +6,12 @@ import { CUT_OFF_NOTE } from "../../src/agent/index.js";
 import { type RunningServer, startServer } from "../../src/app/server/start-server.js";
 import { type AgentEvent, foldEvents } from "../../src/event/index.js";
 import { dropBackend } from "../state/drop-backend.js";
-import { missingService, reportMissingService, runName } from "../support/services.js";
+import { reportMissingService } from "../support/services.js";
 import { type ChildServer, startChildServer } from "./child-server.js";
 import { crashModel, recordTool, slowTool } from "./fixtures/agents.js";
 import { follow } from "./follow-stream.js";
 import { type Frame, json } from "./helpers.js";
+import { postJson as post, replicaBackends } from "./replica-backends.js";
 
 const count = (type: string, n: number) => (frames: Frame[]) =>
   frames.filter((f) => f.event === type).length >= n;
@@ -32,38 +33,18 @@ function unclosed(events: AgentEvent[]): string[] {
   return [...open];
 }
 
-const backends = [
-  { name: "SQLite", port: undefined, url: () => "", prefix: () => "as_crash_" },
-  {
-    name: "Redis",
-    port: 6379,
-    url: () => "redis://127.0.0.1:6379",
-    prefix: () => `${runName("crash")}:`,
-  },
-  {
-    name: "PostgreSQL",
-    port: 5432,
-    url: () => "postgres://postgres@127.0.0.1:5432/test",
-    prefix: () => `${runName("crash")}_`,
-  },
-];
-
-const missing = Object.fromEntries(
-  await Promise.all(
-    backends.map(async (b) => [b.name, b.port ? await missingService(b.name, b.port) : undefined] as const),
-  ),
-);
+const backends = await replicaBackends("crash");
 
 for (const backend of backends) {
   describe(`kill -9 mid-reply, on ${backend.name}: a follower on another replica sees the reply end`, () => {
-    if (missing[backend.name]) {
-      reportMissingService(missing[backend.name]!);
+    if (backend.missing) {
+      reportMissingService(backend.missing);
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), "agentscope-crash-"));
     const countFile = join(dir, "count.txt");
-    const store = backend.url() || `sqlite:${join(dir, "state.db")}`;
-    const prefix = backend.prefix();
+    const store = backend.store(dir);
+    const prefix = backend.prefix;
     let b: RunningServer;
     let a: ChildServer | undefined;
     const streams: Array<{ close(): Promise<void> }> = [];
@@ -92,13 +73,6 @@ for (const backend of backends) {
       await dropBackend(store, prefix);
       rmSync(dir, { recursive: true, force: true });
     });
-
-    const post = (url: string, path: string, body: unknown) =>
-      fetch(`${url}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
 
     /** A reply started on child A, followed on B from the first event. */
     async function startOnA(text: string) {

@@ -5,45 +5,31 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/app/server/start-server.js";
 import { type AgentEvent, foldEvents } from "../../src/event/index.js";
 import { dropBackend } from "../state/drop-backend.js";
-import { missingService, reportMissingService, runName } from "../support/services.js";
+import { reportMissingService } from "../support/services.js";
 import { type ChildServer, startChildServer } from "./child-server.js";
 import { crashModel, effectTool, recordTool, slowTool } from "./fixtures/agents.js";
 import { follow } from "./follow-stream.js";
 import { type Frame, json, sleep } from "./helpers.js";
+import { postJson as post, replicaBackends } from "./replica-backends.js";
 
 // kill -9 of a service replica while an effect (a tool that is not read-only) runs: the replica that
 // recovers the session does not run it again unasked; an idempotent tool runs again with its key.
 
-const backends = [
-  { name: "SQLite", port: undefined, url: () => "", prefix: () => "as_effect_" },
-  { name: "Redis", port: 6379, url: () => "redis://127.0.0.1:6379", prefix: () => `${runName("effect")}:` },
-  {
-    name: "PostgreSQL",
-    port: 5432,
-    url: () => "postgres://postgres@127.0.0.1:5432/test",
-    prefix: () => `${runName("effect")}_`,
-  },
-];
-
-const missing = Object.fromEntries(
-  await Promise.all(
-    backends.map(async (b) => [b.name, b.port ? await missingService(b.name, b.port) : undefined] as const),
-  ),
-);
+const backends = await replicaBackends("effect");
 
 const count = (type: string, n: number) => (frames: Frame[]) =>
   frames.filter((f) => f.event === type).length >= n;
 
 for (const backend of backends) {
   describe(`kill -9 while an effect runs, on ${backend.name}`, () => {
-    if (missing[backend.name]) {
-      reportMissingService(missing[backend.name]!);
+    if (backend.missing) {
+      reportMissingService(backend.missing);
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), "agentscope-effect-"));
     const countFile = join(dir, "count.txt");
-    const store = backend.url() || `sqlite:${join(dir, "state.db")}`;
-    const prefix = backend.prefix();
+    const store = backend.store(dir);
+    const prefix = backend.prefix;
     let b: RunningServer;
     let a: ChildServer | undefined;
     const streams: Array<{ close(): Promise<void> }> = [];
@@ -82,12 +68,6 @@ for (const backend of backends) {
       rmSync(dir, { recursive: true, force: true });
     });
 
-    const post = (url: string, path: string, body: unknown) =>
-      fetch(`${url}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
     const runs = () => readFileSync(countFile, "utf8").trim().split("\n");
 
     /** A reply on child A whose effect is approved and started there; then A is killed. */

@@ -5,36 +5,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type RunningServer, startServer } from "../../src/app/server/start-server.js";
 import { foldEvents } from "../../src/event/index.js";
 import { dropBackend } from "../state/drop-backend.js";
-import { missingService, reportMissingService, runName } from "../support/services.js";
+import { reportMissingService } from "../support/services.js";
 import { type ChildServer, startChildServer } from "./child-server.js";
 import { crashModel } from "./fixtures/agents.js";
-import { type Frame, json, parseFrames } from "./helpers.js";
+import { follow } from "./follow-stream.js";
+import { json } from "./helpers.js";
+import { postJson as post, replicaBackends } from "./replica-backends.js";
 
 const TTL = 1500;
-
-/** An SSE stream read in the background; `until` waits for a condition on its frames. */
-function follow(response: Response) {
-  const frames: Frame[] = [];
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let raw = "";
-  void (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        raw += decoder.decode(value, { stream: true });
-        const end = raw.lastIndexOf("\n\n");
-        if (end < 0) continue;
-        frames.push(...parseFrames(raw.slice(0, end + 2)).filter((f) => f.id !== undefined));
-        raw = raw.slice(end + 2);
-      }
-    } catch {
-      // cancelled
-    }
-  })();
-  return { frames, close: () => reader.cancel().catch(() => {}) };
-}
 
 /** Waits for `test` (checked every 50 ms), failing with `what` (and `seen()`) after `timeoutMs`. */
 async function until(
@@ -50,32 +28,17 @@ async function until(
   }
 }
 
-const backends = [
-  { name: "SQLite", port: undefined, url: () => "", prefix: () => "as_frozen_" },
-  { name: "Redis", port: 6379, url: () => "redis://127.0.0.1:6379", prefix: () => `${runName("frozen")}:` },
-  {
-    name: "PostgreSQL",
-    port: 5432,
-    url: () => "postgres://postgres@127.0.0.1:5432/test",
-    prefix: () => `${runName("frozen")}_`,
-  },
-];
-
-const missing = Object.fromEntries(
-  await Promise.all(
-    backends.map(async (b) => [b.name, b.port ? await missingService(b.name, b.port) : undefined] as const),
-  ),
-);
+const backends = await replicaBackends("frozen");
 
 for (const backend of backends) {
   describe(`a replica frozen past its lease (SIGSTOP), on ${backend.name}: it writes nothing after another took over`, () => {
-    if (missing[backend.name]) {
-      reportMissingService(missing[backend.name]!);
+    if (backend.missing) {
+      reportMissingService(backend.missing);
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), "agentscope-frozen-"));
-    const store = backend.url() || `sqlite:${join(dir, "state.db")}`;
-    const prefix = backend.prefix();
+    const store = backend.store(dir);
+    const prefix = backend.prefix;
     let b: RunningServer;
     let a: ChildServer | undefined;
 
@@ -98,13 +61,6 @@ for (const backend of backends) {
       await dropBackend(store, prefix);
       rmSync(dir, { recursive: true, force: true });
     });
-
-    const post = (url: string, path: string, body: unknown) =>
-      fetch(`${url}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
 
     it("B closes the reply once; A, woken, is fenced: no event after REPLY_END, the log folds to the stored Msg", async () => {
       a = await startChildServer(store, join(dir, "count.txt"), { prefix, lockTtlMs: TTL, crash: true });

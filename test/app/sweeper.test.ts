@@ -10,10 +10,11 @@ import { ServiceRuntime } from "../../src/app/server/runtime/service-runtime.js"
 import { Sweeper } from "../../src/app/server/runtime/sweeper.js";
 import { foldEvents } from "../../src/event/index.js";
 import { dropBackend } from "../state/drop-backend.js";
-import { missingService, reportMissingService, runName } from "../support/services.js";
+import { reportMissingService } from "../support/services.js";
 import { type ChildServer, startChildServer } from "./child-server.js";
 import { crashModel, recordTool, slowTool } from "./fixtures/agents.js";
 import { json } from "./helpers.js";
+import { replicaBackends } from "./replica-backends.js";
 
 describe("Sweeper", () => {
   afterEach(() => {
@@ -93,32 +94,18 @@ async function until(test: () => Promise<boolean>, what: string, timeoutMs = 20_
 }
 
 const TTL = 1500;
-const backends = [
-  { name: "SQLite", port: undefined, url: () => "", prefix: () => runName("sweep").concat("_") },
-  { name: "Redis", port: 6379, url: () => "redis://127.0.0.1:6379", prefix: () => `${runName("sweep")}:` },
-  {
-    name: "PostgreSQL",
-    port: 5432,
-    url: () => "postgres://postgres@127.0.0.1:5432/test",
-    prefix: () => `${runName("sweep")}_`,
-  },
-];
-const missing = Object.fromEntries(
-  await Promise.all(
-    backends.map(async (b) => [b.name, b.port ? await missingService(b.name, b.port) : undefined] as const),
-  ),
-);
+const backends = await replicaBackends("sweep");
 
 for (const kind of backends) {
   describe(`the recovery sweeper on ${kind.name}: cut-off replies nobody watches are closed`, () => {
-    if (missing[kind.name]) {
-      reportMissingService(missing[kind.name]!);
+    if (kind.missing) {
+      reportMissingService(kind.missing);
       return;
     }
     const dir = mkdtempSync(join(tmpdir(), "agentscope-sweep-"));
     const countFile = join(dir, "count.txt");
-    const store = kind.url() || `sqlite:${join(dir, "state.db")}`;
-    const prefix = kind.prefix();
+    const store = kind.store(dir);
+    const prefix = kind.prefix;
     const children: ChildServer[] = [];
     const runtimes: ServiceRuntime[] = [];
     let reader: ServiceBackend | undefined;
