@@ -35,3 +35,26 @@ export function runtimeLinksOf(agents: readonly ServiceAgentOptions[]): RuntimeL
     }
   return [...found];
 }
+
+/** The links of one runtime: attached once, told of every run's end, asked whether a session resumes. */
+export class RuntimeLinks<R = unknown> {
+  readonly #links: RuntimeLink<R>[];
+
+  constructor(agents: readonly ServiceAgentOptions[]) {
+    this.#links = runtimeLinksOf(agents) as RuntimeLink<R>[];
+  }
+
+  attach(runtime: R): void {
+    for (const link of this.#links) link.attach(runtime);
+  }
+
+  runEnded(sessionId: string): void {
+    for (const link of this.#links) link.runEnded(sessionId);
+  }
+
+  /** Whether any link resumes the session (a link that fails to say does not). */
+  async resumes(sessionId: string): Promise<boolean> {
+    for (const link of this.#links) if (await link.resumes(sessionId).catch(() => false)) return true;
+    return false;
+  }
+}

@@ -1,16 +1,9 @@
-import { Agent, retryAnswer } from "../../../agent/index.js";
-import type {
-  Answerer,
-  ConfirmResult,
-  DecisionChannel,
-  InputEvent,
-  UserConfirmResult,
-} from "../../../event/index.js";
+import { Agent } from "../../../agent/index.js";
+import type { Answerer, ConfirmResult, DecisionChannel, InputEvent } from "../../../event/index.js";
 import type { Msg, ToolResultBlock } from "../../../message/index.js";
 import type { ConfirmAnswer, CreateSessionOptions } from "../../../protocol/index.js";
-import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
-import { RequestError, sessionNotFound } from "../request-error.js";
+import { RequestError } from "../request-error.js";
 import {
   confirmInput,
   confirmResultsInput,
@@ -21,25 +14,23 @@ import {
 import { answeredAs } from "./confirm-answers.js";
 import { createSession } from "./create-session.js";
 import { DeadlineIndex } from "./deadline-index.js";
-import { deadlineSweep, type ExpiryOutcome, expireSession } from "./deadline-sweep.js";
-import { FollowClock, tickFor } from "./follow-clock.js";
 import { followerItems } from "./follow-events.js";
-import { Follower, type FollowItem, type FollowOptions } from "./follower.js";
-import { handoffTurns } from "./handoff-turns.js";
-import { LeaseRenewals } from "./lease-renewals.js";
-import { logEndsOpen, type RecoveryOutcome, recoverSession } from "./recover-session.js";
-import { recoverySweep } from "./recovery-sweep.js";
-import { type LocalRun, type RunHandle, type RunInput, startRun } from "./run-execution.js";
-import { RunSlots } from "./run-slots.js";
-import { type RuntimeLink, runtimeLinksOf } from "./runtime-links.js";
+import type { Follower, FollowItem } from "./follower.js";
+import { LocalRuns } from "./local-runs.js";
+import type { RecoveryOutcome } from "./recover-session.js";
+import { ReplicaFollowers } from "./replica-followers.js";
+import { type RecoveryContext, recoverAndResume } from "./resume-recovered.js";
+import type { RunHandle, RunInput } from "./run-execution.js";
+import { RuntimeLinks } from "./runtime-links.js";
+import { runtimeSweeper } from "./runtime-sweeps.js";
 import { type ServiceLog, silentLog } from "./service-log.js";
 import type { AnswerHow, FollowSessionOptions, ServiceRuntimeOptions } from "./service-runtime-options.js";
-import { SessionFeeds } from "./session-feed.js";
-import { type SessionStatus, sessionStatus } from "./session-status.js";
+import { deleteOwnedSession, listOwnSessions, ownedRecord } from "./session-records.js";
+import { currentStatus, loadState, type SessionStatus } from "./session-status.js";
 import { SessionTimeTravel } from "./session-time-travel.js";
 import { StoreClock, withClock } from "./store-clock.js";
 import { StreamSlots } from "./stream-slots.js";
-import { Sweeper } from "./sweeper.js";
+import type { Sweeper } from "./sweeper.js";
 
 export type {
   AnswerHow,
@@ -64,26 +55,19 @@ export class ServiceRuntime {
   readonly streams: StreamSlots;
   readonly #agents = new Map<string, Agent>();
   readonly #defaultAgent: string;
-  readonly #runs = new Map<string, LocalRun>();
-  /** Who started each run of this replica, by its `done` promise (a follower's `until`). */
-  readonly #starters = new WeakMap<Promise<unknown>, { user: string; sessionId: string }>();
-  readonly #heartbeatMs: number;
-  /** One timer renewing the leases this replica holds, each a period after the last; none for in-process locks (they never expire). */
-  readonly #renewals: LeaseRenewals | undefined;
-  readonly #slots: RunSlots;
-  readonly #recoverCheckMs: number;
-  readonly #resumeOnRecovery: boolean;
+  /** The runs of this replica (their slots, lease renewals and starters). */
+  readonly #runs: LocalRuns;
   readonly #onSessionDeleted: ServiceRuntimeOptions["onSessionDeleted"];
   /** Followers in this process share reads and event items per session, and one timer. */
-  readonly #feeds: SessionFeeds;
-  readonly #clock: FollowClock;
+  readonly #followers: ReplicaFollowers;
+  readonly #recovery: RecoveryContext;
   readonly #log: ServiceLog;
   readonly #rolesOf: ServiceRuntimeOptions["rolesOf"];
   /** The store's clock: pause deadlines are set and judged by it. */
   readonly #storeClock: StoreClock;
   readonly #deadlines: DeadlineIndex;
   /** Parts wired at config time that follow the runs (sub-agent sessions: docs/multi-agent.md). */
-  readonly #links: RuntimeLink[];
+  readonly #links: RuntimeLinks<ServiceRuntime>;
   /** Timed work of this replica: the recovery of abandoned runs, the expiry of pause deadlines. */
   readonly sweeper: Sweeper;
   /** Checkpoints, rewind and fork; undefined when the service runs without `checkpoints`. */
@@ -101,45 +85,45 @@ export class ServiceRuntime {
       this.#agents.set(definition.name, new Agent(withClock(definition, this.#storeClock)));
     }
     this.#defaultAgent = options.agents[0]!.name;
-    this.#heartbeatMs = options.heartbeatMs ?? 15_000;
-    const ttl = options.backend.lockTtlMs;
-    if (ttl !== undefined && options.renewEveryMs !== undefined && !(options.renewEveryMs < ttl)) {
-      // renewed no sooner than the lease expires, every run would lose its lock
-      throw new RangeError(
-        `ServiceRuntime: renewEveryMs (${options.renewEveryMs}) must be shorter than the backend's lock TTL (${ttl} ms)`,
-      );
-    }
-    this.#renewals =
-      ttl === undefined
-        ? undefined
-        : new LeaseRenewals(
-            options.renewEveryMs ?? Math.max(100, Math.floor(ttl / 3)),
-            options.backend.locks.renewMany?.bind(options.backend.locks),
-          );
-    this.#slots = new RunSlots({
-      ...options.limits,
-      ...(options.maxConcurrentRuns ? { maxConcurrentRuns: options.maxConcurrentRuns } : {}),
-    });
-    this.#recoverCheckMs = options.recoverCheckMs ?? 5_000;
-    this.#resumeOnRecovery = options.resumeOnRecovery ?? false;
-    this.#onSessionDeleted = options.onSessionDeleted;
-    this.#feeds = new SessionFeeds(options.backend);
-    this.#clock = new FollowClock(tickFor(this.#heartbeatMs, this.#recoverCheckMs, options.backend.pollMs));
     this.#log = options.log ?? silentLog;
     this.timeTravel =
       options.checkpoints && new SessionTimeTravel(options.backend, options.checkpoints, this.#log);
-    this.#rolesOf = options.rolesOf;
-    this.#links = runtimeLinksOf(options.agents);
-    for (const link of this.#links) link.attach(this);
-    this.sweeper = new Sweeper(options.sweepEveryMs ?? 5_000, (job, error) =>
-      this.#log({ level: "error", message: `${job.name}: ${(error as Error).message}` }),
+    this.#links = new RuntimeLinks(options.agents);
+    const { backend, timeTravel } = this;
+    this.#runs = new LocalRuns(
+      {
+        backend,
+        agents: this.#agents,
+        log: this.#log,
+        timeTravel,
+        deadlines: this.#deadlines,
+        links: this.#links,
+      },
+      options,
     );
-    const recovery = recoverySweep(options.backend, (sessionId) => this.#sweepSession(sessionId));
-    if (recovery) this.sweeper.register(recovery);
-    if (options.agents.some((agent) => agent.approvers?.policies.some((p) => p.expiresAfterMs !== undefined)))
-      this.sweeper.register(
-        deadlineSweep(this.#deadlines, this.#storeClock, (sessionId, at) => this.#expire(sessionId, at)),
-      );
+    this.#recovery = {
+      backend,
+      log: this.#log,
+      runs: this.#runs,
+      links: this.#links,
+      resumeOnRecovery: options.resumeOnRecovery ?? false,
+      resume: (owner, sessionId, input) => this.#run(owner, sessionId, input),
+    };
+    this.#onSessionDeleted = options.onSessionDeleted;
+    this.#followers = new ReplicaFollowers(backend, options);
+    this.#rolesOf = options.rolesOf;
+    this.#links.attach(this);
+    this.sweeper = runtimeSweeper(
+      {
+        backend,
+        log: this.#log,
+        deadlines: this.#deadlines,
+        storeClock: this.#storeClock,
+        recover: (sessionId, how) => this.recover(sessionId, how),
+        runAsOwner: (sessionId, record, input) => this.#run(record.owner, sessionId, input, record),
+      },
+      options,
+    );
     // a restarted replica closes the replies its last life (or any dead replica) left cut off, at once
     void this.sweeper.start();
   }
@@ -170,7 +154,7 @@ export class ServiceRuntime {
     options: Omit<CreateSessionOptions, "sessionId"> = {},
   ) {
     const record = await this.backend.sessions.get(sessionId);
-    if (record) return this.#own(record, user, sessionId);
+    if (record) return ownedRecord(record, user, sessionId);
     try {
       return await this.createSession(user, { ...options, sessionId });
     } catch (error) {
@@ -181,37 +165,32 @@ export class ServiceRuntime {
   }
 
   async getSession(user: string, sessionId: string): Promise<SessionRecord> {
-    return this.#own(await this.backend.sessions.get(sessionId), user, sessionId);
+    return ownedRecord(await this.backend.sessions.get(sessionId), user, sessionId);
   }
 
   async listSessions(
     user: string,
     options: { limit?: number; cursor?: string } = {},
   ): Promise<SessionRecordPage> {
-    const limit = Math.min(Math.max(options.limit ?? 50, 1), 500);
-    return this.backend.sessions.list(user, { limit, ...(options.cursor ? { cursor: options.cursor } : {}) });
+    return listOwnSessions(this.backend, user, options);
   }
 
   /** Deletes state, log and record; a running session is refused (`run_in_progress`: interrupt it first). */
   async deleteSession(user: string, sessionId: string): Promise<void> {
     const record = await this.getSession(user, sessionId);
-    if (await this.backend.locks.isHeld(sessionId))
-      throw new RequestError(
-        "run_in_progress",
-        `session "${sessionId}" is running a reply; interrupt it first`,
-      );
-    await this.backend.store.delete(sessionId);
-    await this.backend.events.delete(sessionId);
-    this.#feeds.forget(sessionId);
-    await this.backend.sessions.delete(sessionId);
-    await this.timeTravel?.forget(sessionId);
-    await this.#onSessionDeleted?.(record);
+    await deleteOwnedSession(this.backend, sessionId, {
+      feeds: () => this.#followers.forget(sessionId),
+      rest: async () => {
+        await this.timeTravel?.forget(sessionId);
+        await this.#onSessionDeleted?.(record);
+      },
+    });
   }
 
   /** The session's messages, as the agent keeps them (one assistant Msg per reply). */
   async messages(user: string, sessionId: string): Promise<Msg[]> {
     await this.getSession(user, sessionId);
-    return (await this.#load(sessionId)).context;
+    return (await loadState(this.backend, sessionId)).context;
   }
 
   /**
@@ -221,19 +200,7 @@ export class ServiceRuntime {
   async status(user: string, sessionId: string, record?: SessionRecord): Promise<SessionStatus> {
     if (!record || record.sessionId !== sessionId || record.owner !== user)
       record = await this.getSession(user, sessionId);
-    const read = () =>
-      Promise.all([
-        this.#load(sessionId),
-        this.backend.locks.isHeld(sessionId),
-        this.backend.events.lastSeq(sessionId),
-      ]);
-    let [state, running, last] = await read();
-    const cutOff = state.replyContext !== undefined && !state.replyContext.waitingFor;
-    if (!running && (cutOff || (await logEndsOpen(this.backend, sessionId)))) {
-      await this.recover(sessionId);
-      [state, running, last] = await read();
-    }
-    return sessionStatus(state, record.agent, running, last);
+    return currentStatus(this.backend, sessionId, record.agent, () => this.recover(sessionId));
   }
 
   /**
@@ -243,44 +210,7 @@ export class ServiceRuntime {
    * Followers, `status` and the next run call it; calling it any time is safe.
    */
   async recover(sessionId: string, options: { abandoned?: boolean } = {}): Promise<RecoveryOutcome> {
-    if (this.#runs.has(sessionId)) return "running";
-    const outcome = await recoverSession(this.backend, sessionId, options);
-    if (outcome === "closed") {
-      this.#log({
-        level: "info",
-        sessionId,
-        message: "closed a cut-off reply (its run's lease was abandoned)",
-      });
-      // Idempotent effects cut off mid-run are run again with their key (the runtime's answer).
-      const retry = await this.#retryOf(sessionId);
-      if (retry || this.#resumeOnRecovery || (await this.#resumes(sessionId))) {
-        const record = await this.backend.sessions.get(sessionId);
-        if (record) await this.#run(record.owner, sessionId, retry).catch(() => {});
-      }
-    }
-    return outcome;
-  }
-
-  async #retryOf(sessionId: string): Promise<UserConfirmResult | undefined> {
-    const stored = await this.backend.store.load(sessionId);
-    return stored ? retryAnswer(stored.state) : undefined;
-  }
-
-  /** The sweeper's recovery of one session whose lease was abandoned; a failure is logged, not thrown. */
-  async #sweepSession(sessionId: string): Promise<RecoveryOutcome> {
-    try {
-      return await this.recover(sessionId, { abandoned: true });
-    } catch (error) {
-      this.#log({ level: "error", sessionId, message: `recovery failed: ${(error as Error).message}` });
-      return "running";
-    }
-  }
-
-  /** The deadline sweeper's expiry of one session's due asks, run as its owner's. */
-  async #expire(sessionId: string, at: number): Promise<ExpiryOutcome> {
-    const record = await this.backend.sessions.get(sessionId);
-    if (!record) return "moot";
-    return expireSession((input) => this.#run(record.owner, sessionId, input, record), at);
+    return recoverAndResume(this.#recovery, sessionId, options);
   }
 
   /**
@@ -342,7 +272,7 @@ export class ServiceRuntime {
   /** The reply id an answer goes to, when the client did not say. */
   async replyIdOf(user: string, sessionId: string): Promise<string> {
     await this.getSession(user, sessionId);
-    return waitingReplyId(await this.#load(sessionId));
+    return waitingReplyId(await loadState(this.backend, sessionId));
   }
 
   /**
@@ -357,23 +287,10 @@ export class ServiceRuntime {
     how: Pick<AnswerHow, "idempotencyKey"> = {},
   ): Promise<{ was: "running" | "paused"; run?: RunHandle }> {
     const record = await this.getSession(user, sessionId);
-    const local = this.#runs.get(sessionId);
-    if (local) {
-      local.abort(reason);
-      return { was: "running", run: local.handle };
-    }
-    if (await this.backend.locks.isHeld(sessionId)) {
-      await this.backend.bus.publish({ sessionId, kind: "interrupt", reason });
-      return { was: "running" };
-    }
-    const run = await this.#run(
-      user,
-      sessionId,
-      interruptInput(sessionId, reason),
-      record,
-      how.idempotencyKey,
-    );
-    return { was: "paused", run };
+    const running = await this.#runs.abortRunning(sessionId, reason);
+    if (running) return running;
+    const input = interruptInput(sessionId, reason);
+    return { was: "paused", run: await this.#run(user, sessionId, input, record, how.idempotencyKey) };
   }
 
   /** The session's events after `after`, then live ones until the signal aborts (or `until`). */
@@ -391,33 +308,17 @@ export class ServiceRuntime {
    */
   async openFollower(user: string, sessionId: string, options: FollowSessionOptions): Promise<Follower> {
     // Following a run the same user just started here: its start checked the session's owner.
-    const starter = options.until && this.#starters.get(options.until);
+    const starter = options.until && this.#runs.starterOf(options.until);
     if (!starter || starter.user !== user || starter.sessionId !== sessionId) {
       await this.getSession(user, sessionId);
     }
-    const follow: FollowOptions = {
-      after: options.after ?? 0,
-      signal: options.signal,
-      heartbeatMs: this.#heartbeatMs,
-      feeds: this.#feeds,
-      clock: this.#clock,
-    };
-    if (options.until) follow.until = options.until;
-    if (options.until && this.#runs.has(sessionId)) {
-      // A follower of this replica's own run hears every append on the in-process bus (no polling),
-      // and the run's end ends it (no liveness checks: the run cannot die elsewhere).
-      follow.pollMs = Number.POSITIVE_INFINITY;
-    } else {
-      follow.watch = { everyMs: this.#recoverCheckMs, check: () => this.recover(sessionId) };
-    }
-    return new Follower(this.backend, sessionId, follow);
+    return this.#followers.open(sessionId, options, this.#runs.has(sessionId), () => this.recover(sessionId));
   }
 
   /** Waits for this replica's runs to finish their current step, then closes the backend. */
   async close(): Promise<void> {
     await this.sweeper.stop();
-    for (const run of this.#runs.values()) run.abort("the server is shutting down");
-    await Promise.allSettled([...this.#runs.values()].map((run) => run.handle.done));
+    await this.#runs.abortAll("the server is shutting down");
     await Promise.allSettled([...this.#agents.values()].map((agent) => agent.toolkit.close()));
     await this.backend.close();
     await this.timeTravel?.close();
@@ -432,43 +333,7 @@ export class ServiceRuntime {
     idempotencyKey?: string,
   ): Promise<RunHandle> {
     record ??= await this.getSession(user, sessionId);
-    const agent = this.#agents.get(record.agent);
-    if (!agent)
-      throw new RequestError(
-        "invalid_state",
-        `session "${sessionId}" uses agent "${record.agent}", which this server does not offer`,
-      );
-    const release = await this.#slots.take(user);
-    let run: LocalRun;
-    try {
-      run = await startRun(
-        {
-          backend: this.backend,
-          agent,
-          turns: handoffTurns(this.#agents, record.agent),
-          sessionId,
-          renewals: this.#renewals,
-          log: this.#log,
-          ...(this.timeTravel
-            ? { onBoundary: this.timeTravel.atBoundary.bind(this.timeTravel, sessionId) }
-            : {}),
-          ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
-          onDeadline: (expiresAt) => this.#deadlines.add({ sessionId, expiresAt }),
-        },
-        input,
-      );
-    } catch (error) {
-      release();
-      throw error;
-    }
-    this.#runs.set(sessionId, run);
-    this.#starters.set(run.handle.done, { user, sessionId });
-    void run.handle.done.finally(() => {
-      release();
-      if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);
-      for (const link of this.#links) link.runEnded(sessionId);
-    });
-    return run.handle;
+    return this.#runs.start(user, sessionId, record, input, idempotencyKey);
   }
 
   /** The user's roles, from the token configuration (none without one). */
@@ -476,25 +341,9 @@ export class ServiceRuntime {
     return this.#rolesOf?.(user) ?? [];
   }
 
-  async #resumes(sessionId: string): Promise<boolean> {
-    for (const link of this.#links) if (await link.resumes(sessionId).catch(() => false)) return true;
-    return false;
-  }
-
   /** Who answers: the authenticated user, with their roles, through `via`. */
   #answerer(user: string, via: DecisionChannel = "rest"): Answerer {
     const roles = this.#rolesOf?.(user) ?? [];
     return roles.length > 0 ? { name: user, channel: via, roles: [...roles] } : { name: user, channel: via };
-  }
-
-  async #load(sessionId: string): Promise<AgentState> {
-    const stored = await this.backend.store.load(sessionId);
-    if (!stored) throw sessionNotFound(sessionId);
-    return stored.state;
-  }
-
-  #own(record: SessionRecord | undefined, user: string, sessionId: string): SessionRecord {
-    if (!record || record.owner !== user) throw sessionNotFound(sessionId);
-    return record;
   }
 }
