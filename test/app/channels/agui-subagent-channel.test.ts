@@ -80,7 +80,12 @@ describe("AG-UI channel: a sub-agent's confirmation", () => {
       });
       const { decisions } = (await response.json()) as { decisions: Array<Record<string, unknown>> };
       const answer = decisions.find((d) => d.toolCallId === interrupt.toolCallId && d.outcome === "approve");
-      expect(answer).toMatchObject({ channel: "agui", actor: "alice", source: "main/research", toolName: "record" });
+      expect(answer).toMatchObject({
+        channel: "agui",
+        actor: "alice",
+        source: "main/research",
+        toolName: "record",
+      });
     } finally {
       await server.close();
     }
