@@ -9,6 +9,7 @@ import { type AgentEvent, applyEvent } from "../../event/index.js";
 import { type Msg, userMsg } from "../../message/index.js";
 import { finalText } from "../../multiagent/index.js";
 import { ConfirmAnswerSchema } from "../../protocol/index.js";
+import { askRequest, asksOfEvent, openAsks } from "../server/runtime/open-asks.js";
 import type { RunHandle } from "../server/runtime/run-execution.js";
 import type { ConfirmAnswer, ServiceRuntime } from "../server/runtime/service-runtime.js";
 import {
@@ -18,6 +19,7 @@ import {
   describeWaiting,
   EVENT_METADATA_KEY,
   newTask,
+  REQUESTS_KEY,
   statusOf,
   textOfParts,
   textPart,
@@ -104,6 +106,8 @@ export class ServiceAgentExecutor implements AgentExecutor {
     let msg: Msg | undefined;
     let pending: AgentEvent | undefined;
     let textStarted = false;
+    // a resumed reply's run has no REPLY_START to fold from: its final text is what it streamed
+    let streamed = "";
     const follow = await this.runtime.follow(user, handle.sessionId, {
       after: handle.after,
       signal: controller.signal,
@@ -133,6 +137,7 @@ export class ServiceAgentExecutor implements AgentExecutor {
           }),
         );
         textStarted = true;
+        streamed += event.delta;
         continue;
       }
       if (event.type === "REQUIRE_USER_CONFIRM" || event.type === "REQUIRE_EXTERNAL_EXECUTION")
@@ -144,7 +149,7 @@ export class ServiceAgentExecutor implements AgentExecutor {
             : event.finishedReason === "error"
               ? TaskState.TASK_STATE_FAILED
               : TaskState.TASK_STATE_COMPLETED;
-        const text = event.error ? `Error: ${event.error.message}` : msg ? finalText(msg) : "";
+        const text = event.error ? `Error: ${event.error.message}` : (msg && finalText(msg)) || streamed;
         const final = agentMessage(taskId, contextId, [textPart(text)]);
         bus.publish(this.status(taskId, contextId, state, final, metadata));
         return;
@@ -152,9 +157,13 @@ export class ServiceAgentExecutor implements AgentExecutor {
       bus.publish(this.status(taskId, contextId, TaskState.TASK_STATE_WORKING, undefined, metadata));
     }
     if (pending) {
+      // what it waits for, as the stored state and log say (its own calls' and its sub-runs' asks)
+      const stored = await this.runtime.backend.store.load(handle.sessionId);
+      const asks = stored ? await openAsks(this.runtime.backend, handle.sessionId, stored.state) : [];
+      const requests = (asks.length > 0 ? asks : asksOfEvent(pending, handle.sessionId)).map(askRequest);
       const ask = agentMessage(taskId, contextId, [
         textPart(describeWaiting(pending)),
-        dataPart({ [EVENT_METADATA_KEY]: pending }),
+        dataPart({ [EVENT_METADATA_KEY]: pending, [REQUESTS_KEY]: requests }),
       ]);
       bus.publish(this.status(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, ask));
     }

@@ -5,6 +5,13 @@ import { newId, nowIso } from "../../message/index.js";
 /** Where our own event rides along in an A2A update's metadata (an A2AAgent client reads it back). */
 export const EVENT_METADATA_KEY = "agentscope.event";
 
+/**
+ * Where an `input-required` status's data part lists what is asked: one entry per waiting call
+ * (`toolCallId`, `toolName`, `input`, `reason`, the `replyId` and `sessionId` it waits in, and
+ * `source` when a sub-agent asks), the same request an AG-UI interrupt carries.
+ */
+export const REQUESTS_KEY = "agentscope.requests";
+
 export const textPart = (text: string): Part => ({
   content: { $case: "text", value: text },
   metadata: undefined,

@@ -1,5 +1,4 @@
 import type { Hono } from "hono";
-import type { InputEvent } from "../../event/index.js";
 import type { Msg } from "../../message/index.js";
 import type { ServiceVariables } from "../server/http/auth.js";
 import { errorResponse } from "../server/http/error-response.js";
@@ -10,22 +9,25 @@ import { routesFrom } from "../server/http/routes-from.js";
 import { dropConnection } from "../server/http/stall-watch.js";
 import { StreamPacer } from "../server/http/stream-pacer.js";
 import { toHttpError } from "../server/http-error.js";
+import type { RunHandle } from "../server/runtime/run-execution.js";
 import type { ServiceRuntime } from "../server/runtime/service-runtime.js";
 import type { StreamSlot } from "../server/runtime/stream-slots.js";
+import { sessionAsks } from "../server/spawn/subagent-asks.js";
 import {
   AguiInputError,
   newUserMessages,
+  type ResumeAnswer,
   type RunAgentInput,
   RunAgentInputSchema,
-  resumeInput,
+  resumeInputs,
 } from "./input.js";
 import { type AguiEvent, aguiFrame } from "./protocol.js";
-import { finishAguiRun, startAguiRun, translateEvent } from "./translate.js";
+import { addInterrupts, finishAguiRun, startAguiRun, translateEvent } from "./translate.js";
 
 const encoder = new TextEncoder();
 
-/** What starts the run: a RUN_ERROR to send instead, or the input to run. */
-type Plan = { error: { message: string; code: string } } | { input: Msg[] | InputEvent };
+/** What starts the run: a RUN_ERROR to send instead, new messages, or the answers of a resume. */
+type Plan = { error: { message: string; code: string } } | { input: Msg[] } | { answers: ResumeAnswer[] };
 
 /**
  * `POST /v1/agui`: the AG-UI 1.0 endpoint. The threadId is the session id (created on first use,
@@ -69,10 +71,16 @@ async function planRun(runtime: ServiceRuntime, user: string, body: RunAgentInpu
   const status = await runtime.status(user, body.threadId);
   try {
     if (body.resume !== undefined && body.resume.length > 0) {
-      if (!status.waitingFor || !status.replyId) {
+      const asks = await sessionAsks(runtime.backend, body.threadId);
+      if (asks.length === 0)
         throw new AguiInputError("resume answers no open interrupt: this thread is not waiting");
-      }
-      return { input: resumeInput(status.replyId, status.pendingToolCalls, body.resume) };
+      // a spawned sub-agent's session is answered first: its outcome is what the thread waits on
+      const answers = resumeInputs(body.threadId, asks, body.resume);
+      return {
+        answers: answers.sort(
+          (a, b) => Number(a.sessionId === body.threadId) - Number(b.sessionId === body.threadId),
+        ),
+      };
     }
     if (status.waitingFor) {
       const open = status.pendingToolCalls.map((call) => call.id).join(", ");
@@ -131,19 +139,30 @@ function aguiStream(
         send(finishAguiRun(translation, plan.error));
         return;
       }
-      const handle = Array.isArray(plan.input)
-        ? await runtime.startReply(user, body.threadId, plan.input)
-        : await runtime.answer(user, body.threadId, plan.input, { via: "agui" });
-      const items = await runtime.follow(user, body.threadId, {
-        after: handle.after,
-        signal: controller.signal,
-        until: handle.done,
-      });
-      for await (const item of items) {
-        if (item.kind === "event") send(translateEvent(translation, item.event));
-        else if (item.kind === "heartbeat") write(": keep-alive\n\n");
-        await pacer.ready(out); // the follower waits while the client's queue is full
+      // Follows one run: the thread's own are translated; a sub-agent session's only keep the stream alive.
+      const relay = async (handle: RunHandle) => {
+        const own = handle.sessionId === body.threadId;
+        const items = await runtime.follow(user, handle.sessionId, {
+          after: handle.after,
+          signal: controller.signal,
+          until: handle.done,
+        });
+        for await (const item of items) {
+          if (item.kind === "event" && own) send(translateEvent(translation, item.event));
+          else if (item.kind === "heartbeat") write(": keep-alive\n\n");
+          await pacer.ready(out); // the follower waits while the client's queue is full
+        }
+      };
+      if ("input" in plan) await relay(await runtime.startReply(user, body.threadId, plan.input));
+      else {
+        // one answer per session and reply asked from, each run to its end (or pause) before the next
+        for (const answer of plan.answers)
+          await relay(await runtime.answer(user, answer.sessionId, answer.input, { via: "agui" }));
+        translation.elsewhere = plan.answers.every((answer) => answer.sessionId !== body.threadId);
       }
+      // What waits now, from the store: the thread's asks, its sub-runs' and its spawned sub-agents'.
+      translation.interrupts = [];
+      addInterrupts(translation, await sessionAsks(runtime.backend, body.threadId));
       send(finishAguiRun(translation));
     } catch (error) {
       const http = toHttpError(error);

@@ -11,6 +11,7 @@ import {
   type ToolResultBlock,
   textBlock,
 } from "../../message/index.js";
+import type { OpenAsk } from "../server/runtime/open-asks.js";
 import { interruptId } from "./translate.js";
 
 const PartSource = z.union([
@@ -112,23 +113,33 @@ function userContent(content: unknown, messageId: string): ContentBlock[] {
   return blocks;
 }
 
+/** One answer of a resume: the input event for session `sessionId` (the thread, or a spawned sub-agent's). */
+export interface ResumeAnswer {
+  sessionId: string;
+  input: InputEvent;
+}
+
 /**
- * Turns AG-UI resume entries into the input event that continues paused reply `replyId`, whose
- * `waiting` calls are asking for a confirmation or submitted for external execution. Every waiting
- * call must be answered (AG-UI: no partial resumes). Confirmations: `approved`, optional
- * `editedArgs` (full replacement; the agent decides the edited call again before it runs), `rules`
- * to remember (only rules the ask offered), `reason` for a refusal; a cancelled one is a refusal.
- * External runs: `{ output, isError? }`. When every entry is cancelled the reply ends
- * (USER_INTERRUPT).
+ * Turns AG-UI resume entries into the input events that answer the thread's open asks (`asks`: its
+ * reply's own, its nested sub-runs', its spawned sub-agent sessions'), one per session and reply
+ * asked from, in the asks' order. Every open ask must be answered (AG-UI: no partial resumes).
+ * Confirmations: `approved`, optional `editedArgs` (full replacement; the agent decides the edited
+ * call again before it runs), `rules` to remember (only rules the ask offered), `reason` for a
+ * refusal; a cancelled one is a refusal. External runs: `{ output, isError? }`. When every entry is
+ * cancelled each reply asked from ends (USER_INTERRUPT).
  */
-export function resumeInput(replyId: string, waiting: ToolCallBlock[], resume: ResumeEntry[]): InputEvent {
-  if (waiting.length === 0)
+export function resumeInputs(
+  threadId: string,
+  asks: readonly OpenAsk[],
+  resume: ResumeEntry[],
+): ResumeAnswer[] {
+  if (asks.length === 0)
     throw new AguiInputError("nothing is waiting in this thread; send messages without resume");
   const byId = new Map(resume.map((entry) => [entry.interruptId, entry]));
   if (byId.size !== resume.length) throw new AguiInputError("resume answers one interrupt twice");
-  const expected = waiting.map((call) =>
-    interruptId(call.state === "asking" ? "confirm" : "external", call.id),
-  );
+  const idOf = (ask: OpenAsk) =>
+    interruptId(ask.kind, ask.call.id, ask.sessionId === threadId ? undefined : ask.sessionId);
+  const expected = asks.map(idOf);
   const unknown = [...byId.keys()].filter((id) => !expected.includes(id));
   if (unknown.length > 0) {
     throw new AguiInputError(
@@ -139,25 +150,48 @@ export function resumeInput(replyId: string, waiting: ToolCallBlock[], resume: R
   if (missing.length > 0)
     throw new AguiInputError(`resume must answer every open interrupt; missing: ${missing.join(", ")}`);
 
-  if (resume.every((entry) => entry.status === "cancelled")) {
-    return userInterrupt({ replyId: replyId, reason: "the user cancelled the pending tool calls" });
+  const groups = new Map<string, OpenAsk[]>();
+  for (const ask of asks) {
+    const key = JSON.stringify([ask.sessionId, ask.replyId]);
+    groups.set(key, [...(groups.get(key) ?? []), ask]);
   }
-  const asking = waiting.filter((call) => call.state === "asking");
-  if (asking.length > 0) {
-    if (asking.length !== waiting.length) {
+  const cancelled = resume.every((entry) => entry.status === "cancelled");
+  return [...groups.values()].map((group) => {
+    const { sessionId, replyId } = group[0]!;
+    if (cancelled)
+      return {
+        sessionId,
+        input: userInterrupt({ replyId, reason: "the user cancelled the pending tool calls" }),
+      };
+    const entry = (ask: OpenAsk) => byId.get(idOf(ask))!;
+    if (group.every((ask) => ask.kind === "confirm")) {
+      const confirmResults = group.map((ask) => confirmAnswer(ask.call, entry(ask)));
+      return { sessionId, input: userConfirmResult({ replyId, confirmResults }) };
+    }
+    if (group.some((ask) => ask.kind === "confirm")) {
       throw new AguiInputError(
         "this reply waits for confirmations and external results at once; not supported",
       );
     }
-    return userConfirmResult({
-      replyId: replyId,
-      confirmResults: asking.map((call) => confirmAnswer(call, byId.get(interruptId("confirm", call.id))!)),
-    });
-  }
-  return externalExecutionResult({
-    replyId: replyId,
-    toolResults: waiting.map((call) => externalAnswer(call, byId.get(interruptId("external", call.id))!)),
+    const toolResults = group.map((ask) => externalAnswer(ask.call, entry(ask)));
+    return { sessionId, input: externalExecutionResult({ replyId, toolResults }) };
   });
+}
+
+/**
+ * `resumeInputs` for one paused reply `replyId` whose `waiting` calls ask for a confirmation or were
+ * submitted for external execution: the input event that continues it.
+ */
+export function resumeInput(replyId: string, waiting: ToolCallBlock[], resume: ResumeEntry[]): InputEvent {
+  const asks = waiting.map(
+    (call): OpenAsk => ({
+      kind: call.state === "asking" ? "confirm" : "external",
+      sessionId: "",
+      replyId,
+      call,
+    }),
+  );
+  return resumeInputs("", asks, resume)[0]!.input;
 }
 
 function confirmAnswer(call: ToolCallBlock, entry: ResumeEntry): ConfirmResult {

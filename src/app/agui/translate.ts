@@ -1,5 +1,6 @@
 import type { AgentEvent, ReplyEndEvent } from "../../event/index.js";
 import type { ToolCallBlock, ToolResultState } from "../../message/index.js";
+import { askRequest, asksOfEvent, type OpenAsk } from "../server/runtime/open-asks.js";
 import {
   AGUI_PROTOCOL_VERSION,
   type AguiContentPart,
@@ -38,9 +39,12 @@ export const EXTERNAL_RESPONSE_SCHEMA = {
   required: ["output"],
 } as const;
 
-/** Interrupt ids name their kind and the tool call: `confirm:<callId>`, `external:<callId>`. */
-export function interruptId(kind: "confirm" | "external", toolCallId: string): string {
-  return `${kind}:${toolCallId}`;
+/**
+ * Interrupt ids name their kind and the tool call: `confirm:<callId>`, `external:<callId>`; an ask
+ * of another session (a spawned sub-agent's) names it too: `confirm:<sessionId>:<callId>`.
+ */
+export function interruptId(kind: "confirm" | "external", toolCallId: string, sessionId?: string): string {
+  return sessionId === undefined ? `${kind}:${toolCallId}` : `${kind}:${sessionId}:${toolCallId}`;
 }
 
 /**
@@ -66,6 +70,8 @@ export interface AguiTranslation {
   results: Map<string, CollectedOutput>;
   interrupts: AguiInterrupt[];
   end?: ReplyEndEvent;
+  /** The run answered other sessions only (spawned sub-agents'): it follows no reply of its own. */
+  elsewhere?: boolean;
   usage: Map<string, AguiTokenUsage>;
   finished: boolean;
 }
@@ -101,7 +107,12 @@ export function startAguiRun(run: { threadId: string; runId: string; state?: unk
 
 /** Translates one agent event into the AG-UI events it stands for (often none or one). */
 export function translateEvent(t: AguiTranslation, event: AgentEvent): AguiEvent[] {
-  if (t.finished || event.source !== undefined) return []; // sub-agent events are not part of this run
+  if (t.finished) return [];
+  if (event.source !== undefined) {
+    // a sub-run's events are not part of this run, but what it asks is one of the run's interrupts
+    addInterrupts(t, asksOfEvent(event, t.sessionId ?? t.threadId));
+    return [];
+  }
   const timestamp = Date.parse(event.createdAt);
   const out: AguiEvent[] = [];
   const emit = (e: AguiEvent) => {
@@ -203,10 +214,8 @@ export function translateEvent(t: AguiTranslation, event: AgentEvent): AguiEvent
       break;
     }
     case "REQUIRE_USER_CONFIRM":
-      for (const call of event.toolCalls) t.interrupts.push(confirmInterrupt(event.replyId, call));
-      break;
     case "REQUIRE_EXTERNAL_EXECUTION":
-      for (const call of event.toolCalls) t.interrupts.push(externalInterrupt(event.replyId, call));
+      addInterrupts(t, asksOfEvent(event, t.sessionId ?? t.threadId));
       break;
     case "REPLY_END":
       t.end = event;
@@ -218,6 +227,19 @@ export function translateEvent(t: AguiTranslation, event: AgentEvent): AguiEvent
       break;
   }
   return out;
+}
+
+/**
+ * Adds interrupts for `asks` (those of another session too: a spawned sub-agent's, found when the
+ * run ends); an ask asked again (an edited call decided again) replaces its interrupt.
+ */
+export function addInterrupts(t: AguiTranslation, asks: readonly OpenAsk[]): void {
+  for (const ask of asks) {
+    const interrupt = askInterrupt(ask, t.sessionId ?? t.threadId);
+    const index = t.interrupts.findIndex((i) => i.id === interrupt.id);
+    if (index >= 0) t.interrupts[index] = interrupt;
+    else t.interrupts.push(interrupt);
+  }
 }
 
 /**
@@ -233,7 +255,7 @@ export function finishAguiRun(t: AguiTranslation, error?: { message: string; cod
     error ??
     (t.end?.finishedReason === "error"
       ? { message: t.end.error?.message ?? "the reply failed", code: t.end.error?.type ?? "error" }
-      : t.end === undefined && t.interrupts.length === 0
+      : t.end === undefined && t.interrupts.length === 0 && !t.elsewhere
         ? {
             message: "the reply stopped before it finished; see the server log",
             code: "incomplete",
@@ -247,7 +269,8 @@ export function finishAguiRun(t: AguiTranslation, error?: { message: string; cod
     });
     return out;
   }
-  const waiting = t.end === undefined;
+  // open asks (a spawned sub-agent's too, after this reply ended) make the run end on an interrupt
+  const waiting = t.interrupts.length > 0 || (t.end === undefined && !t.elsewhere);
   out.push({ type: "STATE_SNAPSHOT", snapshot: snapshot(t, waiting) });
   const usage = [...t.usage.values()];
   out.push({
@@ -318,36 +341,29 @@ function describeCall(call: ToolCallBlock): string {
   return `${call.name}(${args})`;
 }
 
-function confirmInterrupt(
-  replyId: string,
-  call: ToolCallBlock & { reason?: string; suggestedRules?: string[] },
-): AguiInterrupt {
-  return {
-    id: interruptId("confirm", call.id),
-    reason: CONFIRM_REASON,
-    message: `Allow ${describeCall(call)}?${call.reason ? ` ${call.reason}` : ""}`,
-    toolCallId: call.id,
-    responseSchema: CONFIRM_RESPONSE_SCHEMA,
-    metadata: {
-      agentscope: {
-        replyId,
-        toolName: call.name,
-        input: call.input,
-        ...(call.reason ? { reason: call.reason } : {}),
-        suggestedRules: call.suggestedRules ?? [],
-      },
-    },
-  };
+/** Who asks, when it is not the thread's own agent: the nested run's path, or the spawned session. */
+function askedBy(ask: OpenAsk, threadId: string): string {
+  if (ask.sessionId !== threadId) return ` (sub-agent ${ask.subagentId ?? ask.sessionId})`;
+  return ask.source ? ` (sub-agent ${ask.source})` : "";
 }
 
-function externalInterrupt(replyId: string, call: ToolCallBlock): AguiInterrupt {
+/**
+ * The interrupt for one open ask of the thread's session `threadId`: a confirmation (`tool_call`) or an external
+ * run; `metadata.agentscope` says where it goes (`askRequest`: session, reply, nested source or
+ * spawned sub-agent, tool, input, reason, the rules it offers).
+ */
+export function askInterrupt(ask: OpenAsk, threadId: string): AguiInterrupt {
+  const confirm = ask.kind === "confirm";
+  const who = askedBy(ask, threadId);
   return {
-    id: interruptId("external", call.id),
-    reason: EXTERNAL_REASON,
-    message: `Run ${describeCall(call)} and send its output.`,
-    toolCallId: call.id,
-    responseSchema: EXTERNAL_RESPONSE_SCHEMA,
-    metadata: { agentscope: { replyId, toolName: call.name, input: call.input } },
+    id: interruptId(ask.kind, ask.call.id, ask.sessionId === threadId ? undefined : ask.sessionId),
+    reason: confirm ? CONFIRM_REASON : EXTERNAL_REASON,
+    message: confirm
+      ? `Allow ${describeCall(ask.call)}${who}?${ask.reason ? ` ${ask.reason}` : ""}`
+      : `Run ${describeCall(ask.call)}${who} and send its output.`,
+    toolCallId: ask.call.id,
+    responseSchema: confirm ? CONFIRM_RESPONSE_SCHEMA : EXTERNAL_RESPONSE_SCHEMA,
+    metadata: { agentscope: askRequest(ask) },
   };
 }
 

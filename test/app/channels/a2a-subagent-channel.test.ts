@@ -1,0 +1,132 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Message, type Part, Role, TaskState } from "@a2a-js/sdk";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from "@a2a-js/sdk/client";
+import { afterAll, describe, expect, it } from "vitest";
+import { REQUESTS_KEY } from "../../../src/app/a2a/task-events.js";
+import { startServer } from "../../../src/app/server/start-server.js";
+import { ScriptedModel } from "../../../src/testing/index.js";
+import { conversationModel, recordTool } from "../fixtures/agents.js";
+
+const dir = mkdtempSync(join(tmpdir(), "agentscope-a2a-channel-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const authFetch: typeof fetch = (input, init) => {
+  const headers = new Headers(init?.headers);
+  headers.set("Authorization", "Bearer tok-a");
+  return fetch(input, { ...init, headers });
+};
+
+function message(parts: Part[], extra: Partial<Message> = {}): Message {
+  return {
+    messageId: `m-${Math.random().toString(36).slice(2)}`,
+    contextId: "",
+    taskId: "",
+    role: Role.ROLE_USER,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+    ...extra,
+  };
+}
+const text = (value: string): Part => ({
+  content: { $case: "text", value },
+  metadata: undefined,
+  filename: "",
+  mediaType: "text/plain",
+});
+const data = (value: unknown): Part => ({
+  content: { $case: "data", value },
+  metadata: undefined,
+  filename: "",
+  mediaType: "application/json",
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: the SDK's stream responses are a tagged union read loosely here
+type Payload = { $case: string; value: any };
+
+describe("A2A channel: a sub-agent's confirmation", () => {
+  it("is the input-required request (call id, tool, input, reason); the SDK client's answer resumes the reply, recorded as a2a by the user", async () => {
+    const server = await startServer({
+      config: {
+        agents: [
+          {
+            name: "main",
+            model: new ScriptedModel([
+              { toolCalls: [{ name: "research", input: { prompt: "record a note" } }] },
+              { text: "main done" },
+            ]),
+            subagents: [{ agent: "researcher", name: "research", description: "Records notes" }],
+          },
+          { name: "researcher", model: conversationModel(), tools: [recordTool()] },
+        ],
+      },
+      store: `sqlite:${join(dir, "state.db")}`,
+      port: 0,
+      tokensEnv: "tok-a:alice",
+    });
+    try {
+      const factory = new ClientFactory(
+        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+          transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
+          cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }),
+        }),
+      );
+      const client = await factory.createFromUrl(`${server.url}/v1/a2a/main/`);
+      const stream = async (msg: Message) => {
+        const out: Payload[] = [];
+        for await (const update of client.sendMessageStream({ message: msg } as never))
+          out.push((update as { payload: Payload }).payload);
+        return out;
+      };
+      const stateOf = (p: Payload) => p.value.status?.state as TaskState | undefined;
+
+      const first = await stream(message([text("research it")]));
+      const paused = first.at(-1)!.value;
+      expect(stateOf(first.at(-1)!)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      const parts = paused.status.message.parts as Part[];
+      const request = parts.flatMap((p) =>
+        p.content?.$case === "data" ? [p.content.value] : [],
+      )[0] as Record<string, Array<Record<string, unknown>>>;
+      const asked = request[REQUESTS_KEY]!;
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({
+        toolName: "record",
+        input: JSON.stringify({ note: "hello" }),
+        source: "main/research",
+        sessionId: `a2a.main.${paused.contextId}`,
+      });
+      expect(typeof asked[0]!.toolCallId).toBe("string");
+
+      const second = await stream(
+        message([data({ confirmResults: [{ toolCallId: asked[0]!.toolCallId, confirmed: true }] })], {
+          taskId: paused.taskId,
+          contextId: paused.contextId,
+        }),
+      );
+      expect(stateOf(second.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(second.at(-1)!.value.status.message.parts[0].content.value).toBe("main done");
+
+      const response = await authFetch(`${server.url}/v1/sessions/a2a.main.${paused.contextId}/decisions`);
+      const { decisions } = (await response.json()) as { decisions: Array<Record<string, unknown>> };
+      const ask = decisions.find((d) => d.toolCallId === asked[0]!.toolCallId && d.outcome === "ask");
+      expect(ask).toMatchObject({ source: "main/research" });
+      const answer = decisions.find((d) => d.toolCallId === asked[0]!.toolCallId && d.outcome === "approve");
+      expect(answer).toMatchObject({
+        channel: "a2a",
+        actor: "alice",
+        source: "main/research",
+        toolName: "record",
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
