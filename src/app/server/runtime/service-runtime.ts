@@ -136,6 +136,7 @@ export class ServiceRuntime {
     );
     const recovery = recoverySweep(options.backend, (sessionId) => this.#sweepSession(sessionId));
     if (recovery) this.sweeper.register(recovery);
+    for (const link of this.#links) for (const job of link.sweepJobs?.() ?? []) this.sweeper.register(job);
     if (options.agents.some((agent) => agent.approvers?.policies.some((p) => p.expiresAfterMs !== undefined)))
       this.sweeper.register(
         deadlineSweep(this.#deadlines, this.#storeClock, (sessionId, at) => this.#expire(sessionId, at)),
