@@ -5,7 +5,7 @@ import { blocksOf, type Msg, textOf, userMsg } from "../../src/message/index.js"
 import { type AgentSpawner, agentSpawner, SPAWNS_KEY, type SpawnRecord } from "../../src/multiagent/index.js";
 import { ScriptedModel, type ScriptedStep } from "../../src/testing/index.js";
 import { functionTool } from "../../src/tool/index.js";
-import { collect } from "./helpers.js";
+import { collect, gate } from "./helpers.js";
 
 function parent(spawner: AgentSpawner, steps: ScriptedStep[]) {
   return new Agent({
@@ -69,21 +69,7 @@ describe("agent_message", () => {
   });
 
   it("refuses a running sub-agent (nothing is queued); wait: false returns at once and the answer reaches a later step", async () => {
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const hold = functionTool({
-      name: "hold",
-      description: "Waits",
-      input: z.object({}),
-      readOnly: true,
-      pathsOf: () => [],
-      execute: async () => {
-        await held;
-        return "released";
-      },
-    });
+    const { open: release, hold } = gate();
     const childModel = new ScriptedModel([
       { toolCalls: [{ name: "hold", input: {} }] },
       { text: "first done" },

@@ -96,30 +96,41 @@ for (const backend of backends) {
       });
     }, 90_000);
 
+    const options = { spawn: true, prefix, lockTtlMs: 1000, sweepEveryMs: 200 };
+    /** A service process with a parent session whose first reply says `text`. */
+    const serveParent = async (countFile: string, text: string) => {
+      const server = await startChildServer(store, countFile, options);
+      servers.push(server);
+      const { sessionId } = await json(post(server.url, "/v1/sessions", {}));
+      await post(server.url, `/v1/sessions/${sessionId}/replies`, { text });
+      return { server, sessionId: sessionId as string };
+    };
+    /** Another process on the same store: the messages of `sessionId` once its last one passes `test`. */
+    const afterRestart = async (countFile: string, sessionId: string, test: (m: Msg[]) => boolean) => {
+      const second = await startChildServer(store, countFile, options);
+      servers.push(second);
+      const messages = await until(
+        async () => (await json(fetch(`${second.url}/v1/sessions/${sessionId}/messages`))).messages as Msg[],
+        test,
+        `the messages of ${sessionId}`,
+      );
+      return { second, messages };
+    };
+    const followedUp = (m: Msg[]) => textOf(m.at(-1)).startsWith("The sub-agent said:");
+
     // Crash window 1: the spawn created the sub-agent's session and started it, but the process died
     // before the parent's state (with the spawn's record) was saved: the call was still waiting.
     it("a sub-agent whose parent's record died with the process is adopted: its outcome reaches the parent, its id is not handed out again", async () => {
       const countFile = join(dir, "count-adopt.txt");
-      const options = { spawn: true, prefix, lockTtlMs: 1000, sweepEveryMs: 200 };
-      const first = await startChildServer(store, countFile, options);
-      servers.push(first);
-      const { sessionId } = await json(post(first.url, "/v1/sessions", {}));
-      await post(first.url, `/v1/sessions/${sessionId}/replies`, { text: "spawn worker slow wait" });
+      const { server: first, sessionId } = await serveParent(countFile, "spawn worker slow wait");
       await until(
         async () => lines(countFile),
         (l) => l.includes("slow"),
         "the sub-agent's tool",
       );
       await first.kill9();
-
-      const second = await startChildServer(store, countFile, options);
-      servers.push(second);
       // The sub-agent resumes and ends; the parent (its call cut off) gets a follow-up reply with it.
-      const messages = await until(
-        async () => (await json(fetch(`${second.url}/v1/sessions/${sessionId}/messages`))).messages as Msg[],
-        (m) => textOf(m.at(-1)).startsWith("The sub-agent said:"),
-        "the parent's follow-up reply",
-      );
+      const { second, messages } = await afterRestart(countFile, sessionId, followedUp);
       expect(textOf(messages.at(-1))).toContain("The tool was interrupted, so I stopped.");
       expect(lines(countFile).filter((l) => l === "slow")).toHaveLength(1);
       // The next spawn is sub_2: the adopted sub_1 keeps its id (before, it collided with the session).
@@ -139,11 +150,7 @@ for (const backend of backends) {
     // memory before), then the process died: the outbox's sweep on restart starts the follow-up.
     it("an outcome owed to a busy parent when the process dies is delivered after the restart", async () => {
       const countFile = join(dir, "count-owed.txt");
-      const options = { spawn: true, prefix, lockTtlMs: 1000, sweepEveryMs: 200 };
-      const first = await startChildServer(store, countFile, options);
-      servers.push(first);
-      const { sessionId } = await json(post(first.url, "/v1/sessions", {}));
-      await post(first.url, `/v1/sessions/${sessionId}/replies`, { text: "spawn worker hi then stall" });
+      const { server: first, sessionId } = await serveParent(countFile, "spawn worker hi then stall");
       // The sub-agent has ended; the parent is stuck in its own tool (its lease held).
       await until(
         async () =>
@@ -157,14 +164,7 @@ for (const backend of backends) {
         "the parent's stalled tool",
       );
       await first.kill9();
-
-      const second = await startChildServer(store, countFile, options);
-      servers.push(second);
-      const messages = await until(
-        async () => (await json(fetch(`${second.url}/v1/sessions/${sessionId}/messages`))).messages as Msg[],
-        (m) => textOf(m.at(-1)).startsWith("The sub-agent said:"),
-        "the owed follow-up reply",
-      );
+      const { messages } = await afterRestart(countFile, sessionId, followedUp);
       expect(textOf(messages.at(-1))).toBe("The sub-agent said: Hello.");
       // Delivered once: one follow-up reading it.
       expect(messages.filter((m) => textOf(m).startsWith("The sub-agent said:"))).toHaveLength(1);

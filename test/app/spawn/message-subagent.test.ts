@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { type RunningServer, startServer } from "../../../src/app/server/start-server.js";
 import { type Msg, textOf, userMsg } from "../../../src/message/index.js";
 import type { ChatModel, ChatOptions } from "../../../src/model/core.js";
 import { ScriptedModel, type ScriptedTurn } from "../../../src/testing/index.js";
-import { functionTool } from "../../../src/tool/index.js";
+import type { Tool } from "../../../src/tool/index.js";
+import { gate } from "../../multiagent/helpers.js";
 import { dropBackend } from "../../state/drop-backend.js";
 import { missingService, reportMissingService, runName } from "../../support/services.js";
 
@@ -60,36 +60,7 @@ function helperModel(hold: boolean): ChatModel {
   });
 }
 
-function gate() {
-  let open!: () => void;
-  let entered!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  const reached = new Promise<void>((resolve) => {
-    entered = resolve;
-  });
-  const tool = functionTool({
-    name: "hold",
-    description: "Waits for the test",
-    input: z.object({}),
-    readOnly: true,
-    pathsOf: () => [],
-    execute: async () => {
-      entered();
-      await opened;
-      return "released";
-    },
-  });
-  return { open, reached, tool };
-}
-
-async function serve(
-  store: string,
-  helper: ChatModel,
-  tools: ReturnType<typeof gate>["tool"][],
-  prefix?: string,
-) {
+async function serve(store: string, helper: ChatModel, tools: Tool[], prefix?: string) {
   return startServer({
     config: {
       agents: [
@@ -152,7 +123,7 @@ describe("a waiting spawn on PostgreSQL", () => {
 
   it("is woken by the sub-agent's end (no poll): the sub-agent's state is not read while it works", async () => {
     const held = gate();
-    const server = await serve(store, helperModel(true), [held.tool], prefix);
+    const server = await serve(store, helperModel(true), [held.hold], prefix);
     try {
       const { sessionId } = await server.runtime.createSession("local", { agent: "main" });
       const childId = `${sessionId}.sub_1`;
