@@ -29,10 +29,14 @@ export { fanout, fanoutStream, type PipelineRunOptions, sequential, sequentialSt
 export {
   AgentSpawner,
   type AgentSpawnerOptions,
+  addUsage,
   agentSpawner,
+  messageRefusal,
   outcomeText,
   overLimit,
+  parentMessage,
   type ResolvedLimits,
+  reopen,
   resolveLimits,
   SPAWNS_KEY,
   type SpawnHandle,
@@ -44,6 +48,7 @@ export {
   type SpawnTemplate,
   spawnHints,
   spawnTools,
+  usedTokens,
 } from "./spawn/index.js";
 export { type SubAgentToolOptions, subAgentTool, subState, toolResultOf } from "./sub-agent-tool.js";
 export {

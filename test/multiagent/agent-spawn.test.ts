@@ -13,27 +13,7 @@ import { type AgentSpawner, agentSpawner, SPAWNS_KEY, type SpawnRecord } from ".
 import { parseAgentState } from "../../src/state/index.js";
 import { ScriptedModel, type ScriptedStep } from "../../src/testing/index.js";
 import { functionTool, type Tool, taskTools } from "../../src/tool/index.js";
-import { collect, noteTool } from "./helpers.js";
-
-/** A promise the test opens: a sub-agent's tool waits on it, so the sub-agent cannot end before. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  const hold = functionTool({
-    name: "hold",
-    description: "Waits",
-    input: z.object({}),
-    readOnly: true,
-    pathsOf: () => [],
-    execute: async () => {
-      await opened;
-      return "released";
-    },
-  });
-  return { open, hold };
-}
+import { collect, gate, noteTool } from "./helpers.js";
 
 function parent(spawner: AgentSpawner, steps: ScriptedStep[], extra: Tool[] = [], mode = "default" as const) {
   return new Agent({

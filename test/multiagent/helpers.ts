@@ -11,6 +11,34 @@ export async function collect(stream: AsyncIterable<AgentEvent>): Promise<AgentE
   return events;
 }
 
+/**
+ * A promise the test opens: a sub-agent's `hold` tool waits on it, so the sub-agent cannot end
+ * before; `reached` settles once the tool runs.
+ */
+export function gate() {
+  let open!: () => void;
+  let entered!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const reached = new Promise<void>((resolve) => {
+    entered = resolve;
+  });
+  const hold = functionTool({
+    name: "hold",
+    description: "Waits",
+    input: z.object({}),
+    readOnly: true,
+    pathsOf: () => [],
+    execute: async () => {
+      entered();
+      await opened;
+      return "released";
+    },
+  });
+  return { open, reached, hold };
+}
+
 /** A tool that writes (so the default permission mode asks) and logs each run. */
 export function noteTool(log: string[]): Tool {
   return functionTool({

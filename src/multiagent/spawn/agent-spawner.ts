@@ -8,7 +8,14 @@ import type { SpawnHost, SpawnRequest } from "./spawn-host.js";
 import { overLimit, type ResolvedLimits, resolveLimits, type SpawnLimits } from "./spawn-limits.js";
 import { type ResolvedTemplate, resolveTemplates, type SpawnTemplate } from "./spawn-template.js";
 import { spawnTools } from "./spawn-tools.js";
-import { SpawnedRun, type SpawnRecord } from "./spawned-run.js";
+import {
+  messageRefusal,
+  parentMessage,
+  reopen,
+  SpawnedRun,
+  type SpawnRecord,
+  usedTokens,
+} from "./spawned-run.js";
 
 /** Where a parent session keeps the records of its spawned sub-agents (its tool data). */
 export const SPAWNS_KEY = "agentscope.spawns";
@@ -20,9 +27,9 @@ export interface AgentSpawnerOptions {
 
 /**
  * Lets an agent start sub-agents from templates while it works: `agent_spawn` (wait up to a timeout,
- * then keep it running in the background), `agent_list`, `agent_wait`, `agent_cancel`, and a
- * middleware that hands each background sub-agent's outcome to the parent as a hint before its next
- * reasoning step. Give the agent both: `new Agent({ toolkit: [...spawner.tools], middlewares:
+ * then keep it running in the background), `agent_list`, `agent_wait`, `agent_cancel`,
+ * `agent_message` (a new turn for an ended one), and a middleware that hands each background
+ * sub-agent's outcome to the parent as a hint before its next reasoning step. Give the agent both: `new Agent({ toolkit: [...spawner.tools], middlewares:
  * [spawner.middleware] })`. One spawner may serve many sessions; the sub-agents run in this process
  * (their records are saved with the parent's session; after a restart a run that was in flight is
  * `lost`).
@@ -65,7 +72,7 @@ export class AgentSpawner implements SpawnHost {
       inThisReply: records.filter((r) => r.replyId === ctx.replyId).length,
       running: [...live.values()].filter((run) => run.record.status === "running").length,
       started: records.length,
-      tokens: records.reduce((sum, r) => sum + (r.usage ? r.usage.inputTokens + r.usage.outputTokens : 0), 0),
+      tokens: usedTokens(records),
     });
     if (refusal) return refusal;
     const id = `sub_${records.length + 1}`;
@@ -91,6 +98,24 @@ export class AgentSpawner implements SpawnHost {
     records.push(record);
     const run = new SpawnedRun(record, state, agent, request.prompt, `${ctx.source ?? "agent"}/${label}`);
     live.set(id, run);
+    return run;
+  }
+
+  /** Starts an ended sub-agent's next reply, to the parent's `text` (`agent_message`), in its own session. */
+  message(record: SpawnRecord, text: string, ctx: ToolContext): SpawnedRun | string {
+    const refusal = messageRefusal(record);
+    if (refusal) return refusal;
+    const previous = this.run(ctx.sessionId, record.id);
+    if (!previous) return `${record.id} was lost with the process that ran it; spawn another`;
+    reopen(record, ctx);
+    const run = new SpawnedRun(
+      record,
+      previous.state,
+      previous.agent,
+      parentMessage(text, ctx),
+      previous.source,
+    );
+    this.liveOf(ctx.sessionId).set(record.id, run);
     return run;
   }
 

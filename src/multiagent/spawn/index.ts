@@ -5,4 +5,14 @@ export type { SpawnLimits } from "./spawn-limits.js";
 export { overLimit, type ResolvedLimits, resolveLimits } from "./spawn-limits.js";
 export type { SpawnTemplate } from "./spawn-template.js";
 export { spawnTools } from "./spawn-tools.js";
-export { outcomeText, type SpawnHandle, type SpawnRecord, type SpawnStatus } from "./spawned-run.js";
+export {
+  addUsage,
+  messageRefusal,
+  outcomeText,
+  parentMessage,
+  reopen,
+  type SpawnHandle,
+  type SpawnRecord,
+  type SpawnStatus,
+  usedTokens,
+} from "./spawned-run.js";

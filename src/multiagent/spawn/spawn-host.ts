@@ -22,6 +22,16 @@ export interface SpawnHost {
   start(request: SpawnRequest, ctx: ToolContext): SpawnHandle | string | Promise<SpawnHandle | string>;
   run(sessionId: string, id: string): SpawnHandle | undefined;
   records(toolState: Record<string, unknown>, sessionId: string): SpawnRecord[];
+  /**
+   * Sends an ended sub-agent `text` as a new user turn of its session and starts its reply (the
+   * record goes back to `running`): its handle, or why not (it is paused or lost; its session is
+   * busy). Hosts without it offer no `agent_message`. Only called for a record that is not running.
+   */
+  message?(
+    record: SpawnRecord,
+    text: string,
+    ctx: ToolContext,
+  ): SpawnHandle | string | Promise<SpawnHandle | string>;
   /** Brings the session's records up to date where they run elsewhere (before `records` is read). */
   refresh?(toolState: Record<string, unknown>, sessionId: string): Promise<void>;
 }

@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { createEvent } from "../../event/index.js";
 import { functionTool, type Tool, type ToolContext, ToolError } from "../../tool/index.js";
 import type { SpawnHost } from "./spawn-host.js";
-import { MAX_SPAWN_TIMEOUT_SECONDS } from "./spawn-limits.js";
-import { assignTask, checkAssignable, settleTask } from "./spawn-tasks.js";
-import { outcomeText, type SpawnHandle, type SpawnRecord } from "./spawned-run.js";
+import { MAX_SPAWN_TIMEOUT_SECONDS, overLimit } from "./spawn-limits.js";
+import { assignTask, checkAssignable } from "./spawn-tasks.js";
+import { awaitOutcome, deliver, expose, promoted, waitForAny } from "./spawn-wait.js";
+import { outcomeText, type SpawnHandle, type SpawnRecord, usedTokens } from "./spawned-run.js";
 
 const SubagentId = z.string().regex(/^sub_[1-9][0-9]*$/, 'a sub-agent id looks like "sub_1"');
 const Timeout = z.number().min(0).max(MAX_SPAWN_TIMEOUT_SECONDS);
 
-/** The four tools of a spawner; each call works on the sub-agents of the caller's session. */
+/** The five tools of a spawner; each call works on the sub-agents of the caller's session. */
 export function spawnTools(spawner: SpawnHost): Tool[] {
   const templates = spawner
     .templateList()
@@ -70,22 +70,7 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
         if (started.record.exposed && started.firstReply) expose(ctx, started, started.firstReply);
         if (ctx.tasks) assignTask(ctx.tasks, started.record);
         if (input.background) return promoted(started, "it runs in the background as asked");
-        const seconds = input.timeout_seconds ?? spawner.limits.defaultTimeoutSeconds;
-        forwardInto(ctx, started);
-        const ended = await waitFor(started, seconds, ctx.signal);
-        started.forward = undefined;
-        if (!ended) {
-          if (ctx.signal.aborted) {
-            started.cancel("the parent's reply was interrupted");
-            await started.done;
-            return outcomeText(deliver(started.record, ctx));
-          }
-          return promoted(started, `it was not done after ${seconds} s`);
-        }
-        rollUpUsage(ctx, started.record);
-        const record = deliver(started.record, ctx);
-        if (record.status !== "completed") throw new ToolError(outcomeText(record));
-        return record.result ?? "";
+        return awaitOutcome(started, input.timeout_seconds ?? spawner.limits.defaultTimeoutSeconds, ctx);
       },
     }),
     functionTool({
@@ -134,6 +119,42 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
     }),
     functionTool({
       ...common,
+      // Two messages to one sub-agent must not race for its session: one at a time.
+      concurrencySafe: false,
+      name: "agent_message",
+      description:
+        "Sends a spawned sub-agent a message: a new turn of its own session, which keeps everything it did before. " +
+        "Only a sub-agent that is not running takes one (agent_wait for a running one first). Waits for its answer " +
+        "like agent_spawn (up to timeout_seconds; wait: false returns at once), else its answer is given to you later.",
+      input: z.object({
+        subagent_id: SubagentId,
+        text: z.string().min(1).max(100_000).describe("The message: what you want it to do or answer next"),
+        wait: z.boolean().optional().describe("Wait for its answer (default true)"),
+        timeout_seconds: Timeout.optional(),
+      }),
+      async execute({ subagent_id, text, wait, timeout_seconds }, ctx) {
+        if (!spawner.message) throw new ToolError("agent_message is not available on this host");
+        await spawner.refresh?.(ctx.state, ctx.sessionId);
+        const records = spawner.records(ctx.state, ctx.sessionId);
+        const found = runOrRecord(spawner, ctx, records, subagent_id);
+        if ("done" in found) throw new ToolError(busy(found.record));
+        // A message sets one going again: the session's running and token limits hold as for a spawn.
+        const limit = overLimit(spawner.limits, {
+          depth: 0,
+          inThisReply: 0,
+          started: 0,
+          running: records.filter((r) => r.status === "running").length,
+          tokens: usedTokens(records),
+        });
+        if (limit) throw new ToolError(limit);
+        const started = await spawner.message(found, text, ctx);
+        if (typeof started === "string") throw new ToolError(started);
+        if (wait === false) return promoted(started, "it works on your message in the background");
+        return awaitOutcome(started, timeout_seconds ?? spawner.limits.defaultTimeoutSeconds, ctx);
+      },
+    }),
+    functionTool({
+      ...common,
       concurrencySafe: true,
       name: "agent_cancel",
       description: "Cancels a running sub-agent of this session.",
@@ -150,6 +171,11 @@ export function spawnTools(spawner: SpawnHost): Tool[] {
   ];
 }
 
+/** Why a sub-agent takes no message now (it is running a reply). */
+function busy(record: SpawnRecord): string {
+  return `${record.id} is still running; it takes a message once it has ended: agent_wait for it, or agent_cancel it`;
+}
+
 /** The live run of `id`, or its record when it no longer runs here; a ToolError for an unknown id. */
 function runOrRecord(
   spawner: SpawnHost,
@@ -164,106 +190,4 @@ function runOrRecord(
   }
   const run = spawner.run(ctx.sessionId, id);
   return run && run.record.status === "running" ? run : record;
-}
-
-/** The outcome reached the parent (its task follows it). */
-function deliver(record: SpawnRecord, ctx: ToolContext): SpawnRecord {
-  record.delivered = true;
-  settleTask(ctx.tasks, record);
-  return record;
-}
-
-function promoted(run: SpawnHandle, why: string) {
-  run.record.background = true;
-  return {
-    subagent_id: run.record.id,
-    label: run.record.label,
-    status: "running",
-    note: `${why}; it keeps running. Its result will be given to you before a later step once it ends, or call agent_wait.`,
-  };
-}
-
-/**
- * Streams the sub-agent's events through the parent's call while it waits (SUBAGENT_EXPOSED first,
- * unless an exposed one announced itself at its start). Each carries `metadata.taskId` (the task it
- * works on, else its sub-agent id) and `metadata.parentSessionId`, as the seeds have remote forwards.
- */
-function forwardInto(ctx: ToolContext, run: SpawnHandle): void {
-  const emit = ctx.emit;
-  if (!emit) return;
-  let exposed = run.record.exposed === true && run.firstReply !== undefined;
-  const task = { taskId: run.record.taskId ?? run.record.id, parentSessionId: ctx.sessionId };
-  run.forward = (event) => {
-    if (!exposed && event.type === "REPLY_START") {
-      exposed = true;
-      expose(ctx, run, { replyId: event.replyId, source: event.source ?? "" });
-    }
-    emit({ ...event, metadata: { ...event.metadata, ...task } });
-  };
-}
-
-/** SUBAGENT_EXPOSED for the sub-agent's reply, with the seeds' fields and the spawning call. */
-function expose(ctx: ToolContext, run: SpawnHandle, reply: { replyId: string; source: string }): void {
-  const { id, template, agent, sessionId, label } = run.record;
-  ctx.emit?.(
-    createEvent("SUBAGENT_EXPOSED", {
-      replyId: reply.replyId,
-      source: reply.source,
-      name: template,
-      toolCallId: ctx.toolCallId,
-      parentReplyId: ctx.replyId,
-      subagentId: id,
-      agentId: agent ?? template,
-      sessionId,
-      label,
-      metadata: {
-        subagentId: id,
-        sessionId,
-        label,
-        taskId: run.record.taskId ?? id,
-        parentSessionId: ctx.sessionId,
-      },
-    }),
-  );
-}
-
-/** The sub-agent's usage, rolled up into the parent's reply (as subAgentTool does). */
-function rollUpUsage(ctx: ToolContext, record: SpawnRecord): void {
-  if (!record.usage || !ctx.emit) return;
-  ctx.emit(
-    createEvent("MODEL_CALL_END", {
-      replyId: ctx.replyId,
-      modelName: `agent:${record.template}`,
-      inputTokens: record.usage.inputTokens,
-      outputTokens: record.usage.outputTokens,
-      metadata: { subRunUsage: true, subagentId: record.id },
-    }),
-  );
-}
-
-/** Whether the run ended within `seconds` (false on the timeout or when `signal` aborts first). */
-function waitFor(run: SpawnHandle, seconds: number, signal: AbortSignal): Promise<boolean> {
-  return waitForAny([run], seconds, signal).then((ended) => ended !== undefined);
-}
-
-function waitForAny(
-  runs: SpawnHandle[],
-  seconds: number,
-  signal: AbortSignal,
-): Promise<SpawnHandle | undefined> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (value: SpawnHandle | undefined) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      resolve(value);
-    };
-    const onAbort = () => finish(undefined);
-    const timer = setTimeout(() => finish(undefined), seconds * 1000);
-    signal.addEventListener("abort", onAbort, { once: true });
-    if (signal.aborted) finish(undefined);
-    for (const run of runs) void run.done.then(() => finish(run));
-  });
 }

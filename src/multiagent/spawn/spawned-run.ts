@@ -1,6 +1,7 @@
 import type { AgentEvent } from "../../event/index.js";
-import { userMsg } from "../../message/index.js";
+import { type Msg, userMsg } from "../../message/index.js";
 import type { AgentState } from "../../state/index.js";
+import type { ToolContext } from "../../tool/index.js";
 import type { AgentLike } from "../agent-like.js";
 import { finalText } from "../final-text.js";
 
@@ -67,11 +68,11 @@ export class SpawnedRun implements SpawnHandle {
   constructor(
     readonly record: SpawnRecord,
     readonly state: AgentState,
-    agent: AgentLike,
-    prompt: string,
-    source: string,
+    readonly agent: AgentLike,
+    input: string | Msg,
+    readonly source: string,
   ) {
-    this.done = this.drive(agent, prompt, source);
+    this.done = this.drive(agent, typeof input === "string" ? userMsg(input) : input, source);
   }
 
   cancel(reason: string): void {
@@ -80,11 +81,11 @@ export class SpawnedRun implements SpawnHandle {
     this.controller.abort(new Error(reason));
   }
 
-  private async drive(agent: AgentLike, prompt: string, source: string): Promise<SpawnRecord> {
+  private async drive(agent: AgentLike, input: Msg, source: string): Promise<SpawnRecord> {
     const record = this.record;
     let replyId: string | undefined;
     try {
-      const stream = agent.replyStream(userMsg(prompt), {
+      const stream = agent.replyStream(input, {
         state: this.state,
         signal: this.controller.signal,
         source,
@@ -95,9 +96,7 @@ export class SpawnedRun implements SpawnHandle {
         this.forward?.(event);
       }
       const reply = this.state.context.findLast((msg) => msg.id === replyId);
-      if (reply?.usage) {
-        record.usage = { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens };
-      }
+      if (reply?.usage) record.usage = addUsage(record.usage, reply.usage);
       const waiting = this.state.replyContext?.waitingFor;
       if (waiting) {
         record.status = "paused";
@@ -143,4 +142,50 @@ export function outcomeText(record: SpawnRecord): string {
     default:
       return `${who} ${record.status}: ${record.error ?? "no reason given"}${record.result ? `\nIts last text:\n${record.result}` : ""}`;
   }
+}
+
+/** Usage summed over a sub-agent's replies (its first, and one per `agent_message`). */
+export function addUsage(
+  sum: SpawnRecord["usage"],
+  more: { inputTokens: number; outputTokens: number },
+): NonNullable<SpawnRecord["usage"]> {
+  return {
+    inputTokens: (sum?.inputTokens ?? 0) + more.inputTokens,
+    outputTokens: (sum?.outputTokens ?? 0) + more.outputTokens,
+  };
+}
+
+/** Why an ended sub-agent takes no message (`agent_message`), or undefined when it does. */
+export function messageRefusal(record: SpawnRecord): string | undefined {
+  if (record.status === "paused")
+    return `${record.id} is paused on ${record.error ?? "a question nobody can answer"}; agent_cancel it and spawn another`;
+  if (record.status === "lost") return `${record.id} was lost with the process that ran it; spawn another`;
+  return undefined;
+}
+
+/**
+ * The parent's message to a sub-agent, as a user turn of the sub-agent's session (its metadata says
+ * who sent it: `from: "parent"`, the parent's session and call).
+ */
+export function parentMessage(text: string, ctx: ToolContext): Msg {
+  return userMsg(text, {
+    metadata: { from: "parent", parentSessionId: ctx.sessionId, toolCallId: ctx.toolCallId },
+  });
+}
+
+/** The record of a sub-agent a message set going again: running, its last outcome cleared, not delivered. */
+export function reopen(record: SpawnRecord, ctx: ToolContext): void {
+  record.status = "running";
+  record.delivered = false;
+  record.background = false;
+  record.toolCallId = ctx.toolCallId;
+  record.replyId = ctx.replyId;
+  delete record.result;
+  delete record.error;
+  delete record.endedAt;
+}
+
+/** The tokens (input + output) these sub-agents have used. */
+export function usedTokens(records: readonly SpawnRecord[]): number {
+  return records.reduce((sum, r) => sum + (r.usage ? r.usage.inputTokens + r.usage.outputTokens : 0), 0);
 }

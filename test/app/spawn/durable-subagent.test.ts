@@ -57,12 +57,6 @@ for (const backend of backends) {
       const options = { spawn: true, prefix, lockTtlMs: 1000, sweepEveryMs: 200 };
       const first = await startChildServer(store, countFile, options);
       servers.push(first);
-      const post = (url: string, path: string, body: unknown) =>
-        fetch(`${url}${path}`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
       const { sessionId } = await json(post(first.url, "/v1/sessions", {}));
       expect(
         (await post(first.url, `/v1/sessions/${sessionId}/replies`, { text: "spawn worker slow" })).status,
@@ -101,5 +95,86 @@ for (const backend of backends) {
         subagentId: "sub_1",
       });
     }, 90_000);
+
+    const options = { spawn: true, prefix, lockTtlMs: 1000, sweepEveryMs: 200 };
+    /** A service process with a parent session whose first reply says `text`. */
+    const serveParent = async (countFile: string, text: string) => {
+      const server = await startChildServer(store, countFile, options);
+      servers.push(server);
+      const { sessionId } = await json(post(server.url, "/v1/sessions", {}));
+      await post(server.url, `/v1/sessions/${sessionId}/replies`, { text });
+      return { server, sessionId: sessionId as string };
+    };
+    /** Another process on the same store: the messages of `sessionId` once its last one passes `test`. */
+    const afterRestart = async (countFile: string, sessionId: string, test: (m: Msg[]) => boolean) => {
+      const second = await startChildServer(store, countFile, options);
+      servers.push(second);
+      const messages = await until(
+        async () => (await json(fetch(`${second.url}/v1/sessions/${sessionId}/messages`))).messages as Msg[],
+        test,
+        `the messages of ${sessionId}`,
+      );
+      return { second, messages };
+    };
+    const followedUp = (m: Msg[]) => textOf(m.at(-1)).startsWith("The sub-agent said:");
+
+    // Crash window 1: the spawn created the sub-agent's session and started it, but the process died
+    // before the parent's state (with the spawn's record) was saved: the call was still waiting.
+    it("a sub-agent whose parent's record died with the process is adopted: its outcome reaches the parent, its id is not handed out again", async () => {
+      const countFile = join(dir, "count-adopt.txt");
+      const { server: first, sessionId } = await serveParent(countFile, "spawn worker slow wait");
+      await until(
+        async () => lines(countFile),
+        (l) => l.includes("slow"),
+        "the sub-agent's tool",
+      );
+      await first.kill9();
+      // The sub-agent resumes and ends; the parent (its call cut off) gets a follow-up reply with it.
+      const { second, messages } = await afterRestart(countFile, sessionId, followedUp);
+      expect(textOf(messages.at(-1))).toContain("The tool was interrupted, so I stopped.");
+      expect(lines(countFile).filter((l) => l === "slow")).toHaveLength(1);
+      // The next spawn is sub_2: the adopted sub_1 keeps its id (before, it collided with the session).
+      expect(
+        (await post(second.url, `/v1/sessions/${sessionId}/replies`, { text: "spawn worker hi again" }))
+          .status,
+      ).toBe(202);
+      await until(
+        async () =>
+          (await json(fetch(`${second.url}/v1/sessions/${sessionId}.sub_2/messages`))).messages as Msg[],
+        (m) => textOf(m.at(-1)) === "Hello.",
+        "the second sub-agent",
+      );
+    }, 90_000);
+
+    // Crash window 2: the sub-agent ended while its parent was busy (the follow-up was owed, only in
+    // memory before), then the process died: the outbox's sweep on restart starts the follow-up.
+    it("an outcome owed to a busy parent when the process dies is delivered after the restart", async () => {
+      const countFile = join(dir, "count-owed.txt");
+      const { server: first, sessionId } = await serveParent(countFile, "spawn worker hi then stall");
+      // The sub-agent has ended; the parent is stuck in its own tool (its lease held).
+      await until(
+        async () =>
+          (await json(fetch(`${first.url}/v1/sessions/${sessionId}.sub_1/messages`))).messages as Msg[],
+        (m) => textOf(m.at(-1)) === "Hello.",
+        "the sub-agent's end",
+      );
+      await until(
+        async () => lines(countFile),
+        (l) => l.includes("parent slow"),
+        "the parent's stalled tool",
+      );
+      await first.kill9();
+      const { messages } = await afterRestart(countFile, sessionId, followedUp);
+      expect(textOf(messages.at(-1))).toBe("The sub-agent said: Hello.");
+      // Delivered once: one follow-up reading it.
+      expect(messages.filter((m) => textOf(m).startsWith("The sub-agent said:"))).toHaveLength(1);
+    }, 90_000);
   });
 }
+
+const post = (url: string, path: string, body: unknown) =>
+  fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });

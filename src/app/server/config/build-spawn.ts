@@ -48,6 +48,7 @@ export function wireSpawning(
           ...(config.spawn.followUp !== undefined ? { followUp: config.spawn.followUp } : {}),
         },
         () => spawns.runtime,
+        () => spawns.deliveries,
       );
       for (const tool of spawner.tools) toolkit.register(tool);
       options.middlewares = [...(options.middlewares ?? []), spawner.middleware];

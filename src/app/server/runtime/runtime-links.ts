@@ -1,5 +1,6 @@
 import type { Middleware } from "../../../agent/index.js";
 import type { ServiceAgentOptions } from "./service-runtime-options.js";
+import type { SweepJob } from "./sweeper.js";
 
 /**
  * A part of the service wired at config time that needs the runtime once it exists (the service's
@@ -12,6 +13,8 @@ export interface RuntimeLink<R = unknown> {
   runEnded(sessionId: string): void;
   /** Whether a session recovery closed resumes with a new reply (as `resumeOnRecovery` does for all). */
   resumes(sessionId: string): Promise<boolean>;
+  /** Timed work it needs on every replica (registered with the runtime's sweeper). */
+  sweepJobs?(): SweepJob[];
 }
 
 const links = new WeakMap<Middleware, RuntimeLink>();
@@ -50,6 +53,11 @@ export class RuntimeLinks<R = unknown> {
 
   runEnded(sessionId: string): void {
     for (const link of this.#links) link.runEnded(sessionId);
+  }
+
+  /** The timed work every link needs on every replica. */
+  sweepJobs(): SweepJob[] {
+    return this.#links.flatMap((link) => link.sweepJobs?.() ?? []);
   }
 
   /** Whether any link resumes the session (a link that fails to say does not). */

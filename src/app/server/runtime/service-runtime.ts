@@ -124,6 +124,7 @@ export class ServiceRuntime {
       },
       options,
     );
+    for (const job of this.#links.sweepJobs()) this.sweeper.register(job);
     // a restarted replica closes the replies its last life (or any dead replica) left cut off, at once
     void this.sweeper.start();
   }

@@ -1,4 +1,4 @@
-import { finalText, type SpawnRecord } from "../../../multiagent/index.js";
+import { addUsage, finalText, type SpawnRecord } from "../../../multiagent/index.js";
 import type { ServiceBackend } from "../backend/types.js";
 
 /**
@@ -13,8 +13,11 @@ export async function settleFromChild(backend: ServiceBackend, record: SpawnReco
     backend.store.load(record.sessionId),
     backend.locks.isHeld(record.sessionId),
   ]);
+  let usage: { inputTokens: number; outputTokens: number } | undefined;
   const end = (status: SpawnRecord["status"], error?: string) => {
     record.status = status;
+    // summed over its replies: the first, and one per agent_message
+    if (usage) record.usage = addUsage(record.usage, usage);
     if (error !== undefined) record.error ??= error;
     record.endedAt = new Date().toISOString();
     return true;
@@ -32,8 +35,7 @@ export async function settleFromChild(backend: ServiceBackend, record: SpawnReco
   }
   const reply = state.context.findLast((msg) => msg.role === "assistant" && msg.finishedReason !== undefined);
   if (!reply) return false;
-  if (reply.usage)
-    record.usage = { inputTokens: reply.usage.inputTokens, outputTokens: reply.usage.outputTokens };
+  usage = reply.usage;
   switch (reply.finishedReason) {
     case "error":
       return end("failed", reply.error?.message ?? "unknown error");

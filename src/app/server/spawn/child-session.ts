@@ -23,5 +23,8 @@ export interface ParentLink {
   toolCallId: string;
   subagentId: string;
   label: string;
+  /** The spawn's template and exposure, so a parent that lost its record can rebuild it. */
+  template?: string;
+  exposed?: boolean;
   taskId?: string;
 }

@@ -1,9 +1,12 @@
 import type { Middleware } from "../../../agent/index.js";
 import { userMsg } from "../../../message/index.js";
 import {
+  messageRefusal,
   narrowPermission,
   overLimit,
+  parentMessage,
   type ResolvedLimits,
+  reopen,
   resolveLimits,
   SPAWNS_KEY,
   type SpawnHost,
@@ -12,13 +15,17 @@ import {
   type SpawnRequest,
   spawnHints,
   spawnTools,
+  usedTokens,
 } from "../../../multiagent/index.js";
 import { type PermissionOptions, permissionContextFrom } from "../../../permission/index.js";
 import type { Tool, ToolContext } from "../../../tool/index.js";
+import { RequestError } from "../request-error.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
+import { adoptOrphans } from "./adopt-children.js";
 import { settleFromChild } from "./child-outcome.js";
 import { ChildRun } from "./child-run.js";
 import { childSessionId, PARENT_KEY, type ParentLink } from "./child-session.js";
+import type { SpawnDeliveries } from "./spawn-deliveries.js";
 
 /** A template of the service: a configured agent and the permission it runs with. */
 export interface ServiceSpawnTemplate {
@@ -55,6 +62,9 @@ export class ServiceSpawner implements SpawnHost {
   readonly followUp: boolean;
   readonly #templates: Map<string, ServiceSpawnTemplate>;
   readonly #runtime: () => ServiceRuntime | undefined;
+  readonly #deliveries: () => SpawnDeliveries | undefined;
+  /** Records whose session a spawn of this process is creating (not judged by `refresh` until started). */
+  readonly #launching = new WeakSet<SpawnRecord>();
   /** The handles this process made, by `<parent session>/<id>`. */
   readonly #handles = new Map<string, ChildRun>();
   /** The records array `records` last returned per session (what `run` hands a handle). */
@@ -62,11 +72,16 @@ export class ServiceSpawner implements SpawnHost {
   /** Parent sessions' owners, as read at a spawn or refresh (the user a handle acts as). */
   readonly #owners = new Map<string, string>();
 
-  constructor(options: ServiceSpawnerOptions, runtime: () => ServiceRuntime | undefined) {
+  constructor(
+    options: ServiceSpawnerOptions,
+    runtime: () => ServiceRuntime | undefined,
+    deliveries: () => SpawnDeliveries | undefined = () => undefined,
+  ) {
     this.#templates = new Map(options.templates.map((t) => [t.name, t]));
     this.limits = resolveLimits(options.limits);
     this.followUp = options.followUp ?? true;
     this.#runtime = runtime;
+    this.#deliveries = deliveries;
     this.tools = spawnTools(this);
     this.middleware = spawnHints(this);
   }
@@ -88,7 +103,7 @@ export class ServiceSpawner implements SpawnHost {
       inThisReply: records.filter((r) => r.replyId === ctx.replyId).length,
       running: records.filter((r) => r.status === "running").length,
       started: records.length,
-      tokens: records.reduce((sum, r) => sum + (r.usage ? r.usage.inputTokens + r.usage.outputTokens : 0), 0),
+      tokens: usedTokens(records),
     });
     if (refusal) return refusal;
     const id = `sub_${records.length + 1}`;
@@ -113,15 +128,23 @@ export class ServiceSpawner implements SpawnHost {
     };
     // Taken before anything is awaited, so spawns of one step running at once count each other.
     records.push(record);
+    this.#launching.add(record);
     try {
       return await this.#launch(runtime, template, request, ctx, record);
     } catch (error) {
       records.splice(records.indexOf(record), 1);
       throw error;
+    } finally {
+      this.#launching.delete(record);
     }
   }
 
-  /** Creates the sub-agent's session (its permission and parent link in its state) and starts its reply. */
+  /**
+   * Logs the delivery it owes the parent (the outbox), creates the sub-agent's session (its
+   * permission and parent link in its state) and starts its reply. A crash between any two steps is
+   * completed later: the parent adopts a session its saved records lack (`adoptOrphans`), and the
+   * outbox's sweep hands over the outcome.
+   */
   async #launch(
     runtime: ServiceRuntime,
     template: ServiceSpawnTemplate,
@@ -133,6 +156,7 @@ export class ServiceSpawner implements SpawnHost {
     const parent = await runtime.backend.sessions.get(ctx.sessionId);
     if (!parent) throw new Error(`the session "${ctx.sessionId}" is gone`);
     this.#owners.set(ctx.sessionId, parent.owner);
+    await this.#deliveries()?.pending({ parentSessionId: ctx.sessionId, childSessionId: sessionId });
     await runtime.createSession(parent.owner, { sessionId, agent: template.agent, title: label });
     const stored = (await runtime.backend.store.load(sessionId))!;
     const state = stored.state;
@@ -149,6 +173,8 @@ export class ServiceSpawner implements SpawnHost {
       toolCallId: ctx.toolCallId,
       subagentId: id,
       label,
+      template: request.template,
+      ...(request.expose ? { exposed: true } : {}),
       ...(request.taskId ? { taskId: request.taskId } : {}),
     };
     state.toolContext[PARENT_KEY] = link;
@@ -158,6 +184,38 @@ export class ServiceSpawner implements SpawnHost {
       replyId: run.replyId,
       source: `${ctx.source ?? "agent"}/${label}`,
     });
+    this.#keep(ctx.sessionId, handle);
+    return handle;
+  }
+
+  /**
+   * A new turn of an ended sub-agent's session, from its parent (`agent_message`): the user message
+   * and its reply start as any reply does, under the session's lease. A session that is running (its
+   * user talking to it, say) or paused on a question for its user refuses; nothing is queued.
+   */
+  async message(record: SpawnRecord, text: string, ctx: ToolContext): Promise<ChildRun | string> {
+    const refusal = messageRefusal(record);
+    if (refusal) return refusal;
+    const runtime = this.#runtime();
+    if (!runtime) return "messaging is not available: the service is not running";
+    const owner =
+      this.#owners.get(ctx.sessionId) ?? (await runtime.backend.sessions.get(ctx.sessionId))?.owner;
+    if (owner === undefined) return `the session "${ctx.sessionId}" is gone`;
+    this.#owners.set(ctx.sessionId, owner);
+    const after = await runtime.backend.events.lastSeq(record.sessionId);
+    await this.#deliveries()?.pending({ parentSessionId: ctx.sessionId, childSessionId: record.sessionId });
+    let started: { replyId: string };
+    try {
+      started = await runtime.startReply(owner, record.sessionId, [parentMessage(text, ctx)]);
+    } catch (error) {
+      if (!RequestError.isInstance(error)) throw error;
+      if (error.info.type === "run_in_progress")
+        return `${record.id}'s session is running a reply (its user may be talking to it); agent_wait, then try again`;
+      return `${record.id} cannot take a message now: ${error.info.message}`;
+    }
+    reopen(record, ctx);
+    const source = `${ctx.source ?? "agent"}/${record.label}`;
+    const handle = new ChildRun(record, runtime, owner, { replyId: started.replyId, source, after });
     this.#keep(ctx.sessionId, handle);
     return handle;
   }
@@ -185,19 +243,24 @@ export class ServiceSpawner implements SpawnHost {
     return records;
   }
 
-  /** Reads each running sub-agent's session (wherever and whenever it ran) into its record. */
+  /**
+   * Adopts the sub-agent sessions a crash left without a record (`adoptOrphans`), then reads each
+   * running sub-agent's session (wherever and whenever it ran) into its record.
+   */
   async refresh(toolState: Record<string, unknown>, sessionId: string): Promise<void> {
     const runtime = this.#runtime();
     if (!runtime) return;
     const records = this.records(toolState, sessionId);
-    if (!records.some((r) => r.status === "running")) return;
-    if (!this.#owners.has(sessionId)) {
-      const parent = await runtime.backend.sessions.get(sessionId);
-      if (parent) this.#owners.set(sessionId, parent.owner);
+    let owner = this.#owners.get(sessionId);
+    if (owner === undefined) {
+      owner = (await runtime.backend.sessions.get(sessionId))?.owner;
+      if (owner === undefined) return;
+      this.#owners.set(sessionId, owner);
     }
+    await adoptOrphans(runtime.backend, records, { sessionId, owner }).catch(() => {});
     await Promise.all(
       records
-        .filter((r) => r.status === "running")
+        .filter((r) => r.status === "running" && !this.#launching.has(r))
         .map((r) => settleFromChild(runtime.backend, r).catch(() => false)),
     );
   }

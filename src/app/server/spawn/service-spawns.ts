@@ -1,14 +1,10 @@
-import { SPAWNS_KEY, type SpawnRecord } from "../../../multiagent/index.js";
-import { RequestError } from "../request-error.js";
 import type { RuntimeLink } from "../runtime/runtime-links.js";
 import type { ServiceRuntime } from "../runtime/service-runtime.js";
-import { settleFromChild } from "./child-outcome.js";
+import type { SweepJob } from "../runtime/sweeper.js";
 import { PARENT_KEY, parentOfSession } from "./child-session.js";
+import { deliverOutcome } from "./deliver-outcome.js";
 import type { ServiceSpawner } from "./service-spawner.js";
-
-/** How often, and how long, a sub-agent's end waits for its parent's reply to free the session. */
-const RETRY_MS = 250;
-const GIVE_UP_AFTER = 2400;
+import { type PendingDelivery, SpawnDeliveries } from "./spawn-deliveries.js";
 
 /**
  * The service's sub-agent sessions, across every agent that spawns: the runtime attaches it, tells it
@@ -16,14 +12,24 @@ const GIVE_UP_AFTER = 2400;
  * else would continue it). When a sub-agent's run ends, its outcome goes to the parent: if the
  * parent's reply still runs, its next reasoning step reads it (the spawn middleware); if that reply
  * has ended (and the parent's spawner has `followUp`), a follow-up reply starts in the parent session.
+ * A parent found busy is tried again when its run ends here; the outbox (`SpawnDeliveries`), swept on
+ * every replica, completes a delivery whose process died, or whose parent ran elsewhere.
  */
 export class ServiceSpawns implements RuntimeLink<ServiceRuntime> {
   #runtime: ServiceRuntime | undefined;
+  #deliveries: SpawnDeliveries | undefined;
   /** The spawner of each spawning agent, by agent name. */
   readonly #spawners = new Map<string, ServiceSpawner>();
+  /** Deliveries found busy here, by parent session: tried again when that session's run ends here. */
+  readonly #busy = new Map<string, Set<string>>();
 
   get runtime(): ServiceRuntime | undefined {
     return this.#runtime;
+  }
+
+  /** The outbox, once attached. */
+  get deliveries(): SpawnDeliveries | undefined {
+    return this.#deliveries;
   }
 
   add(agent: string, spawner: ServiceSpawner): void {
@@ -32,6 +38,11 @@ export class ServiceSpawns implements RuntimeLink<ServiceRuntime> {
 
   attach(runtime: ServiceRuntime): void {
     this.#runtime = runtime;
+    this.#deliveries = new SpawnDeliveries(runtime.backend);
+  }
+
+  sweepJobs(): SweepJob[] {
+    return [{ name: "deliver sub-agent outcomes", run: () => this.#sweep() }];
   }
 
   async resumes(sessionId: string): Promise<boolean> {
@@ -42,36 +53,38 @@ export class ServiceSpawns implements RuntimeLink<ServiceRuntime> {
 
   runEnded(sessionId: string): void {
     const parent = parentOfSession(sessionId);
-    if (!parent) return;
-    void this.#deliver(parent.sessionId, parent.subagentId).catch(() => {
-      // the parent's session is unreachable now: its next reasoning step reads the outcome anyway
+    if (parent) this.#attempt({ parentSessionId: parent.sessionId, childSessionId: sessionId });
+    const busy = this.#busy.get(sessionId);
+    if (!busy) return;
+    this.#busy.delete(sessionId);
+    for (const child of busy) this.#attempt({ parentSessionId: sessionId, childSessionId: child });
+  }
+
+  #attempt(entry: PendingDelivery): void {
+    void this.#deliver(entry).catch(() => {
+      // the sessions are unreachable now: the outbox's sweep tries again
     });
   }
 
-  /** Starts the parent's follow-up reply once the sub-agent has ended and its outcome is not yet read. */
-  async #deliver(parentId: string, subagentId: string): Promise<void> {
+  async #deliver(entry: PendingDelivery): Promise<void> {
     const runtime = this.#runtime;
     if (!runtime) return;
-    const parent = await runtime.backend.sessions.get(parentId);
-    if (!parent || !this.#spawners.get(parent.agent)?.followUp) return;
-    for (let attempt = 0; attempt < GIVE_UP_AFTER; attempt++) {
-      if (!(await runtime.backend.locks.isHeld(parentId))) {
-        const stored = await runtime.backend.store.load(parentId);
-        const records = stored?.state.toolContext[SPAWNS_KEY] as SpawnRecord[] | undefined;
-        const record = records?.find((r) => r.id === subagentId);
-        if (!stored || !record || record.delivered) return;
-        // A paused parent reads it when it is answered; a sub-agent still going (an exposed one
-        // waiting for its user, a cut-off one about to resume) is not done.
-        if (stored.state.replyContext?.waitingFor) return;
-        if (record.status === "running" && !(await settleFromChild(runtime.backend, { ...record }))) return;
-        try {
-          await runtime.startReply(parent.owner, parentId, undefined);
-          return;
-        } catch (error) {
-          if (!RequestError.isInstance(error) || error.info.type !== "run_in_progress") throw error;
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+    const outcome = await deliverOutcome(
+      runtime,
+      (agent) => this.#spawners.get(agent)?.followUp === true,
+      entry,
+    );
+    if (outcome === "done") await this.#deliveries?.done(entry);
+    else if (outcome === "busy") {
+      const children = this.#busy.get(entry.parentSessionId) ?? new Set<string>();
+      this.#busy.set(entry.parentSessionId, children);
+      children.add(entry.childSessionId);
     }
+  }
+
+  /** Every delivery the outbox holds open, tried once (one after the other). */
+  async #sweep(): Promise<void> {
+    const open = (await this.#deliveries?.open()) ?? [];
+    for (const entry of open) await this.#deliver(entry).catch(() => {});
   }
 }
