@@ -10,7 +10,7 @@ import {
   sessionIdOf,
 } from "./browser-kit.js";
 import {
-  DESK_SESSION,
+  DESK_GREETING,
   notes,
   READER_ANSWER,
   type SubagentsService,
@@ -58,6 +58,19 @@ describe.runIf(chromiumAvailable("console sub-agent tests"))(
 
     const taskRow = (page: Page, id: string) => page.locator(`#tasks .task[data-task="${id}"]`);
 
+    /** Polls the service until the session's reply has ended (its runs are asynchronous; no timing asserted). */
+    async function untilIdle(sessionId: string): Promise<void> {
+      for (let i = 0; i < 200; i++) {
+        const status = (await (await fetch(`${service.base}/v1/sessions/${sessionId}/status`)).json()) as {
+          running?: boolean;
+          lastEventId?: number;
+        };
+        if (!status.running && (status.lastEventId ?? 0) > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`the session ${sessionId} is still running`);
+    }
+
     it("the console's script folds tasks without carrying zod (the task schema stays on the service)", async () => {
       const script = await (await fetch(`${service.base}/console/app.js`)).text();
       expect(script.includes("task_updated")).toBe(true);
@@ -87,9 +100,10 @@ describe.runIf(chromiumAvailable("console sub-agent tests"))(
       await page.screenshot({ path: join(IMAGES, "console-subagent-running.png") });
       await expectAccessible(page);
 
-      // It ends; its outcome reaches the parent's next step as a hint: the card says done with its
-      // answer, task_1 completes, and the parent starts task_2 — all live.
+      // Its own session (`<parent>.sub_1`) ends; its outcome reaches the parent's next step as a
+      // hint: the card says done with its answer, task_1 completes, and the parent starts task_2 — all live.
       service.releaseReader();
+      await untilIdle(`${sessionIdOf(page)}.sub_1`);
       await reply(page, "status?", "The reader is done; I am checking the tests.");
       await page.waitForSelector('.subagent-card[data-subagent="sub_1"][data-status="completed"]');
       expect(await card.locator(".subagent-activity").textContent()).toContain(READER_ANSWER);
@@ -106,16 +120,21 @@ describe.runIf(chromiumAvailable("console sub-agent tests"))(
       await page.waitForSelector('#tasks .task[data-task="task_1"][data-status="completed"]');
       expect(await taskRow(page, "task_2").getAttribute("data-status")).toBe("in_progress");
       await page.waitForSelector('.subagent-card[data-subagent="sub_1"][data-status="completed"]');
+      // The reader ran in a session of its own, which the service lists under its parent.
+      const readerEntry = page.locator(`#sessions .session[data-id="${sessionIdOf(page)}.sub_1"]`);
+      expect(await readerEntry.getAttribute("data-parent")).toBe(sessionIdOf(page));
     });
 
-    it("adds an exposed sub-agent's session under its parent, live, links it from the call, and its owner answers it", async () => {
+    it("adds an exposed sub-agent's session under its parent, live; opening it streams its conversation, and its owner answers it", async () => {
       const page = await open();
       await page.selectOption("#agent", "lobby");
-      await reply(page, "open the desk", "Talk to the desk in its own conversation.");
+      // The lobby's agent_spawn(expose_to_user) waits for the desk's first answer: the entry comes
+      // while the lobby's reply still runs, from SUBAGENT_EXPOSED.
+      await send(page, "open the desk");
+      await page.waitForFunction(() => location.hash.startsWith("#/s/"));
       const parentId = sessionIdOf(page);
-
-      // Live, from SUBAGENT_EXPOSED: the entry under its parent, labelled with the spawn's label.
-      const entry = page.locator(`#sessions .session[data-id="${DESK_SESSION}"]`);
+      const deskId = `${parentId}.sub_1`;
+      const entry = page.locator(`#sessions .session[data-id="${deskId}"]`);
       await entry.waitFor();
       expect(await entry.getAttribute("data-parent")).toBe(parentId);
       expect(await entry.getAttribute("data-depth")).toBe("1");
@@ -125,30 +144,42 @@ describe.runIf(chromiumAvailable("console sub-agent tests"))(
       const ids = await page
         .locator("#sessions .session")
         .evaluateAll((items) => items.map((i) => i.getAttribute("data-id")));
-      expect(ids.indexOf(DESK_SESSION)).toBe(ids.indexOf(parentId) + 1);
+      expect(ids.indexOf(deskId)).toBe(ids.indexOf(parentId) + 1);
       const link = page.locator(".tool .subagent-card .subagent-open");
+      await link.waitFor();
       expect(await link.textContent()).toBe("Open desk's conversation");
 
-      // After a reload the service's list has it, with its parent: the same nesting.
-      await page.reload();
-      await entry.waitFor();
-      expect(await entry.getAttribute("data-parent")).toBe(parentId);
-      expect(await entry.locator(".session-title").textContent()).toBe("desk");
-      await page.waitForSelector(".tool .subagent-card .subagent-open");
-      await page.screenshot({ path: join(IMAGES, "console-subagent-session.png") });
-      await expectAccessible(page);
-
-      // The link opens it: its own conversation, where its owner talks to it and answers its confirmation.
-      await page.locator(".tool .subagent-card .subagent-open").click();
-      await page.waitForFunction((id) => location.hash === `#/s/${id}`, DESK_SESSION);
+      // The link opens it while its first reply runs: the spawn's prompt, then its answer streams in.
+      await link.click();
+      await page.waitForFunction((id) => location.hash === `#/s/${encodeURIComponent(id)}`, deskId);
       expect(await page.locator("#title").textContent()).toBe("desk");
       expect(await entry.getAttribute("class")).toContain("current");
+      await page.waitForSelector(".msg.user >> text=Take the user's requests.");
+      await page.waitForSelector("body[data-phase='running']");
+      service.releaseDesk();
+      await page.waitForSelector(`.msg.assistant >> text=${DESK_GREETING}`);
+      await page.waitForSelector("body[data-phase='idle']");
+
+      // Its owner talks to it and answers its confirmation (the desk agent's own mode asks).
       await send(page, "write the release note");
       const approve = page.locator("#approvals button", { hasText: /approve|allow|yes/i }).first();
       await approve.waitFor();
       await approve.click();
       await page.waitForSelector(".msg.assistant >> text=Filed it.");
       expect(notes).toEqual(["ship on Friday"]);
+
+      // The parent's spawn returned the desk's answer; after a reload the service's list has the
+      // desk with its parent: the same nesting, and the call's card still links it.
+      await untilIdle(parentId);
+      await page.goto(`${service.base}/#/s/${encodeURIComponent(parentId)}`);
+      await page.reload();
+      await page.waitForSelector(".msg.assistant >> text=Talk to the desk in its own conversation.");
+      await entry.waitFor();
+      expect(await entry.getAttribute("data-parent")).toBe(parentId);
+      expect(await entry.locator(".session-title").textContent()).toBe("desk");
+      await page.waitForSelector('.tool .subagent-card[data-status="completed"] .subagent-open');
+      await page.screenshot({ path: join(IMAGES, "console-subagent-session.png") });
+      await expectAccessible(page);
     });
   },
 );

@@ -1,24 +1,21 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { z } from "zod";
-import { consoleRoutes } from "../../../src/app/console/index.js";
-import { createApp } from "../../../src/app/server/app.js";
-import { memoryBackend } from "../../../src/app/server/backend/memory-backend.js";
-import { studioRoutes } from "../../../src/app/server/http/studio-routes.js";
-import { ServiceRuntime } from "../../../src/app/server/runtime/service-runtime.js";
-import { createEvent } from "../../../src/event/index.js";
+import { type RunningServer, startServer } from "../../../src/app/server/start-server.js";
 import type { Msg } from "../../../src/message/index.js";
 import type { ChatModel } from "../../../src/model/core.js";
-import { agentSpawner } from "../../../src/multiagent/index.js";
-import type { SessionParent } from "../../../src/protocol/index.js";
 import { ScriptedModel, type ScriptedTurn } from "../../../src/testing/index.js";
 import { functionTool, type Tool, taskTools } from "../../../src/tool/index.js";
 
-/** The console's user when the service has no tokens. */
-export const USER = "local";
 export const READER_ANSWER = "The changelog lists 3 fixes and 1 feature.";
-export const DESK_SESSION = "desk-session-1";
+export const DESK_GREETING = "Desk here: tell me what to file, and I will file it for you.";
+
+/** A gate a scripted sub-agent waits on, so the console sees it running first. */
+function gate(): { opened: Promise<void>; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
 
 const lastUserText = (messages: Msg[]) =>
   (messages.findLast((m) => m.role === "user")?.content ?? [])
@@ -111,13 +108,22 @@ const lobbyModel = playing((messages) => {
   return { text: "Lobby here." };
 });
 
-/** The desk agent (the exposed session's): "write" asks before it writes. */
-const deskModel = playing((messages) => {
-  if (messages.at(-1)?.content.some((b) => b.type === "tool_result")) return { text: "Filed it." };
-  if (lastUserText(messages).includes("write"))
-    return { toolCalls: [{ name: "write_note", input: { text: "ship on Friday" } }] };
-  return { text: "Desk here." };
-});
+/**
+ * The desk agent (the exposed session's): its spawn prompt is answered once `released` settles (so
+ * the console opens it while it runs and sees it stream); "write" asks before it writes.
+ */
+const deskModel = (released: Promise<void>) =>
+  playing(async (messages) => {
+    if (messages.at(-1)?.content.some((b) => b.type === "tool_result")) return { text: "Filed it." };
+    const text = lastUserText(messages);
+    if (text.includes("write"))
+      return { toolCalls: [{ name: "write_note", input: { text: "ship on Friday" } }] };
+    if (text.includes("requests")) {
+      await released;
+      return { text: DESK_GREETING };
+    }
+    return { text: "Desk here." };
+  });
 
 export const notes: string[] = [];
 const writeNote = functionTool({
@@ -132,107 +138,60 @@ const writeNote = functionTool({
 
 export interface SubagentsService {
   base: string;
-  runtime: ServiceRuntime;
   /** Lets the background reader finish. */
   releaseReader(): void;
+  /** Lets the exposed desk answer its spawn prompt. */
+  releaseDesk(): void;
   close(): Promise<void>;
 }
 
 /**
- * The service for the sub-agent console tests: "main" has the task tools, a spawner with a
- * "reader" template (it answers once `releaseReader()` is called, so it is seen running first).
- * "lobby"'s `agent_spawn` stands in for the service's `agent_spawn(expose_to_user)` (h40a's half of
- * #40, not on main yet): it creates the desk's session, listed with `parent` (the session directory
- * records the link as that service will), emits SUBAGENT_EXPOSED with the contract's `sessionId`,
- * `subagentId`, `agentId` and `label`, and returns the spawn's handle.
+ * The service for the sub-agent console tests, from a service config as users write one, with the
+ * service's own `agent_spawn`: "main" has the task tools and a "reader" template it spawns in the
+ * background on task_1 (the reader answers once `releaseReader()` is called, so it is seen running
+ * first; `followUp: false`, so its outcome reaches main's next step); "lobby" spawns its "desk"
+ * template with `expose_to_user` (a session of its own, `<lobby session>.sub_1`, that asks before
+ * `write_note`, in the desk agent's default mode).
  */
 export async function startSubagentsService(): Promise<SubagentsService> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const spawner = agentSpawner({
-    templates: [
-      {
-        name: "reader",
-        description: "Reads a file and reports",
-        model: playing(async () => {
-          await released;
-          return { text: READER_ANSWER };
-        }),
-      },
-    ],
-  });
-  const backend = memoryBackend();
-  // The link a sub-agent session keeps to its parent: what the service's directory will record.
-  const parents = new Map<string, SessionParent>();
-  const create = backend.sessions.create.bind(backend.sessions);
-  backend.sessions.create = (record) => {
-    const parent = parents.get(record.sessionId);
-    return create(parent ? ({ ...record, parent } as typeof record) : record);
-  };
-  let runtime!: ServiceRuntime;
-  const exposingSpawn = functionTool({
-    name: "agent_spawn",
-    description: "Starts a sub-agent the user talks to",
-    // Like agent_spawn: starting it changes nothing itself (the desk's own calls ask).
-    readOnly: true,
-    input: z.object({
-      template: z.string(),
-      prompt: z.string(),
-      label: z.string(),
-      expose_to_user: z.boolean(),
-    }),
-    execute: async (_input, ctx) => {
-      const link = {
-        sessionId: ctx.sessionId,
-        toolCallId: ctx.toolCallId,
-        subagentId: "sub_2",
-        label: "desk",
-      };
-      parents.set(DESK_SESSION, link);
-      await runtime.createSession(USER, { sessionId: DESK_SESSION, agent: "desk" });
-      ctx.emit?.(
-        createEvent("SUBAGENT_EXPOSED", {
-          replyId: "reply_desk_exposed",
-          source: "main/desk",
-          name: "desk",
-          toolCallId: ctx.toolCallId,
-          parentReplyId: ctx.replyId,
-          subagentId: "sub_2",
-          agentId: "desk",
-          sessionId: DESK_SESSION,
-          label: "desk",
-        }),
-      );
-      return { subagent_id: "sub_2", label: "desk", status: "running", session_id: DESK_SESSION };
+  const reader = gate();
+  const desk = gate();
+  const server: RunningServer = await startServer({
+    config: {
+      agents: [
+        {
+          name: "main",
+          model: mainModel,
+          tools: taskTools(),
+          spawn: {
+            templates: [{ name: "reader", description: "Reads a file and reports", agent: "reader" }],
+            followUp: false,
+          },
+        },
+        {
+          name: "reader",
+          model: playing(async () => {
+            await reader.opened;
+            return { text: READER_ANSWER };
+          }),
+        },
+        {
+          name: "lobby",
+          model: lobbyModel,
+          spawn: { templates: [{ name: "desk", description: "Takes the user's requests", agent: "desk" }] },
+        },
+        { name: "desk", model: deskModel(desk.opened), tools: [writeNote] },
+      ],
     },
-  }) as Tool;
-  runtime = new ServiceRuntime({
-    backend,
-    agents: [
-      {
-        name: "main",
-        model: mainModel,
-        toolkit: [...spawner.tools, ...taskTools()],
-        middlewares: [spawner.middleware],
-      },
-      { name: "lobby", model: lobbyModel, toolkit: [exposingSpawn] },
-      { name: "desk", model: deskModel, toolkit: [writeNote] },
-    ],
+    store: "memory:",
+    port: 0,
+    tokensEnv: "",
+    workspaces: false,
   });
-  const app = createApp(runtime, { mounts: [studioRoutes(runtime), consoleRoutes()] });
-  const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }) as Server;
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const { port } = server.address() as AddressInfo;
   return {
-    base: `http://127.0.0.1:${port}`,
-    runtime,
-    releaseReader: () => release(),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await runtime.close();
-    },
+    base: server.url,
+    releaseReader: reader.open,
+    releaseDesk: desk.open,
+    close: () => server.close(),
   };
 }
