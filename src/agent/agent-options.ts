@@ -46,14 +46,22 @@ function checkGuardrails(value: unknown): string | undefined {
         return `onToolTrip: expected "replace" or "stop", got ${String(options[key])}`;
       continue;
     }
+    if (key === "lookAhead") {
+      const lookAhead = options[key];
+      if (!Number.isInteger(lookAhead) || (lookAhead as number) < 1)
+        return `lookAhead: expected an integer ≥ 1 (characters held back), got ${String(lookAhead)}`;
+      continue;
+    }
     if (!(GUARDRAIL_LISTS as readonly string[]).includes(key))
-      return `${key}: unknown list (known: ${GUARDRAIL_LISTS.join(", ")}, onToolTrip)`;
+      return `${key}: unknown list (known: ${GUARDRAIL_LISTS.join(", ")}, onToolTrip, lookAhead)`;
     const list = options[key];
     if (!Array.isArray(list)) return `${key}: expected an array of guardrails, got ${typeName(list)}`;
     for (const [i, guardrail] of list.entries()) {
       const candidate = guardrail as { name?: unknown; check?: unknown } | null;
       if (typeof candidate?.name !== "string" || typeof candidate.check !== "function")
         return `${key}[${i}]: expected a guardrail (an object with a name and check()), got ${typeName(guardrail)}`;
+      if ((guardrail as { streamed?: unknown }).streamed === true && key !== "output")
+        return `${key}[${i}]: "${candidate.name}" is streamed, which only an output guardrail can be`;
     }
   }
   return undefined;

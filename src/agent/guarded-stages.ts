@@ -16,23 +16,27 @@ import {
   runGuardrails,
   tripText,
 } from "./guardrail.js";
+import type { ModelCallRequest } from "./middleware.js";
 import { openCalls } from "./open-calls.js";
 import type { ReplyRun } from "./reply-run.js";
 import type { ReplyStages } from "./reply-stages.js";
+import { DEFAULT_LOOK_AHEAD, guardStreamedText } from "./streamed-output.js";
 import { chunkToPart, isAsyncIterable, type OutputPart, valueToParts } from "./tool-output.js";
 
 /**
  * The stages of a reply with guardrails around them (chosen once, when the Agent is built: an agent
  * without guardrails never reaches this file). Input guardrails run before the first reasoning step
  * (parallel ones while the first model call streams, its chunks held until they pass); output ones
- * after the step that gives the answer; tool-input ones before the permission engine; tool-result
- * ones on the whole result before any of it becomes an event.
+ * after the step that gives the answer (streamed ones on each call's text as it streams, with a
+ * bounded look-ahead); tool-input ones before the permission engine; tool-result ones on the whole
+ * result before any of it becomes an event.
  */
 export function guardedStages(inner: ReplyStages, run: ReplyRun, options: GuardrailOptions): ReplyStages {
   const input = options.input ?? [];
   const blocking = input.filter((g) => !g.parallel);
   const parallel = input.filter((g) => g.parallel);
-  const output = options.output ?? [];
+  const output = (options.output ?? []).filter((g) => !g.streamed);
+  const streamedOutput = (options.output ?? []).filter((g) => g.streamed);
   const toolInput = options.toolInput ?? [];
   const toolResult = options.toolResult ?? [];
   const stopOnToolTrip = options.onToolTrip === "stop";
@@ -51,6 +55,14 @@ export function guardedStages(inner: ReplyStages, run: ReplyRun, options: Guardr
     };
     if (toolName !== undefined) base.toolName = toolName;
     return base;
+  };
+
+  // A fallback call after a failed first one is held too, until the decision is made.
+  const callHeld = (request: ModelCallRequest): AsyncIterable<ChatChunk> => {
+    if (decidedTrip) return droppedCall(run, decidedTrip);
+    return pending === undefined
+      ? inner.callModel(request)
+      : heldUntil(run, pending, inner.callModel(request));
   };
 
   const stages: ReplyStages = {
@@ -75,12 +87,15 @@ export function guardedStages(inner: ReplyStages, run: ReplyRun, options: Guardr
         decidedTrip = trip;
       });
     },
-    // A fallback call after a failed first one is held too, until the decision is made.
     callModel: (request) => {
-      if (decidedTrip) return droppedCall(run, decidedTrip);
-      return pending === undefined
-        ? inner.callModel(request)
-        : heldUntil(run, pending, inner.callModel(request));
+      const chunks = callHeld(request);
+      if (streamedOutput.length === 0) return chunks;
+      return guardStreamedText(chunks, {
+        check: (text) => runGuardrails(streamedOutput, check("output", text)),
+        lookAhead: options.lookAhead ?? DEFAULT_LOOK_AHEAD,
+        tripped: (trip) => tripped(run, trip),
+        inputTokens: () => request.model.countTokens(request.messages, request.options.tools),
+      });
     },
     afterReasoning: async (reply) => {
       await inner.afterReasoning(reply);

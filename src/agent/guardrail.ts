@@ -47,6 +47,13 @@ export interface Guardrail {
    * pass or trip: a rewrite from it is a trip, since the model already has the text.
    */
   readonly parallel?: boolean;
+  /**
+   * Output stage only: run on the answer's text as it streams, before its deltas go out, over a
+   * window of at most `GuardrailOptions.lookAhead` held-back characters plus each new delta. Such a
+   * guardrail may rewrite (redact): the window is rewritten before it goes out. It sees held text
+   * again with the next delta, so its rewrite must leave its own output as it is (a redaction does).
+   */
+  readonly streamed?: boolean;
 }
 
 /** The typed reason of a trip: REQUEST_STOP's `metadata.guardrailTrip`, and the replaced result's text. */
@@ -61,8 +68,17 @@ export interface GuardrailTrip {
 export interface GuardrailOptions {
   /** On the user's message(s) of a new reply, before the first model call. */
   input?: Guardrail[];
-  /** On the final answer's text (pass or trip: the answer has streamed; a rewrite is a trip). */
+  /**
+   * On the final answer's text (pass or trip: the answer has streamed; a rewrite is a trip). Those
+   * marked `streamed` run on the text as it streams instead, and may rewrite it.
+   */
   output?: Guardrail[];
+  /**
+   * Streamed output guardrails: how many characters of a text block are held back at most (default
+   * 64), so a value up to this long that arrives split across deltas is checked whole before any of
+   * it goes out. Longer values may go out in part.
+   */
+  lookAhead?: number;
   /** On a call's arguments (JSON), before the permission engine: pass or trip (a trip denies the call). */
   toolInput?: Guardrail[];
   /** On a tool's result text before the model, the events or the logs see it: pass, rewrite or trip. */

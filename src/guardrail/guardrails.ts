@@ -13,16 +13,23 @@ export interface ScanGuardrailOptions {
   detectors?: readonly Detector[];
   /** The guardrail's name (default `pii` / `secrets`). */
   name?: string;
+  /**
+   * As an output guardrail: scan the answer as it streams, so a finding is redacted (or trips) before
+   * its deltas go out (see `GuardrailOptions.lookAhead`).
+   */
+  streamed?: boolean;
 }
 
 function scanGuardrail(
   name: string,
   kind: string,
   detectors: readonly Detector[],
-  action: "redact" | "trip",
+  options: ScanGuardrailOptions,
 ): Guardrail {
+  const action = options.action ?? "redact";
   return {
     name,
+    ...(options.streamed ? { streamed: true } : {}),
     check({ text }: GuardrailCheck): GuardrailVerdict {
       const findings = findAll(detectors, text);
       if (findings.length === 0) return { action: "pass" };
@@ -39,7 +46,7 @@ function scanGuardrail(
  */
 export function piiGuardrail(options: ScanGuardrailOptions = {}): Guardrail {
   const detectors = options.detectors ?? [...PII_DETECTORS, ...SECRET_DETECTORS];
-  return scanGuardrail(options.name ?? "pii", "pii", detectors, options.action ?? "redact");
+  return scanGuardrail(options.name ?? "pii", "pii", detectors, options);
 }
 
 /**
@@ -48,7 +55,7 @@ export function piiGuardrail(options: ScanGuardrailOptions = {}): Guardrail {
  */
 export function secretGuardrail(options: ScanGuardrailOptions = {}): Guardrail {
   const detectors = options.detectors ?? SECRET_DETECTORS;
-  return scanGuardrail(options.name ?? "secrets", "secret", detectors, options.action ?? "redact");
+  return scanGuardrail(options.name ?? "secrets", "secret", detectors, options);
 }
 
 export interface InjectionGuardrailOptions {
