@@ -64,7 +64,12 @@ export class Conversation {
       if (state.stream !== stream || state.current?.sessionId !== sessionId) return;
       this.parts.files.setSession(sessionId); // the reply may have written files
       const messages = await client.messages(sessionId);
-      if (state.current?.sessionId === sessionId) state.view = { ...state.view, messages };
+      if (state.current?.sessionId !== sessionId) return;
+      state.view = { ...state.view, messages };
+      // A run's stream ends with its first reply; what came after (a handoff and the reply of the
+      // agent handed to) is in the log: read it again.
+      state.log = undefined;
+      void this.loadLog().catch(failed("reading the event log failed"));
     } catch (error) {
       if (state.stream === stream) failed("the event stream failed")(error);
     } finally {

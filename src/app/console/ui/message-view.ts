@@ -212,9 +212,16 @@ function hintsNode(msg: Msg, extra: readonly HintBlock[]): HTMLElement | undefin
 
 /**
  * One message as an element (rebuilt when its Msg changes; Msgs are immutable in the view), with
- * the hints that informed it (`hints`: those known from the event log) collapsed on top.
+ * the hints that informed it (`hints`: those known from the event log) collapsed on top, and, when
+ * `named`, the name of the agent that wrote it.
  */
-export function messageNode(msg: Msg, view: SessionView, hints: readonly HintBlock[] = []): HTMLElement {
+export function messageNode(
+  msg: Msg,
+  view: SessionView,
+  hints: readonly HintBlock[] = [],
+  /** Says which agent wrote it (the session's agents changed by a handoff before it). */
+  named = false,
+): HTMLElement {
   const live = view.running && msg.id === view.activeReplyId;
   const body = h("div", { class: "msg-body" });
   const context = msg.role === "assistant" ? hintsNode(msg, hints) : undefined;
@@ -238,6 +245,7 @@ export function messageNode(msg: Msg, view: SessionView, hints: readonly HintBlo
   return h(
     "article",
     { class: `msg ${msg.role}`, "data-id": msg.id, "aria-label": msg.role === "user" ? "You" : msg.name },
+    named && msg.role === "assistant" ? h("div", { class: "msg-agent" }, msg.name) : undefined,
     body,
     foot,
   );

@@ -3,6 +3,7 @@ import type { HintBlock, Msg } from "../../../message/index.js";
 import { type ApprovalDecision, approvalCard, type ReadWorkspaceFile } from "./approvals.js";
 import { client, failed, state, timelineEvents, ui } from "./console-state.js";
 import { byId } from "./dom.js";
+import { type HandoffMark, handoffMarker, handoffsOf } from "./handoff-marks.js";
 import { looseSubRuns, messageNode } from "./message-view.js";
 import { renameSession, sessionList, titleOf } from "./sessions.js";
 import { placeSubagentCards } from "./subagent-card.js";
@@ -71,6 +72,15 @@ function hintsByReply(): Map<string, HintBlock[]> {
   return byReply;
 }
 
+let handoffsMemo: { log: unknown; events: unknown; marks: Map<string, HandoffMark> } | undefined;
+/** The session's handoffs (CUSTOM `handoff` events of the log and of this page's streams), by reply id. */
+function handoffsByReply(): Map<string, HandoffMark> {
+  if (handoffsMemo?.log === state.log && handoffsMemo?.events === state.view.events)
+    return handoffsMemo.marks;
+  handoffsMemo = { log: state.log, events: state.view.events, marks: handoffsOf(timelineEvents()) };
+  return handoffsMemo.marks;
+}
+
 /**
  * Scrolls the transcript so the call the first approval card is about shows above the card: its
  * bottom in view, or its head when it is taller than the transcript's visible part.
@@ -88,7 +98,12 @@ function revealPendingCall(): void {
 }
 
 export function createRenderer(actions: RenderActions): Renderer {
-  const rendered = new Map<string, { msg: Msg; node: HTMLElement; live: boolean; hints: number }>();
+  const rendered = new Map<
+    string,
+    { msg: Msg; node: HTMLElement; live: boolean; hints: number; named: boolean }
+  >();
+  /** The handoff markers drawn, by `<reply id> <agent handed to>` (kept, so the list is not redrawn). */
+  const markers = new Map<string, HTMLElement>();
   let renderedApprovals: unknown;
   let frame = 0;
 
@@ -96,17 +111,33 @@ export function createRenderer(actions: RenderActions): Renderer {
     const nearBottom = ui.messages.scrollHeight - ui.messages.scrollTop - ui.messages.clientHeight < 80;
     const nodes: HTMLElement[] = [];
     const hints = hintsByReply();
+    const handoffs = handoffsByReply();
+    // After a handoff, each reply says which agent wrote it.
+    let named = false;
     for (const msg of view.messages) {
       const live = view.running && msg.id === view.activeReplyId;
       const extra = hints.get(msg.id) ?? NO_HINTS;
       const previous = rendered.get(msg.id);
-      if (previous && previous.msg === msg && previous.live === live && previous.hints === extra.length) {
+      if (
+        previous &&
+        previous.msg === msg &&
+        previous.live === live &&
+        previous.hints === extra.length &&
+        previous.named === named
+      ) {
         nodes.push(previous.node);
-        continue;
+      } else {
+        const node = messageNode(msg, view, extra, named);
+        rendered.set(msg.id, { msg, node, live, hints: extra.length, named });
+        nodes.push(node);
       }
-      const node = messageNode(msg, view, extra);
-      rendered.set(msg.id, { msg, node, live, hints: extra.length });
-      nodes.push(node);
+      const mark = handoffs.get(msg.id);
+      if (!mark) continue;
+      const key = `${mark.replyId} ${mark.to}`;
+      const marker = markers.get(key) ?? handoffMarker(mark);
+      markers.set(key, marker);
+      nodes.push(marker);
+      named = true;
     }
     const children = [...nodes, ...looseSubRuns(view)];
     if (
@@ -178,7 +209,10 @@ export function createRenderer(actions: RenderActions): Renderer {
   return {
     schedule,
     sessions: renderSessions,
-    forget: () => rendered.clear(),
+    forget: () => {
+      rendered.clear();
+      markers.clear();
+    },
     announce(msg) {
       if (!msg) return;
       const text = msg.content
