@@ -10,9 +10,7 @@ import {
 } from "@a2a-js/sdk/client";
 import { afterAll, describe, expect, it } from "vitest";
 import { REQUESTS_KEY } from "../../../src/app/a2a/task-events.js";
-import { startServer } from "../../../src/app/server/start-server.js";
-import { ScriptedModel } from "../../../src/testing/index.js";
-import { conversationModel, recordTool } from "../fixtures/agents.js";
+import { startSubagentServer } from "./subagent-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-a2a-channel-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,24 +52,7 @@ type Payload = { $case: string; value: any };
 
 describe("A2A channel: a sub-agent's confirmation", () => {
   it("is the input-required request (call id, tool, input, reason); the SDK client's answer resumes the reply, recorded as a2a by the user", async () => {
-    const server = await startServer({
-      config: {
-        agents: [
-          {
-            name: "main",
-            model: new ScriptedModel([
-              { toolCalls: [{ name: "research", input: { prompt: "record a note" } }] },
-              { text: "main done" },
-            ]),
-            subagents: [{ agent: "researcher", name: "research", description: "Records notes" }],
-          },
-          { name: "researcher", model: conversationModel(), tools: [recordTool()] },
-        ],
-      },
-      store: `sqlite:${join(dir, "state.db")}`,
-      port: 0,
-      tokensEnv: "tok-a:alice",
-    });
+    const { server, calls } = await startSubagentServer(`sqlite:${join(dir, "state.db")}`);
     try {
       const factory = new ClientFactory(
         ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
@@ -105,6 +86,8 @@ describe("A2A channel: a sub-agent's confirmation", () => {
       });
       expect(typeof asked[0]!.toolCallId).toBe("string");
 
+      expect(calls.count).toBe(0);
+
       const second = await stream(
         message([data({ confirmResults: [{ toolCallId: asked[0]!.toolCallId, confirmed: true }] })], {
           taskId: paused.taskId,
@@ -113,6 +96,7 @@ describe("A2A channel: a sub-agent's confirmation", () => {
       );
       expect(stateOf(second.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(second.at(-1)!.value.status.message.parts[0].content.value).toBe("main done");
+      expect(calls.count).toBe(1);
 
       const response = await authFetch(`${server.url}/v1/sessions/a2a.main.${paused.contextId}/decisions`);
       const { decisions } = (await response.json()) as { decisions: Array<Record<string, unknown>> };

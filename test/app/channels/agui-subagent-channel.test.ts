@@ -3,9 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseEvent, HttpAgent } from "@ag-ui/client";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer } from "../../../src/app/server/start-server.js";
-import { ScriptedModel } from "../../../src/testing/index.js";
-import { conversationModel, recordTool } from "../fixtures/agents.js";
+import { startSubagentServer } from "./subagent-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-agui-channel-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,24 +23,7 @@ const finished = (events: BaseEvent[]) =>
 
 describe("AG-UI channel: a sub-agent's confirmation", () => {
   it("reaches the @ag-ui/client HttpAgent as an interrupt; its resume answers the sub-run, recorded as agui by the user", async () => {
-    const server = await startServer({
-      config: {
-        agents: [
-          {
-            name: "main",
-            model: new ScriptedModel([
-              { toolCalls: [{ name: "research", input: { prompt: "record a note" } }] },
-              { text: "main done" },
-            ]),
-            subagents: [{ agent: "researcher", name: "research", description: "Records notes" }],
-          },
-          { name: "researcher", model: conversationModel(), tools: [recordTool()] },
-        ],
-      },
-      store: `sqlite:${join(dir, "state.db")}`,
-      port: 0,
-      tokensEnv: "tok-a:alice",
-    });
+    const { server, calls } = await startSubagentServer(`sqlite:${join(dir, "state.db")}`);
     try {
       const agent = new HttpAgent({
         url: `${server.url}/v1/agui`,
@@ -64,6 +45,30 @@ describe("AG-UI channel: a sub-agent's confirmation", () => {
         input: JSON.stringify({ note: "hello" }),
       });
 
+      // Hostile resumes run nothing: an interrupt id naming a session the thread never spawned, and
+      // bob answering alice's thread (raw requests: the client itself would refuse the first).
+      const resumeAs = (token: string, interruptId: string) =>
+        fetch(`${server.url}/v1/agui`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            threadId: "agui-channel-thread",
+            runId: `r-${token}`,
+            messages: [],
+            tools: [],
+            context: [],
+            state: {},
+            forwardedProps: {},
+            resume: [{ interruptId, status: "resolved", payload: { approved: true } }],
+          }),
+        }).then(async (response) => ({ status: response.status, body: await response.text() }));
+      const forged = await resumeAs("tok-a", `confirm:someone-else.sub_1:${interrupt.toolCallId}`);
+      expect(forged.body).toContain("RUN_ERROR");
+      expect(forged.body).toContain("someone-else.sub_1");
+      const asBob = await resumeAs("tok-b", interrupt.id);
+      expect(asBob.status === 200 && !asBob.body.includes("RUN_ERROR")).toBe(false);
+      expect(calls.count).toBe(0);
+
       const second = await run(agent, {
         runId: "r2",
         resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: true } }],
@@ -74,6 +79,7 @@ describe("AG-UI channel: a sub-agent's confirmation", () => {
         .map((e) => (e as BaseEvent & { delta: string }).delta)
         .join("");
       expect(text).toBe("main done");
+      expect(calls.count).toBe(1);
 
       const response = await fetch(`${server.url}/v1/sessions/agui-channel-thread/decisions`, {
         headers: { authorization: "Bearer tok-a" },
