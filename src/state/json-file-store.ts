@@ -4,6 +4,7 @@ import { join, resolve } from "node:path";
 import { ValidationError } from "../message/index.js";
 import type { AgentState } from "./agent-state.js";
 import { type FileLockOptions, withFileLock } from "./file-lock.js";
+import { localPath } from "./local-path.js";
 import { compareSessionIds, readListOptions, toPage } from "./session-paging.js";
 import { assertSessionId, decodeState, encodeState } from "./state-codec.js";
 import type {
@@ -15,6 +16,7 @@ import type {
   StoredState,
 } from "./store.js";
 import { StateConflictError } from "./store-errors.js";
+import { type StoreScheme, splitStoreUrl } from "./store-family.js";
 
 export interface JsonFileStateStoreOptions {
   /** Directory holding one `<session id>.json` per session; created when missing. */
@@ -205,3 +207,16 @@ export class JsonFileStateStore implements AgentStateStore {
 
   async close(): Promise<void> {}
 }
+
+/** JSON files, one per session: agent state only. */
+export const fileScheme: StoreScheme & { noBackend: string } = {
+  schemes: ["file"],
+  example: "file:./dir",
+  async openStore(url) {
+    const { rest } = splitStoreUrl(url);
+    if (!rest) throw new TypeError(`createStateStore: "${url}" names no directory (e.g. file:./sessions)`);
+    return new JsonFileStateStore(localPath(rest));
+  },
+  noBackend:
+    "JSON files keep agent state (createStateStore) but cannot back the service, which also needs an event log, run leases and a session directory",
+};

@@ -1,19 +1,22 @@
-import { fileFamily } from "./file/file-family.js";
-import { memoryFamily } from "./memory/memory-family.js";
-import { mysqlFamily } from "./mysql/mysql-family.js";
-import { postgresFamily } from "./postgres/postgres-family.js";
-import { redisFamily } from "./redis/redis-family.js";
-import { sqliteFamily } from "./sqlite/sqlite-family.js";
-import { type StoreFamily, splitStoreUrl } from "./store-family.js";
+import { fileScheme } from "./json-file-store.js";
+import { memoryScheme } from "./memory/memory-store.js";
+import { mysqlScheme } from "./mysql/mysql-store.js";
+import { postgresScheme } from "./postgres/postgres-store.js";
+import { redisScheme } from "./redis/redis-store.js";
+import { sqliteScheme } from "./sqlite/sqlite-store.js";
+import { type StoreFamily, splitStoreUrl, storeFamily } from "./store-family.js";
 
-/** Every driver family, in the order the supported URLs are listed. A new driver adds its line here. */
+/**
+ * Every driver family, in the order the supported URLs are listed: its store module's scheme and its
+ * backend module, imported on first use. A new driver adds its line here.
+ */
 export const STORE_FAMILIES: readonly StoreFamily[] = [
-  memoryFamily,
-  fileFamily,
-  sqliteFamily,
-  redisFamily,
-  postgresFamily,
-  mysqlFamily,
+  storeFamily(memoryScheme, () => import("./memory/memory-backend.js")),
+  storeFamily(fileScheme),
+  storeFamily(sqliteScheme, () => import("./sqlite/sqlite-backend.js")),
+  storeFamily(redisScheme, () => import("./redis/redis-backend.js")),
+  storeFamily(postgresScheme, () => import("./postgres/postgres-backend.js")),
+  storeFamily(mysqlScheme),
 ];
 
 /** The family whose scheme `url` has, or undefined. */

@@ -17,6 +17,7 @@ import {
   type SessionRecord,
 } from "../service/service-backend.js";
 import type { AgentStateStore } from "../store.js";
+import type { BackendModule } from "../store-family.js";
 import { InMemoryStateStore } from "./memory-store.js";
 
 /** A logged event as the memory log keeps it: its JSON, parsed into `event` on the first read. */
@@ -201,3 +202,6 @@ export function memoryBackend(options: BackendOptions & { store?: AgentStateStor
     close: () => store.close(),
   };
 }
+
+/** The memory family's backend (`memory:`): one of its own, each time. */
+export const openBackend: BackendModule["openBackend"] = async (_url, options) => memoryBackend(options);

@@ -10,6 +10,7 @@ import type {
   StoredState,
 } from "../store.js";
 import { StateConflictError } from "../store-errors.js";
+import type { StoreScheme } from "../store-family.js";
 
 interface Entry extends SessionSummary {
   json: string;
@@ -65,3 +66,10 @@ export class InMemoryStateStore implements AgentStateStore {
 
   async close(): Promise<void> {}
 }
+
+/** In this process only, gone when it exits. */
+export const memoryScheme: StoreScheme = {
+  schemes: ["memory"],
+  example: "memory:",
+  openStore: async () => new InMemoryStateStore(),
+};

@@ -4,12 +4,14 @@ import type { AgentState } from "../agent-state.js";
 import { importDriver } from "../lazy-driver.js";
 import { OpenOnce } from "../open-once.js";
 import { redactUrl } from "../redact-url.js";
+import { parseServerUrl } from "../server-url.js";
 import { readListOptions, toPage } from "../session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "../sql-names.js";
 import { assertSessionId } from "../state-codec.js";
 import { type CompactionPolicy, type PlannedSave, SaveTracker } from "../state-delta.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "../store.js";
 import { StateConflictError } from "../store-errors.js";
+import type { StoreScheme } from "../store-family.js";
 import { decodeStoredState } from "../stored-patches.js";
 
 /**
@@ -282,3 +284,16 @@ export class MySqlStateStore implements AgentStateStore {
     await pool?.end();
   }
 }
+
+/** MySQL and MariaDB: agent state only (see `noBackend`). */
+export const mysqlScheme: StoreScheme & { noBackend: string } = {
+  schemes: ["mysql", "mariadb"],
+  example: "mysql://",
+  async openStore(url, { table }) {
+    const store = new MySqlStateStore({ url: parseServerUrl(url, "the MySQL store"), table });
+    await store.init();
+    return store;
+  },
+  noBackend:
+    "MySQL keeps agent state (createStateStore) but cannot back the service: the service's replicas wake each other through the store (PostgreSQL LISTEN/NOTIFY, Redis pub/sub), MySQL has no such notification, and this version has no polling event log, run leases or session directory for it",
+};

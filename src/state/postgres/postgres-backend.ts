@@ -3,6 +3,7 @@ import type { Client, Pool } from "pg";
 import { newId } from "../../message/index.js";
 import { importDriver } from "../lazy-driver.js";
 import { redactUrl } from "../redact-url.js";
+import { parseServerUrl } from "../server-url.js";
 import { FencedError } from "../service/fenced-error.js";
 import { type HeldLease, HeldLeases } from "../service/held-leases.js";
 import { leaseOwner, ownerIsGone } from "../service/lease-owner.js";
@@ -26,6 +27,7 @@ import {
   type ServiceBackend,
   type SessionRecord,
 } from "../service/service-backend.js";
+import type { BackendModule } from "../store-family.js";
 import { postgresLogBatch } from "./postgres-log-batch.js";
 import { PostgresStateStore } from "./postgres-store.js";
 
@@ -353,3 +355,7 @@ export async function postgresBackend(url: string, options: BackendOptions = {})
     },
   };
 }
+
+/** The PostgreSQL family's backend, on the server of a `postgres://` URL. */
+export const openBackend: BackendModule["openBackend"] = (url, options) =>
+  postgresBackend(parseServerUrl(url, "the PostgreSQL service backend"), options);

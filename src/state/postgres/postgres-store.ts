@@ -4,12 +4,14 @@ import type { AgentState } from "../agent-state.js";
 import { importDriver } from "../lazy-driver.js";
 import { OpenOnce } from "../open-once.js";
 import { redactUrl } from "../redact-url.js";
+import { parseServerUrl } from "../server-url.js";
 import { readListOptions, toPage } from "../session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "../sql-names.js";
 import { assertSessionId } from "../state-codec.js";
 import { type CompactionPolicy, type PlannedSave, SaveTracker } from "../state-delta.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "../store.js";
 import { StateConflictError } from "../store-errors.js";
+import type { StoreScheme } from "../store-family.js";
 import { ValidatedLoads } from "../validated-loads.js";
 
 /**
@@ -334,3 +336,14 @@ export class PostgresStateStore implements AgentStateStore {
     await pool?.end();
   }
 }
+
+/** PostgreSQL: state, event log, leases and sessions as tables; LISTEN/NOTIFY between replicas. */
+export const postgresScheme: StoreScheme = {
+  schemes: ["postgres", "postgresql"],
+  example: "postgres://",
+  async openStore(url, { table }) {
+    const store = new PostgresStateStore({ url: parseServerUrl(url, "the PostgreSQL store"), table });
+    await store.init();
+    return store;
+  },
+};

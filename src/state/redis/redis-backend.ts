@@ -3,6 +3,7 @@ import type { AgentEvent } from "../../event/index.js";
 import { newId } from "../../message/index.js";
 import { importDriver } from "../lazy-driver.js";
 import { LoopTurnBatch } from "../loop-turn-batch.js";
+import { parseServerUrl } from "../server-url.js";
 import { FencedError } from "../service/fenced-error.js";
 import { type HeldLease, HeldLeases } from "../service/held-leases.js";
 import { leaseOwner, ownerIsGone } from "../service/lease-owner.js";
@@ -28,6 +29,7 @@ import {
   type SessionRecord,
 } from "../service/service-backend.js";
 import { StateConflictError } from "../store-errors.js";
+import type { BackendModule } from "../store-family.js";
 import { redisAppendBatch } from "./redis-append-batch.js";
 import { ACQUIRE, EXPIRED, generationOf, RELEASE, RENEW } from "./redis-leases.js";
 import { redisRunEndBatch } from "./redis-run-end.js";
@@ -361,3 +363,7 @@ export async function redisBackend(url: string, options: BackendOptions = {}): P
     },
   };
 }
+
+/** The Redis family's backend, on the server of a `redis://` URL. */
+export const openBackend: BackendModule["openBackend"] = (url, options) =>
+  redisBackend(parseServerUrl(url, "the Redis service backend"), options);

@@ -3,6 +3,7 @@ import { ValidationError } from "../../message/index.js";
 import type { AgentState } from "../agent-state.js";
 import { importDriver } from "../lazy-driver.js";
 import { LoopTurnBatch } from "../loop-turn-batch.js";
+import { parseServerUrl } from "../server-url.js";
 import { readListOptions, toPage } from "../session-paging.js";
 import { assertSessionId } from "../state-codec.js";
 import { type CompactionPolicy, type PlannedSave, SaveTracker } from "../state-delta.js";
@@ -15,6 +16,7 @@ import type {
   StoredState,
 } from "../store.js";
 import { StateConflictError } from "../store-errors.js";
+import type { StoreScheme } from "../store-family.js";
 import type { StoredPatch } from "../stored-patches.js";
 import { ValidatedLoads } from "../validated-loads.js";
 import { REDIS_SAVE_STATE_LUA } from "./redis-save-state.js";
@@ -235,3 +237,14 @@ export class RedisStateStore implements AgentStateStore {
     if (client && !this.#options.client) await (await client.catch(() => undefined))?.quit();
   }
 }
+
+/** Redis: the state, a Stream per session's events, `SET NX PX` leases, pub/sub between replicas. */
+export const redisScheme: StoreScheme = {
+  schemes: ["redis", "rediss"],
+  example: "redis://",
+  async openStore(url, { prefix }) {
+    const store = new RedisStateStore({ url: parseServerUrl(url, "the Redis store"), prefix });
+    await store.init();
+    return store;
+  },
+};

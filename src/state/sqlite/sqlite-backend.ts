@@ -25,10 +25,11 @@ import {
   type ServiceBackend,
   type SessionRecord,
 } from "../service/service-backend.js";
+import type { BackendModule } from "../store-family.js";
 import { openSqlite, type SqliteDatabase } from "./sqlite-driver.js";
 import type { SqliteArg, SqliteWrite, SqliteWriteResult } from "./sqlite-executor.js";
 import { adoptUnprefixedStates, keptStatesUnprefixed } from "./sqlite-legacy-state.js";
-import { DEFAULT_SQLITE_PATH, SqliteStateStore } from "./sqlite-store.js";
+import { DEFAULT_SQLITE_PATH, SqliteStateStore, sqliteFileOf } from "./sqlite-store.js";
 import { SqliteWriter } from "./sqlite-writer.js";
 import { WalCheckpointer } from "./wal-checkpointer.js";
 
@@ -384,3 +385,7 @@ export async function sqliteBackend(
     },
   };
 }
+
+/** The SQLite family's backend, in the file of a `sqlite:` URL (the store's file). */
+export const openBackend: BackendModule["openBackend"] = (url, options) =>
+  sqliteBackend(sqliteFileOf(url), options);

@@ -1,12 +1,14 @@
 import { resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import type { AgentState } from "../agent-state.js";
+import { localPath } from "../local-path.js";
 import { readListOptions, toPage } from "../session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "../sql-names.js";
 import { assertSessionId } from "../state-codec.js";
 import { type CompactionPolicy, type PlannedSave, SaveTracker } from "../state-delta.js";
 import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredState } from "../store.js";
 import { StateConflictError } from "../store-errors.js";
+import { type StoreScheme, splitStoreUrl } from "../store-family.js";
 import { ValidatedLoads } from "../validated-loads.js";
 import {
   betterSqliteDatabase,
@@ -244,3 +246,23 @@ export class SqliteStateStore implements AgentStateStore {
     if (ready && !this.#options.database) (await ready.catch(() => undefined))?.db.close();
   }
 }
+
+/**
+ * The file of a `sqlite:` URL: `sqlite:./path.db`, `sqlite:///abs/path.db`, `sqlite::memory:`, or
+ * undefined for `sqlite:` alone (the default `.agentscope/state.db`).
+ */
+export function sqliteFileOf(url: string): string | undefined {
+  const { rest } = splitStoreUrl(url);
+  return rest === "" ? undefined : localPath(rest);
+}
+
+/** SQLite: state, event log, run leases and sessions in one file; the bus within one process. */
+export const sqliteScheme: StoreScheme = {
+  schemes: ["sqlite"],
+  example: "sqlite:./path.db",
+  async openStore(url, { table }) {
+    const store = new SqliteStateStore({ path: sqliteFileOf(url), table });
+    await store.init();
+    return store;
+  },
+};
