@@ -50,14 +50,24 @@ export class ServiceAgentExecutor implements AgentExecutor {
     const sessionId = sessionOfContext(this.agent, contextId);
     const task: Task = request.task ?? newTask(taskId, contextId, [request.userMessage]);
     bus.publish(A2AEvent.task(task));
+    let started = false;
     try {
       await this.runtime.ensureSession(user, sessionId, { agent: this.agent });
       this.tasks.set(taskId, { user, sessionId });
       const handle = await this.start(user, sessionId, request.userMessage, request.task);
+      started = true;
       bus.publish(this.status(taskId, contextId, TaskState.TASK_STATE_WORKING));
       await this.relay(handle, user, taskId, contextId, bus);
     } catch (error) {
-      const message = agentMessage(taskId, contextId, [textPart(`Error: ${(error as Error).message}`)]);
+      const refusal = textPart(`Error: ${(error as Error).message}`);
+      const asked = request.task?.status;
+      if (!started && asked?.state === TaskState.TASK_STATE_INPUT_REQUIRED) {
+        // a refused answer (a call not waiting, a bad field) ran nothing: the same asks stay open
+        const message = agentMessage(taskId, contextId, [refusal, ...(asked.message?.parts ?? [])]);
+        bus.publish(this.status(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, message));
+        return;
+      }
+      const message = agentMessage(taskId, contextId, [refusal]);
       bus.publish(this.status(taskId, contextId, TaskState.TASK_STATE_FAILED, message));
     } finally {
       bus.finished();

@@ -88,7 +88,7 @@ async function acquire(ctx: RunContext): Promise<RunLease> {
  * What a run answers: the input itself, or (for answers built from what the session waits for) a
  * function of the state the run loaded under its lease, so the state is read once per request.
  */
-export type RunInput = ReplyInput | ((state: AgentState) => ReplyInput);
+export type RunInput = ReplyInput | ((state: AgentState) => ReplyInput | Promise<ReplyInput>);
 
 export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalRun> {
   const { backend, sessionId, idempotencyKey: key } = ctx;
@@ -153,7 +153,7 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
     if (!stored) throw sessionNotFound(sessionId);
     state = stored.state;
     version = stored.version;
-    const answer = typeof input === "function" ? input(state) : input;
+    const answer = typeof input === "function" ? await input(state) : input;
     // The checkpoint goes with this call (one Agent serves many sessions). The run's last save goes
     // with its end events (EventQueue.end); the others with the events before them
     // (EventQueue.checkpoint): one round trip each on SQLite and Redis.

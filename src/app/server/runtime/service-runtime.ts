@@ -17,6 +17,7 @@ import { DeadlineIndex } from "./deadline-index.js";
 import { followerItems } from "./follow-events.js";
 import type { Follower, FollowItem } from "./follower.js";
 import { LocalRuns } from "./local-runs.js";
+import { checkedAnswer } from "./nested-answers.js";
 import type { RecoveryOutcome } from "./recover-session.js";
 import { ReplicaFollowers } from "./replica-followers.js";
 import { type RecoveryContext, recoverAndResume } from "./resume-recovered.js";
@@ -334,7 +335,9 @@ export class ServiceRuntime {
     idempotencyKey?: string,
   ): Promise<RunHandle> {
     record ??= await this.getSession(user, sessionId);
-    return this.#runs.start(user, sessionId, record, input, idempotencyKey);
+    const checked =
+      input === undefined || Array.isArray(input) ? input : checkedAnswer(this.backend, sessionId, input);
+    return this.#runs.start(user, sessionId, record, checked, idempotencyKey);
   }
 
   /** The user's roles, from the token configuration (none without one). */
