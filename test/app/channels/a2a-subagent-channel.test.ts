@@ -9,7 +9,11 @@ import {
   JsonRpcTransportFactory,
 } from "@a2a-js/sdk/client";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { REQUESTS_KEY } from "../../../src/app/a2a/task-events.js";
+import { startServer } from "../../../src/app/server/start-server.js";
+import { ScriptedModel } from "../../../src/testing/index.js";
+import { functionTool, type Tool } from "../../../src/tool/index.js";
 import { startSubagentServer } from "./subagent-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-a2a-channel-"));
@@ -50,17 +54,31 @@ const data = (value: unknown): Part => ({
 // biome-ignore lint/suspicious/noExplicitAny: the SDK's stream responses are a tagged union read loosely here
 type Payload = { $case: string; value: any };
 
+/** A tool that asks first and may run alongside others (one batch asks together); `ran.count` counts runs. */
+const askingTool = (name: string, ran: { count: number }) =>
+  functionTool({
+    name,
+    description: `${name} a note.`,
+    concurrencySafe: true,
+    suggestRules: () => [name],
+    input: z.object({ note: z.string() }),
+    execute: () => {
+      ran.count += 1;
+      return `${name} done`;
+    },
+  }) as Tool;
+
 const stateOf = (p: Payload) => p.value.status?.state as TaskState | undefined;
 
 /** The SDK client of the server's `main` agent, as alice: `stream` sends a message and collects the updates. */
-async function clientOf(url: string) {
+async function clientOf(url: string, agent = "main") {
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl: authFetch })],
       cardResolver: new DefaultAgentCardResolver({ fetchImpl: authFetch }),
     }),
   );
-  const client = await factory.createFromUrl(`${url}/v1/a2a/main/`);
+  const client = await factory.createFromUrl(`${url}/v1/a2a/${agent}/`);
   return async (msg: Message) => {
     const out: Payload[] = [];
     for await (const update of client.sendMessageStream({ message: msg } as never))
@@ -148,6 +166,72 @@ describe("A2A channel: a sub-agent's confirmation", () => {
       );
       expect(stateOf(second.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(calls.count).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers two waiting calls in one message: the approved one runs once, the denied one not, both recorded as a2a", async () => {
+    const calls = { count: 0 };
+    const erased = { count: 0 };
+    const server = await startServer({
+      config: {
+        agents: [
+          {
+            name: "two",
+            model: new ScriptedModel([
+              {
+                toolCalls: [
+                  { id: "call_one", name: "record", input: { note: "one" } },
+                  { id: "call_two", name: "erase", input: { note: "two" } },
+                ],
+              },
+              { text: "two done" },
+            ]),
+            tools: [askingTool("record", calls), askingTool("erase", erased)],
+          },
+        ],
+      },
+      store: `sqlite:${join(dir, "two.db")}`,
+      port: 0,
+      tokensEnv: "tok-a:alice",
+    });
+    try {
+      const stream = await clientOf(server.url, "two");
+      const first = await stream(message([text("record both")]));
+      const paused = first.at(-1)!.value;
+      expect(stateOf(first.at(-1)!)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      const asked = requestsOf(first.at(-1)!);
+      expect(asked.map((r) => r.input)).toEqual([
+        JSON.stringify({ note: "one" }),
+        JSON.stringify({ note: "two" }),
+      ]);
+      const [approved, denied] = asked.map((r) => r.toolCallId as string);
+
+      const second = await stream(
+        message(
+          [
+            data({
+              confirmResults: [
+                { toolCallId: approved, confirmed: true },
+                { toolCallId: denied, confirmed: false, reason: "not this one" },
+              ],
+            }),
+          ],
+          { taskId: paused.taskId, contextId: paused.contextId },
+        ),
+      );
+      expect(stateOf(second.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(calls.count).toBe(1);
+      expect(erased.count).toBe(0);
+
+      const response = await authFetch(`${server.url}/v1/sessions/a2a.two.${paused.contextId}/decisions`);
+      const { decisions } = (await response.json()) as { decisions: Array<Record<string, unknown>> };
+      const answers = decisions.filter((d) => d.outcome === "approve" || d.outcome === "deny");
+      expect(answers.map((d) => [d.toolCallId, d.outcome, d.channel, d.actor])).toEqual([
+        [approved, "approve", "a2a", "alice"],
+        [denied, "deny", "a2a", "alice"],
+      ]);
     } finally {
       await server.close();
     }
