@@ -9,6 +9,7 @@ import { deadlineOf } from "./pause-deadlines.js";
 import { storeFingerprints } from "./pause-fingerprints.js";
 import type { ReplyRun } from "./reply-run.js";
 import { runTool } from "./run-tool.js";
+import { replyTaint } from "./taint.js";
 
 /**
  * Act: the open calls, batch by batch (a run of concurrency-safe calls runs in parallel, any other
@@ -97,6 +98,7 @@ function askToConfirm(run: ReplyRun, asks: Ask[]): void {
     recordVerdict(run, call, "ask", decision, deadline);
     return deadline;
   });
+  const taint = replyTaint(run.state);
   run.emit("REQUIRE_USER_CONFIRM", {
     toolCalls: asked.map(({ call, decision }, index) => {
       const entry: RequireUserConfirmEvent["toolCalls"][number] = snapshotCall(call, "asking");
@@ -104,6 +106,7 @@ function askToConfirm(run: ReplyRun, asks: Ask[]): void {
       if (deadline) entry.expiresAt = deadline.expiresAt;
       if (decision.reason) entry.reason = decision.reason;
       if (decision.suggestedRules?.length) entry.suggestedRules = decision.suggestedRules;
+      if (taint?.length) entry.taint = [...taint];
       const preview = previewOf(run, call);
       if (preview) entry.preview = preview;
       return entry;

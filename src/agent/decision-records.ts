@@ -9,6 +9,7 @@ import type {
 import type { ToolCallBlock } from "../message/index.js";
 import { formatRule, inputChanges, type PermissionDecision } from "../permission/index.js";
 import type { ReplyRun } from "./reply-run.js";
+import { replyTaint } from "./taint.js";
 
 /** An answer the approver policy does not take (yet): recorded, and its call keeps waiting. */
 export interface HeldAnswer {
@@ -26,7 +27,10 @@ export const CALLER: Answerer = { name: "user", channel: "code" };
 
 type RecordFields = Omit<EventInit<"DECISION">, "replyId">;
 
-/** The DECISION event of the engine's own verdict for `call` (an ask, a refusal, a rule's allow, an expiry). */
+/**
+ * The DECISION event of the engine's own verdict for `call` (an ask, a refusal, a rule's allow, an
+ * expiry), with what had tainted the reply when it was made.
+ */
 export function recordVerdict(
   run: ReplyRun,
   call: Pick<ToolCallBlock, "id" | "name" | "input">,
@@ -39,6 +43,8 @@ export function recordVerdict(
   if (decision.reason) fields.reason = decision.reason;
   if (extra?.policy) fields.policy = extra.policy;
   if (extra?.expiresAt) fields.expiresAt = extra.expiresAt;
+  const taint = replyTaint(run.state);
+  if (taint?.length) fields.taint = [...taint];
   run.emit("DECISION", fields);
 }
 

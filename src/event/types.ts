@@ -198,6 +198,8 @@ export interface RequireUserConfirmEvent extends EventBase {
       preview?: { path: string; before?: string; after: string };
       /** When the ask expires unanswered (ISO 8601), when an approver policy sets a deadline. */
       expiresAt?: string;
+      /** What untrusted content the reply had read when it asked (`a web page (web_fetch)`), when tainted. */
+      taint?: string[];
     }
   >;
 }

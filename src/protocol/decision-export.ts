@@ -28,9 +28,10 @@ export const DECISION_CSV_COLUMNS = [
   "rules",
   "approvers",
   "expiresAt",
+  "taint",
 ] as const satisfies readonly (keyof ExportedDecision)[];
 
-const JSON_COLUMNS = new Set<string>(["diff", "rules", "approvers"]);
+const JSON_COLUMNS = new Set<string>(["diff", "rules", "approvers", "taint"]);
 
 /** One JSON Lines line per record (each ends with a newline). */
 export function decisionsToJsonl(records: readonly ExportedDecision[]): string {

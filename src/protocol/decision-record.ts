@@ -107,6 +107,11 @@ export interface DecisionRecord {
   approvers?: string[];
   /** `ask`: when it expires unanswered (ISO 8601), when an approver policy sets a deadline. */
   expiresAt?: string;
+  /**
+   * The engine's verdict in a reply that had read untrusted content (taint tracking on): what it read,
+   * one source each (`a web page (web_fetch)`). Absent when the reply was not tainted.
+   */
+  taint?: string[];
   /** `outcome_unknown`: `ask` (a person decides whether it runs again) or `retry` (an idempotent tool runs again). */
   resolution?: "ask" | "retry";
   /** `outcome_unknown`: the call that runs the effect again (a new call id, the same effect id). */

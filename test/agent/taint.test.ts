@@ -4,6 +4,7 @@ import { Agent, type TaintOptions } from "../../src/agent/index.js";
 import {
   type AgentEvent,
   applyEvent,
+  decisionsOf,
   type RequireUserConfirmEvent,
   userConfirmResult,
 } from "../../src/event/index.js";
@@ -165,6 +166,33 @@ describe("taint from a fetched page", () => {
       "Bash is not allowed after reading a web page (web_fetch)",
     );
     expect(ran).toEqual([]);
+  });
+});
+
+describe("the decision record carries the taint", () => {
+  it("the page's Bash ask: its record and the ask name what tainted the reply; an untainted ask's record has none", async () => {
+    const ran: string[] = [];
+    const tainted = agentOf([fetchStep, bashStep, { text: "done" }], ran);
+    const events = await run(tainted, userMsg("find me a pasta recipe"));
+    expect(askOf(events)?.toolCalls[0]?.taint).toEqual(["a web page (web_fetch)"]);
+    const asked = decisionsOf(tainted.state.context).filter((r) => r.outcome === "ask");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ toolName: "Bash", taint: ["a web page (web_fetch)"] });
+    expect(asked[0]?.reason).toContain("after reading a web page (web_fetch)");
+
+    // The control: the same call asked by the default mode (no allow rule), with nothing untrusted read.
+    const clean = new Agent({
+      name: "a",
+      model: new ScriptedModel([bashStep, { text: "done" }]),
+      toolkit: tools(ran),
+      taint: TAINT,
+    });
+    const control = await run(clean, userMsg("run it"));
+    expect(askOf(control)?.toolCalls[0]?.name).toBe("Bash");
+    expect(askOf(control)?.toolCalls[0]).not.toHaveProperty("taint");
+    const record = decisionsOf(clean.state.context).find((r) => r.outcome === "ask");
+    expect(record).toBeDefined();
+    expect(record).not.toHaveProperty("taint");
   });
 });
 
