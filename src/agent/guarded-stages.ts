@@ -1,3 +1,4 @@
+import type { EventInit } from "../event/index.js";
 import {
   type DataBlock,
   type Msg,
@@ -5,7 +6,7 @@ import {
   type ToolResultOutput,
   textBlock,
 } from "../message/index.js";
-import type { ChatChunk, ChatFinal } from "../model/core.js";
+import type { ChatChunk, ChatFinal, ChatModel } from "../model/core.js";
 import { ToolError } from "../tool/index.js";
 import {
   type Guardrail,
@@ -45,6 +46,19 @@ export function guardedStages(inner: ReplyStages, run: ReplyRun, options: Guardr
   /** Their trip, when they tripped before a model call could be held. */
   let decidedTrip: GuardrailTrip | undefined;
 
+  /** A guardrail's own model call, counted in the reply's usage and cost like any other. */
+  const reportModelCall = (model: ChatModel, final: ChatFinal): void => {
+    const end: Omit<EventInit<"MODEL_CALL_END">, "replyId"> = {
+      modelName: final.model ?? model.name,
+      inputTokens: final.usage.inputTokens,
+      outputTokens: final.usage.outputTokens,
+      metadata: { purpose: "guardrail" },
+    };
+    if (final.usage.cacheReadTokens !== undefined) end.cacheReadTokens = final.usage.cacheReadTokens;
+    if (final.usage.cacheWriteTokens !== undefined) end.cacheWriteTokens = final.usage.cacheWriteTokens;
+    if (run.config.pricing) end.cost = run.config.pricing.cost(model.provider, end.modelName, final.usage);
+    run.emit("MODEL_CALL_END", end);
+  };
   const check = (stage: GuardrailStage, text: string, toolName?: string): GuardrailCheck => {
     const base: GuardrailCheck = {
       stage,
@@ -52,6 +66,7 @@ export function guardedStages(inner: ReplyStages, run: ReplyRun, options: Guardr
       sessionId: run.state.sessionId,
       replyId: run.msg.id,
       signal: run.options.signal ?? new AbortController().signal,
+      reportModelCall,
     };
     if (toolName !== undefined) base.toolName = toolName;
     return base;

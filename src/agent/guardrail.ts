@@ -4,6 +4,8 @@
  * `guardrails`; none given, the reply runs exactly as without them (the stages are chosen once).
  */
 
+import type { ChatFinal, ChatModel } from "../model/core.js";
+
 /** Where a guardrail looks. */
 export type GuardrailStage = "input" | "output" | "tool_input" | "tool_result";
 
@@ -18,6 +20,12 @@ export interface GuardrailCheck {
   replyId: string;
   /** Aborted when the reply is interrupted (or an input guardrail tripped while others still run). */
   signal: AbortSignal;
+  /**
+   * Report a model call the guardrail made (a judge, a moderation model) with its final chunk: it
+   * counts in the reply's usage and cost (a MODEL_CALL_END with `metadata.purpose: "guardrail"`) and
+   * in spend budgets. A guardrail that calls a model must report each call.
+   */
+  reportModelCall?: (model: ChatModel, final: ChatFinal) => void;
 }
 
 /** A span of the text a guardrail found (what kind of thing, where). */

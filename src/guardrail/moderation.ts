@@ -42,15 +42,15 @@ export function moderationGuardrail(options: ModerationGuardrailOptions): Guardr
     throw new TypeError("moderationGuardrail: give exactly one of `model` or `endpoint`");
   }
   const only = options.categories && new Set(options.categories.map((c) => c.toLowerCase()));
-  const moderate = (text: string, signal: AbortSignal): Promise<Moderated> =>
+  const moderate = ({ text, signal, reportModelCall }: GuardrailCheck): Promise<Moderated> =>
     model
-      ? judgedByModel(model, options.prompt ?? MODERATION_PROMPT, text, signal)
+      ? judgedByModel(model, options.prompt ?? MODERATION_PROMPT, text, signal, reportModelCall)
       : moderatedByEndpoint(endpoint!, text, signal);
   return {
     name: options.name ?? "moderation",
-    async check({ text, signal }: GuardrailCheck): Promise<GuardrailVerdict> {
-      if (text.trim() === "") return { action: "pass" };
-      const { flagged, categories } = await moderate(text, signal);
+    async check(check: GuardrailCheck): Promise<GuardrailVerdict> {
+      if (check.text.trim() === "") return { action: "pass" };
+      const { flagged, categories } = await moderate(check);
       const hits = only ? categories.filter((c) => only.has(c.toLowerCase())) : categories;
       if (!flagged || (only && hits.length === 0)) return { action: "pass" };
       return {
@@ -67,8 +67,9 @@ async function judgedByModel(
   prompt: string,
   text: string,
   signal: AbortSignal,
+  report: GuardrailCheck["reportModelCall"],
 ): Promise<Moderated> {
-  const answer = (await modelAnswer(model, prompt, `<text>\n${text}\n</text>`, signal)).trim();
+  const answer = (await modelAnswer(model, prompt, `<text>\n${text}\n</text>`, signal, report)).trim();
   const flagged = /^FLAGGED\b:?\s*(.*)$/is.exec(answer);
   if (flagged) {
     const categories = (flagged[1] ?? "")
