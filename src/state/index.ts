@@ -55,6 +55,7 @@ export { InMemorySpendCounter } from "./memory/memory-spend-counter.js";
 export { InMemoryStateStore } from "./memory/memory-store.js";
 export { MySqlCheckpointStore, type MySqlCheckpointStoreOptions } from "./mysql/mysql-checkpoint-store.js";
 export { type MySqlQueryable, MySqlStateStore, type MySqlStateStoreOptions } from "./mysql/mysql-store.js";
+export { type OpenedSpendCounter, openSpendCounter } from "./open-spend-counter.js";
 export {
   PostgresCheckpointStore,
   type PostgresCheckpointStoreOptions,

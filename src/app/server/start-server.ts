@@ -11,7 +11,7 @@ import {
   type ServiceWorkspaces,
 } from "./config/attach-workspaces.js";
 import { buildAgents } from "./config/build-agents.js";
-import { attachBudget, type ServiceBudget } from "./config/build-budget.js";
+import { attachBudget, budgetOfConfig, type ServiceBudget } from "./config/build-budget.js";
 import { buildCheckpoints } from "./config/build-checkpoints.js";
 import { attachKnowledge, knowledgeServiceOf } from "./config/build-knowledge.js";
 import { attachMemory } from "./config/build-memory.js";
@@ -58,7 +58,10 @@ export interface StartServerOptions {
    * the config's `checkpoints` key (off when absent).
    */
   checkpoints?: { retention?: CheckpointRetention } | false;
-  /** Spend budgets for every agent, readable at GET /v1/budget (docs/tracing-and-budgets.md). */
+  /**
+   * Spend budgets for every agent, readable at GET /v1/budget (docs/tracing-and-budgets.md); overrides
+   * the config's `budget` key.
+   */
   budget?: ServiceBudget;
 }
 
@@ -109,13 +112,25 @@ async function attachServices(
   const knowledge = options.knowledge ?? knowledgeServiceOf(config.knowledge, backend);
   attachKnowledge(config.agents, agents, knowledge, backend.sessions);
   wireMultiAgent(config.agents, config.teams, agents);
-  const budget = options.budget ? attachBudget(agents, options.budget, backend.sessions) : undefined;
+  const budget = options.budget
+    ? attachBudget(agents, options.budget, backend.sessions)
+    : config.budget
+      ? attachBudget(
+          agents,
+          await budgetOfConfig(config.budget, storeUrl, config.storePrefix),
+          backend.sessions,
+          true,
+        )
+      : undefined;
   if (options.workspaces === false) return { memory, knowledge, budget, agents, opened: undefined };
   const override = options.workspaces ? { override: options.workspaces } : {};
   const opened: ServiceWorkspaces = await openServiceWorkspaces({
     config: config.workspaces,
     storeUrl,
     ...override,
+  }).catch(async (error) => {
+    await budget?.close();
+    throw error;
   });
   return {
     memory,
@@ -257,6 +272,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await memory.flush(); // memory extractions still running write to the backend: let them finish
       await runtime.close();
       await opened?.close();
+      await budget?.close();
     },
   };
   if (knowledge) running.knowledge = knowledge;

@@ -308,6 +308,37 @@ export const ServiceConfigSchema = z.strictObject({
       }),
     ])
     .optional(),
+  /**
+   * Spend budgets for every agent (docs/tracing-and-budgets.md): limits in dollars or tokens per reply,
+   * session, user or sub-agent tree, over a day or a month; counted on the service's store (every
+   * replica on it shares the counts) unless `counter` is "memory" (this process only).
+   */
+  budget: z
+    .strictObject({
+      limits: z
+        .array(
+          z
+            .strictObject({
+              scope: z.enum(["reply", "session", "user", "tree"]),
+              unit: z.enum(["usd", "tokens"]),
+              period: z.enum(["day", "month"]).optional(),
+              soft: z.number().nonnegative().optional(),
+              hard: z.number().nonnegative().optional(),
+            })
+            .refine((limit) => limit.soft !== undefined || limit.hard !== undefined, {
+              message: "a limit needs `soft`, `hard` or both",
+            }),
+        )
+        .min(1, 'at least one limit, e.g. { scope: "user", unit: "usd", period: "day", hard: 5 }'),
+      reservePerCall: z
+        .strictObject({
+          usd: z.number().nonnegative().optional(),
+          tokens: z.number().nonnegative().optional(),
+        })
+        .optional(),
+      counter: z.enum(["store", "memory"]).optional(),
+    })
+    .optional(),
   /** Origins whose pages may call the API from a browser, e.g. ["https://app.example"]. */
   cors: z.strictObject({ origins: z.array(z.url()) }).optional(),
   events: z.strictObject({ maxPerSession: z.number().int().positive().optional() }).optional(),
