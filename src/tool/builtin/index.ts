@@ -45,18 +45,36 @@ export interface BuiltinToolOptions {
   files?: FileViewSource;
 }
 
-/** The names of the built-in tools. */
-export const BUILTIN_TOOL_NAMES = ["Bash", "Read", "Write", "Edit", "Glob", "Grep"] as const;
+/**
+ * The built-in tools, in the order `builtinTools` returns them: each one's name and how it is made
+ * from the options (`files`: the view the file tools reach files through). A new built-in tool is
+ * one entry here (and its export above).
+ */
+const BUILTIN_TOOLS = [
+  { name: "Bash", create: (options) => bashTool(options.bash) },
+  { name: "Read", create: (options, files) => readTool({ ...options.read, ...files }) },
+  { name: "Write", create: (_options, files) => writeTool(files) },
+  { name: "Edit", create: (_options, files) => editTool(files) },
+  { name: "Glob", create: (options, files) => globTool({ ...options.glob, ...files }) },
+  { name: "Grep", create: (options, files) => grepTool({ ...options.grep, ...files }) },
+] as const satisfies readonly BuiltinToolEntry[];
 
-/** Bash, Read, Write, Edit, Glob and Grep. */
+interface BuiltinToolEntry {
+  name: string;
+  create(options: BuiltinToolOptions, files: { files?: FileViewSource }): Tool;
+}
+
+type NamesOf<T extends readonly BuiltinToolEntry[]> = { readonly [K in keyof T]: T[K]["name"] };
+
+/** The entries' names as a tuple of literals: `map` keeps order and length, its type only the union. */
+const namesOf = <T extends readonly BuiltinToolEntry[]>(entries: T): NamesOf<T> =>
+  entries.map((entry) => entry.name) as unknown as NamesOf<T>;
+
+/** The names of the built-in tools. */
+export const BUILTIN_TOOL_NAMES = namesOf(BUILTIN_TOOLS);
+
+/** The built-in tools, one of each (BUILTIN_TOOL_NAMES, in that order). */
 export function builtinTools(options: BuiltinToolOptions = {}): Tool[] {
   const files = options.files === undefined ? {} : { files: options.files };
-  return [
-    bashTool(options.bash),
-    readTool({ ...options.read, ...files }),
-    writeTool(files),
-    editTool(files),
-    globTool({ ...options.glob, ...files }),
-    grepTool({ ...options.grep, ...files }),
-  ];
+  return BUILTIN_TOOLS.map((entry) => entry.create(options, files));
 }

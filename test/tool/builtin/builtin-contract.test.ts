@@ -19,15 +19,7 @@ describe("every built-in tool", () => {
       .map(([, name]) => name);
     expect([...called].sort()).toEqual([...BUILTIN_TOOL_NAMES].sort());
   });
-
-  it("is named in docs/permissions.md, 'File tools' (the one list of the built-in tools)", () => {
-    const docs = readFileSync(new URL("../../../docs/permissions.md", import.meta.url), "utf8");
-    const section = docs.slice(
-      docs.indexOf("## File tools"),
-      docs.indexOf("\n## ", docs.indexOf("## File tools") + 1),
-    );
-    for (const name of BUILTIN_TOOL_NAMES) expect(section, name).toContain(`\`${name}\``);
-  });
+  // docs/permissions.md lists every one: test/build/builtin-tools-docs.test.ts.
 });
 
 describeBuiltinContract("Bash", {
