@@ -1,4 +1,3 @@
-import type { AgentEvent } from "../event/types.js";
 import type { Msg } from "../message/index.js";
 import type { BudgetStanding } from "../protocol/budget-types.js";
 import {
@@ -10,9 +9,10 @@ import {
 } from "../protocol/route-call.js";
 import type { RouteRequestBody, RouteResponse } from "../protocol/route-table.js";
 import type { RetryPolicy } from "./backoff.js";
-import { ConnectionError, serviceErrorOf } from "./errors.js";
-import { type ConnectionState, EventStream } from "./event-stream.js";
+import { EventStream } from "./event-stream.js";
 import { KnowledgeBases } from "./knowledge.js";
+import { endsRun, isSubagentPause, RunStream, type StreamOptions } from "./run-stream.js";
+import { ClientTransport, requestKey } from "./transport.js";
 import type {
   ConfirmRequest,
   CreateSessionOptions,
@@ -29,7 +29,6 @@ import type {
   SessionStatus,
   WorkspaceListing,
 } from "./types.js";
-import { keyOf, pause, retryAfterMs } from "./write-retry.js";
 
 export interface AgentScopeClientOptions {
   /** The service's origin, e.g. `http://127.0.0.1:8787`; default "" (same origin, in a browser). */
@@ -44,50 +43,6 @@ export interface AgentScopeClientOptions {
   idleTimeoutMs?: number;
 }
 
-export interface StreamOptions {
-  signal?: AbortSignal;
-  onConnectionChange?: (state: ConnectionState) => void;
-}
-
-/** The events of one run: from its first event to its REPLY_END or the pause that asks the client. */
-export class RunStream extends EventStream {
-  #replyId: string | undefined;
-
-  /** The reply's id, once the service has accepted the request (undefined before). */
-  get replyId(): string | undefined {
-    return this.#replyId;
-  }
-
-  /** @internal */
-  setReplyId(replyId: string): void {
-    this.#replyId = replyId;
-  }
-}
-
-/** A sub-agent's pause (it pauses the whole run, with no pause event of the top-level reply). */
-export function isSubagentPause(event: AgentEvent): boolean {
-  return (
-    event.source?.includes("/") === true &&
-    (event.type === "REQUIRE_USER_CONFIRM" || event.type === "REQUIRE_EXTERNAL_EXECUTION")
-  );
-}
-
-/**
- * Events after which a run's stream ends: the top-level reply finished, or it waits for the client.
- * One top-level reply runs per session at a time, so its id need not match (a confirmation routed
- * to a sub-agent's reply resumes the parent's); pass `replyId` to require it.
- */
-export function endsRun(event: AgentEvent, replyId?: string): boolean {
-  if (event.source?.includes("/") || (replyId !== undefined && event.replyId !== replyId)) return false;
-  return (
-    event.type === "REPLY_END" ||
-    event.type === "REQUIRE_USER_CONFIRM" ||
-    event.type === "REQUIRE_EXTERNAL_EXECUTION"
-  );
-}
-
-const IDEMPOTENT = new Set(["GET", "HEAD", "DELETE"]);
-
 const sessionPath = (sessionId: string) => `/v1/sessions/${encodeURIComponent(sessionId)}`;
 
 /**
@@ -97,20 +52,14 @@ const sessionPath = (sessionId: string) => `/v1/sessions/${encodeURIComponent(se
  * delivered once each, in order, across dropped connections and server restarts.
  */
 export class AgentScopeClient {
-  readonly #baseUrl: string;
-  readonly #token: AgentScopeClientOptions["token"];
-  readonly #fetch: typeof fetch;
+  readonly #http: ClientTransport;
   readonly #retry: RetryPolicy | undefined;
   readonly #idleTimeoutMs: number | undefined;
   /** The user's knowledge bases: bases, documents (upload, indexing status) and search. */
   readonly knowledge: KnowledgeBases;
 
   constructor(options: AgentScopeClientOptions = {}) {
-    this.#baseUrl = (options.baseUrl ?? "").replace(/\/+$/, "");
-    if (this.#baseUrl !== "" && !/^https?:\/\//.test(this.#baseUrl))
-      throw new TypeError(`baseUrl: "${options.baseUrl}" is not an http(s) URL`);
-    this.#token = options.token;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#http = new ClientTransport(options);
     this.#retry = options.retry;
     this.#idleTimeoutMs = options.idleTimeoutMs;
     this.knowledge = new KnowledgeBases((method, path, body, signal) =>
@@ -190,7 +139,7 @@ export class AgentScopeClient {
   /** Asks the session's run to stop; its stream ends with REPLY_END (interrupted). Sent with an Idempotency-Key. */
   interrupt(sessionId: string, reason?: string): Promise<InterruptResult> {
     const body = reason === undefined ? {} : { reason };
-    return this.#request("POST", `${sessionPath(sessionId)}/interrupt`, body, undefined, requestKey());
+    return this.#http.request("POST", `${sessionPath(sessionId)}/interrupt`, body, undefined, requestKey());
   }
 
   /** The session's checkpoints (oldest first), its branches and where it is (docs/time-travel.md). */
@@ -301,15 +250,15 @@ export class AgentScopeClient {
   workspaceFileUrl(sessionId: string, path: string): string {
     if (typeof path !== "string" || path === "")
       throw new TypeError("path: the workspace file to download, relative to the workspace root");
-    return `${this.#baseUrl}${sessionPath(sessionId)}/workspace/file?path=${encodeURIComponent(path)}`;
+    return `${this.#http.baseUrl}${sessionPath(sessionId)}/workspace/file?path=${encodeURIComponent(path)}`;
   }
 
   /** Downloads one workspace file's bytes (ServiceError 404 when missing, 400 for a directory or a path outside). */
   async downloadWorkspaceFile(sessionId: string, path: string, signal?: AbortSignal): Promise<Blob> {
     const url = this.workspaceFileUrl(sessionId, path);
-    const response = await this.#fetchOk("GET", url.slice(this.#baseUrl.length), {
+    const response = await this.#http.fetchOk("GET", url.slice(this.#http.baseUrl.length), {
       method: "GET",
-      headers: { accept: "application/octet-stream", ...this.#auth() },
+      headers: { accept: "application/octet-stream", ...this.#http.auth() },
       ...(signal ? { signal } : {}),
     });
     return response.blob();
@@ -373,7 +322,7 @@ export class AgentScopeClient {
       signal?: AbortSignal;
     } = args ?? {};
     const { method, path } = routeRequest(address, call.params, call.query);
-    return this.#request(method, path, call.body, call.signal, undefined, true);
+    return this.#http.request(method, path, call.body, call.signal, undefined, true);
   }
 
   /**
@@ -381,66 +330,7 @@ export class AgentScopeClient {
    * sent as `application/json` (FormData as multipart); 204 resolves to undefined.
    */
   async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-    return this.#request<T>(method, path, body, signal);
-  }
-
-  async #request<T>(
-    method: string,
-    path: string,
-    body: unknown,
-    signal: AbortSignal | undefined,
-    idempotencyKey?: string,
-    bytes = false,
-  ): Promise<T> {
-    const headers: Record<string, string> = { accept: "application/json", ...this.#auth() };
-    if (idempotencyKey !== undefined) headers["idempotency-key"] = idempotencyKey;
-    const init: RequestInit = { method, headers };
-    if (body instanceof FormData) init.body = body;
-    else if (body !== undefined) {
-      headers["content-type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    if (signal) init.signal = signal;
-    const response = await this.#fetchOk(method, path, init);
-    if (response.status === 204) return undefined as T;
-    // JSON Lines (application/x-ndjson) is bytes too: only a JSON document is parsed
-    if (bytes && !/^application\/(?:[\w.-]+\+)?json\b/.test(response.headers.get("content-type") ?? ""))
-      return (await response.blob()) as T;
-    return (await response.json()) as T;
-  }
-
-  /** Sends a request; a non-2xx answer throws ServiceError, an unreachable service ConnectionError. */
-  async #fetchOk(method: string, path: string, init: RequestInit): Promise<Response> {
-    const label = `${method} ${path.split("?")[0]}`;
-    let response: Response | undefined;
-    // A request that changes nothing is tried twice: the first may meet a kept-alive connection
-    // to a server that has since restarted.
-    for (let attempt = 1; response === undefined; attempt++) {
-      try {
-        response = await this.#fetch(this.#baseUrl + path, init);
-        // A keyed write the service could not take now (503: shutting down, overloaded) is sent
-        // again with the same key, after its Retry-After (at most 2 s), up to three tries in all.
-        if (response.status === 503 && attempt < 3 && keyOf(init) !== undefined) {
-          await response.body?.cancel().catch(() => {});
-          await pause(retryAfterMs(response), init.signal);
-          response = undefined;
-        }
-      } catch (error) {
-        if (init.signal?.aborted) throw error;
-        // So is a write with an Idempotency-Key: the service answers a repeat with the first answer.
-        if (attempt < 2 && (IDEMPOTENT.has(method) || keyOf(init) !== undefined)) continue;
-        throw new ConnectionError(`${label}: cannot reach the service: ${(error as Error).message}`, {
-          cause: error,
-        });
-      }
-    }
-    if (!response.ok) throw await serviceErrorOf(response, label);
-    return response;
-  }
-
-  #auth(): Record<string, string> {
-    const token = typeof this.#token === "function" ? this.#token() : this.#token;
-    return token ? { authorization: `Bearer ${token}` } : {};
+    return this.#http.request<T>(method, path, body, signal);
   }
 
   #streamOptions(options: StreamOptions) {
@@ -458,7 +348,7 @@ export class AgentScopeClient {
     const stream: RunStream = new RunStream({
       ...this.#streamOptions(options),
       begin: async (signal) => {
-        const run = await this.#request<RunStarted>(
+        const run = await this.#http.request<RunStarted>(
           "POST",
           `${sessionPath(sessionId)}/${action}`,
           body,
@@ -483,17 +373,9 @@ export class AgentScopeClient {
   }
 
   #openEvents(sessionId: string, after: number, signal: AbortSignal): Promise<Response> {
-    return this.#fetch(`${this.#baseUrl}${sessionPath(sessionId)}/events`, {
-      headers: { accept: "text/event-stream", "last-event-id": String(after), ...this.#auth() },
+    return this.#http.fetch(`${this.#http.baseUrl}${sessionPath(sessionId)}/events`, {
+      headers: { accept: "text/event-stream", "last-event-id": String(after), ...this.#http.auth() },
       signal,
     });
   }
-}
-
-/** A fresh Idempotency-Key: a UUID where the platform has one (not on insecure browser origins), else 128 random bits. */
-function requestKey(): string {
-  const crypto = globalThis.crypto;
-  if (typeof crypto?.randomUUID === "function") return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -1,13 +1,6 @@
 export { backoffDelay, type RetryPolicy, sleep } from "./backoff.js";
 export { CheckpointTree, type MessageBranches } from "./checkpoint-tree.js";
-export {
-  AgentScopeClient,
-  type AgentScopeClientOptions,
-  endsRun,
-  isSubagentPause,
-  RunStream,
-  type StreamOptions,
-} from "./client.js";
+export { AgentScopeClient, type AgentScopeClientOptions } from "./client.js";
 export { confirmRequestFor } from "./confirm-request.js";
 export {
   AgentScopeClientError,
@@ -30,6 +23,7 @@ export {
   type ServiceRequest,
 } from "./knowledge.js";
 export { localUserMessages } from "./local-user-msg.js";
+export { endsRun, isSubagentPause, RunStream, type StreamOptions } from "./run-stream.js";
 export {
   addUserMessage,
   applySessionEvent,
