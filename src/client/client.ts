@@ -9,9 +9,10 @@ import {
 } from "../protocol/route-call.js";
 import type { RouteRequestBody, RouteResponse } from "../protocol/route-table.js";
 import type { RetryPolicy } from "./backoff.js";
-import { EventStream } from "./event-stream.js";
+import type { EventStream } from "./event-stream.js";
 import { KnowledgeBases } from "./knowledge.js";
-import { endsRun, isSubagentPause, RunStream, type StreamOptions } from "./run-stream.js";
+import type { RunStream, StreamOptions } from "./run-stream.js";
+import { SessionStreams, sessionPath } from "./session-streams.js";
 import { ClientTransport, requestKey } from "./transport.js";
 import type {
   ConfirmRequest,
@@ -20,7 +21,6 @@ import type {
   ExternalResultsRequest,
   InterruptResult,
   MemoryList,
-  RunStarted,
   SendInput,
   ServiceHealth,
   SessionDetail,
@@ -43,8 +43,6 @@ export interface AgentScopeClientOptions {
   idleTimeoutMs?: number;
 }
 
-const sessionPath = (sessionId: string) => `/v1/sessions/${encodeURIComponent(sessionId)}`;
-
 /**
  * A typed client of the agentscope service (browser and Node; fetch only). JSON calls throw
  * ServiceError with the service's error type, or ConnectionError when it cannot be reached.
@@ -53,15 +51,13 @@ const sessionPath = (sessionId: string) => `/v1/sessions/${encodeURIComponent(se
  */
 export class AgentScopeClient {
   readonly #http: ClientTransport;
-  readonly #retry: RetryPolicy | undefined;
-  readonly #idleTimeoutMs: number | undefined;
+  readonly #streams: SessionStreams;
   /** The user's knowledge bases: bases, documents (upload, indexing status) and search. */
   readonly knowledge: KnowledgeBases;
 
   constructor(options: AgentScopeClientOptions = {}) {
     this.#http = new ClientTransport(options);
-    this.#retry = options.retry;
-    this.#idleTimeoutMs = options.idleTimeoutMs;
+    this.#streams = new SessionStreams(this.#http, options, (sessionId) => this.status(sessionId));
     this.knowledge = new KnowledgeBases((method, path, body, signal) =>
       this.request(method, path, body, signal),
     );
@@ -119,12 +115,12 @@ export class AgentScopeClient {
   /** Sends user input (text, a Msg or several) and streams the reply; no input continues the session. */
   send(sessionId: string, input?: SendInput, options: StreamOptions = {}): RunStream {
     const body = input === undefined ? {} : typeof input === "string" ? { text: input } : { input };
-    return this.#run(sessionId, "replies", body, options);
+    return this.#streams.run(sessionId, "replies", body, options);
   }
 
   /** Answers a confirmation (approve or deny each waiting call, optionally with edited input) and streams the rest. */
   confirm(sessionId: string, request: ConfirmRequest, options: StreamOptions = {}): RunStream {
-    return this.#run(sessionId, "confirm", request, options);
+    return this.#streams.run(sessionId, "confirm", request, options);
   }
 
   /** Hands back results of calls the agent asked the client to run, and streams the rest. */
@@ -133,7 +129,7 @@ export class AgentScopeClient {
     request: ExternalResultsRequest,
     options: StreamOptions = {},
   ): RunStream {
-    return this.#run(sessionId, "external-results", request, options);
+    return this.#streams.run(sessionId, "external-results", request, options);
   }
 
   /** Asks the session's run to stop; its stream ends with REPLY_END (interrupted). Sent with an Idempotency-Key. */
@@ -180,11 +176,7 @@ export class AgentScopeClient {
 
   /** Follows the session's event log after event id `after`, forever (until closed), reconnecting as needed. */
   events(sessionId: string, options: StreamOptions & { after?: number } = {}): EventStream {
-    return new EventStream({
-      ...this.#streamOptions(options),
-      after: options.after ?? 0,
-      connect: (after, signal) => this.#openEvents(sessionId, after, signal),
-    });
+    return this.#streams.events(sessionId, options);
   }
 
   /**
@@ -198,17 +190,7 @@ export class AgentScopeClient {
     run: { replyId: string; after: number; running?: number },
     options: StreamOptions = {},
   ): RunStream {
-    const stream: RunStream = new RunStream({
-      ...this.#streamOptions(options),
-      after: run.after,
-      connect: (after, signal) => this.#openEvents(sessionId, after, signal),
-      filter: (event) => event.replyId === run.replyId || event.source?.includes("/") === true,
-      isLast: (event, id) => id > (run.running ?? 0) && endsRun(event, run.replyId),
-      shouldResume: (after) => this.#runGoesOn(sessionId, after),
-      mayHaveEnded: isSubagentPause,
-    });
-    stream.setReplyId(run.replyId);
-    return stream;
+    return this.#streams.followRun(sessionId, run, options);
   }
 
   /** What the service remembers about the user (`enabled: false` when it keeps no memory); with `agent`, that agent's too. */
@@ -331,51 +313,5 @@ export class AgentScopeClient {
    */
   async request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     return this.#http.request<T>(method, path, body, signal);
-  }
-
-  #streamOptions(options: StreamOptions) {
-    const out: Partial<ConstructorParameters<typeof EventStream>[0]> = {};
-    if (this.#retry) out.retry = this.#retry;
-    if (this.#idleTimeoutMs !== undefined) out.idleTimeoutMs = this.#idleTimeoutMs;
-    if (options.signal) out.signal = options.signal;
-    if (options.onConnectionChange) out.onConnectionChange = options.onConnectionChange;
-    return out;
-  }
-
-  #run(sessionId: string, action: string, body: unknown, options: StreamOptions): RunStream {
-    // One key per write, sent on every try of it: a retry after a lost answer starts nothing new.
-    const key = requestKey();
-    const stream: RunStream = new RunStream({
-      ...this.#streamOptions(options),
-      begin: async (signal) => {
-        const run = await this.#http.request<RunStarted>(
-          "POST",
-          `${sessionPath(sessionId)}/${action}`,
-          body,
-          signal,
-          key,
-        );
-        stream.setReplyId(run.replyId);
-        return run;
-      },
-      connect: (after, signal) => this.#openEvents(sessionId, after, signal),
-      isLast: (event) => endsRun(event),
-      shouldResume: (after) => this.#runGoesOn(sessionId, after),
-      mayHaveEnded: isSubagentPause,
-    });
-    return stream;
-  }
-
-  /** After a drop: reconnect unless the run is over and its last event was already delivered. */
-  async #runGoesOn(sessionId: string, after: number): Promise<boolean> {
-    const status = await this.status(sessionId);
-    return status.running || status.lastEventId > after;
-  }
-
-  #openEvents(sessionId: string, after: number, signal: AbortSignal): Promise<Response> {
-    return this.#http.fetch(`${this.#http.baseUrl}${sessionPath(sessionId)}/events`, {
-      headers: { accept: "text/event-stream", "last-event-id": String(after), ...this.#http.auth() },
-      signal,
-    });
   }
 }
