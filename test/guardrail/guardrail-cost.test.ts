@@ -3,7 +3,10 @@ import { Agent } from "../../src/agent/index.js";
 import { type AgentEvent, applyEvent, type ModelCallEndEvent } from "../../src/event/index.js";
 import { moderationGuardrail } from "../../src/guardrail/index.js";
 import { type Msg, userMsg } from "../../src/message/index.js";
+import { readSpend, spendBudgetMiddleware } from "../../src/middleware/index.js";
 import { pricingTable } from "../../src/model/pricing/index.js";
+import type { SpendLimit } from "../../src/protocol/index.js";
+import { InMemorySpendCounter } from "../../src/state/index.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 
 /**
@@ -57,5 +60,36 @@ describe("a judged guardrail's cost", () => {
     expect(ends[1]?.cost?.usd).toBeCloseTo(judgeUsd, 12);
     expect(stored.usage).toMatchObject({ inputTokens: 1400, outputTokens: 202 });
     expect(stored.cost?.usd).toBeCloseTo(mainUsd + judgeUsd, 12);
+  });
+
+  it("a spend budget charges the judge call too: the user's spend is the main call plus the judge's", async () => {
+    const main = new ScriptedModel([{ text: "Boil it.", usage: { inputTokens: 1000, outputTokens: 200 } }], {
+      name: "main",
+    });
+    const judge = new ScriptedModel([{ text: "SAFE", usage: { inputTokens: 400, outputTokens: 2 } }], {
+      name: "judge",
+    });
+    const counter = new InMemorySpendCounter();
+    const limits: SpendLimit[] = [
+      { scope: "user", unit: "tokens", hard: 1_000_000 },
+      { scope: "user", unit: "usd", hard: 10 },
+    ];
+    const agent = new Agent({
+      name: "a",
+      model: main,
+      pricing,
+      guardrails: { output: [moderationGuardrail({ model: judge })] },
+      middlewares: [spendBudgetMiddleware({ counter, limits, userOf: () => "ann" })],
+    });
+    for await (const _ of agent.replyStream(userMsg("how do I cook pasta?"))) {
+      // drain
+    }
+    expect(judge.calls).toHaveLength(1);
+    const [tokens, usd] = await readSpend(counter, limits, {
+      sessionId: agent.state.sessionId,
+      userId: "ann",
+    });
+    expect(tokens?.spent).toBe(1000 + 200 + 400 + 2);
+    expect(usd?.spent).toBeCloseTo((1000 * 3 + 200 * 15 + 400 * 0.5 + 2 * 2) / M, 9);
   });
 });
