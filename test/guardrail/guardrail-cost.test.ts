@@ -87,6 +87,7 @@ describe("a judged guardrail's cost", () => {
     expect(judge.calls).toHaveLength(1);
     const [tokens, usd] = await readSpend(counter, limits, {
       sessionId: agent.state.sessionId,
+      replyId: (agent.state.context.at(-1) as Msg).id,
       userId: "ann",
     });
     expect(tokens?.spent).toBe(1000 + 200 + 400 + 2);
