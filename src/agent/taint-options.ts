@@ -27,6 +27,11 @@ export interface TaintOptions {
   /** Whether the provider's own web search and fetch results taint the reply (default true). */
   providerWebTools?: boolean;
   /**
+   * Whether the knowledge bases' excerpts taint the reply (default true): the `search_knowledge` tool's
+   * results (agentic RAG; the static RAG middleware marks the reply itself, see its `taint` option).
+   */
+  knowledge?: boolean;
+  /**
    * What a tainted reply may do. `ask`: calls that would be allowed ask instead, with the reason —
    * `"not_read_only"` (default: writes, network, shell: every tool not marked read-only), `"all"`,
    * or a list of tool names. `deny`: tools refused outright while tainted.

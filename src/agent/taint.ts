@@ -21,6 +21,8 @@ export function replyTaint(state: AgentState): readonly string[] | undefined {
 }
 
 const FILE_TOOLS = new Set(["Read", "Grep", "Glob"]);
+/** The RAG layer's `search_knowledge` tool (rag/rag-middleware.ts; a test checks the two agree). */
+export const KNOWLEDGE_TOOL_SOURCE = { search_knowledge: "a RAG document" } as const;
 const PROVIDER_WEB_TOOLS: Record<string, string> = {
   web_search: "web search results",
   web_fetch: "a web page",
@@ -70,7 +72,7 @@ function asksFor(policy: NonNullable<TaintOptions["whileTainted"]>["ask"], tool:
  */
 export function taintedStages(inner: ReplyStages, run: ReplyRun, options: TaintOptions): ReplyStages {
   const sources: TaintSource[] = [
-    namedSource(options.tools ?? {}),
+    namedSource({ ...(options.knowledge === false ? {} : KNOWLEDGE_TOOL_SOURCE), ...options.tools }),
     ...(options.filesOutsideWorkspace === false ? [] : [fileSource]),
     ...(options.sources ?? []),
   ];

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Middleware, MiddlewareContext } from "../agent/index.js";
+import { type Middleware, type MiddlewareContext, taintReply } from "../agent/index.js";
 import { newId, textOf } from "../message/index.js";
 import { functionTool, type Tool } from "../tool/index.js";
 import { citationOf, formatExcerpts } from "./citations.js";
@@ -40,6 +40,12 @@ export interface RagMiddlewareOptions {
   hintTemplate?: string;
   /** Static mode: keep the hint in the session's context after the reply (default false: removed). */
   persistHint?: boolean;
+  /**
+   * Static mode: what the retrieved excerpts mark the reply with (docs/guardrails.md, taint), since a
+   * document may say anything; default "a RAG document". `false`: the knowledge is trusted. (Agentic
+   * mode: `search_knowledge` results taint an agent with `taint` unless its `knowledge` is false.)
+   */
+  taint?: string | false;
   /** Middleware name (keys its session data); default `rag`. */
   name?: string;
 }
@@ -149,6 +155,7 @@ export function ragMiddleware(options: RagMiddlewareOptions): RagMiddleware {
     ...(options.searchMode ? { searchMode: options.searchMode } : {}),
   };
   const name = options.name ?? "rag";
+  const taint = options.taint ?? "a RAG document";
 
   if (mode === "agentic") {
     const listed = names && names.length > 0 ? names : undefined;
@@ -176,6 +183,8 @@ export function ragMiddleware(options: RagMiddlewareOptions): RagMiddleware {
       if (hits.length === 0) return;
       const blockId = newId("blk");
       if (!options.persistHint) state.hintIds.push(blockId);
+      if (taint !== false)
+        taintReply(ctx.state, `${taint} (${[...new Set(hits.map((h) => h.knowledgeBase))].join(", ")})`);
       ctx.emit({
         type: "HINT_BLOCK",
         blockId,
