@@ -1,4 +1,4 @@
-import { type Message, type Task, TaskState } from "@a2a-js/sdk";
+import { type Message, type Part, type Task, TaskState } from "@a2a-js/sdk";
 import {
   AgentEvent as A2AEvent,
   type AgentExecutor,
@@ -8,10 +8,11 @@ import {
 import { type AgentEvent, applyEvent } from "../../event/index.js";
 import { type Msg, userMsg } from "../../message/index.js";
 import { finalText } from "../../multiagent/index.js";
-import { ConfirmAnswerSchema } from "../../protocol/index.js";
-import { askRequest, asksOfEvent, openAsks } from "../server/runtime/open-asks.js";
+import { askRequest, asksOfEvent, type OpenAsk } from "../server/runtime/open-asks.js";
 import type { RunHandle } from "../server/runtime/run-execution.js";
-import type { ConfirmAnswer, ServiceRuntime } from "../server/runtime/service-runtime.js";
+import type { ServiceRuntime } from "../server/runtime/service-runtime.js";
+import { sessionAsks } from "../server/spawn/subagent-asks.js";
+import { requestsOf, routeAnswers } from "./task-answers.js";
 import {
   agentMessage,
   dataOfParts,
@@ -57,7 +58,7 @@ export class ServiceAgentExecutor implements AgentExecutor {
       const handle = await this.start(user, sessionId, request.userMessage, request.task);
       started = true;
       bus.publish(this.status(taskId, contextId, TaskState.TASK_STATE_WORKING));
-      await this.relay(handle, user, taskId, contextId, bus);
+      await this.relay(handle, user, taskId, contextId, bus, sessionId);
     } catch (error) {
       const refusal = textPart(`Error: ${(error as Error).message}`);
       const asked = request.task?.status;
@@ -87,22 +88,34 @@ export class ServiceAgentExecutor implements AgentExecutor {
     // A running reply ends with REPLY_END interrupted: the relay publishes `canceled`.
   }
 
-  /** A new message starts a reply; an answer to an input-required task resumes the paused one. */
+  /**
+   * A new message starts a reply; an answer to an input-required task resumes what waits: the paused
+   * reply, and the spawned sub-agent sessions whose asks the task listed (each first, to its end).
+   */
   private async start(
     user: string,
     sessionId: string,
     message: Message,
     task: Task | undefined,
   ): Promise<RunHandle> {
-    const waiting = task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? pendingOf(task) : undefined;
-    if (!waiting)
+    const asked = task?.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED ? task.status : undefined;
+    if (!asked)
       return this.runtime.startReply(user, sessionId, [userMsg(textOfParts(message.parts) || "(empty)")]);
-    const answers = answersFor(waiting, message);
-    if (waiting.type === "REQUIRE_USER_CONFIRM")
-      return this.runtime.confirm(user, sessionId, answers, waiting.replyId, { via: "a2a" });
-    throw new Error(
-      "external execution over A2A is not supported: answer with a confirmation or cancel the task",
-    );
+    const pending = pendingOf(task!);
+    const requests = requestsOf(asked.message);
+    if (pending?.type === "REQUIRE_EXTERNAL_EXECUTION" && requests.every((r) => r.sessionId === sessionId))
+      throw new Error(
+        "external execution over A2A is not supported: answer with a confirmation or cancel the task",
+      );
+    let handle: RunHandle | undefined;
+    for (const group of routeAnswers(sessionId, requests, message, pending)) {
+      await handle?.done;
+      handle = await this.runtime.confirm(user, group.sessionId, group.answers, group.replyId, {
+        via: "a2a",
+      });
+    }
+    if (!handle) throw new Error("the answer names no waiting call");
+    return handle;
   }
 
   private async relay(
@@ -111,6 +124,7 @@ export class ServiceAgentExecutor implements AgentExecutor {
     taskId: string,
     contextId: string,
     bus: ExecutionEventBus,
+    contextSession: string,
   ) {
     const controller = new AbortController();
     let msg: Msg | undefined;
@@ -160,6 +174,15 @@ export class ServiceAgentExecutor implements AgentExecutor {
               ? TaskState.TASK_STATE_FAILED
               : TaskState.TASK_STATE_COMPLETED;
         const text = event.error ? `Error: ${event.error.message}` : (msg && finalText(msg)) || streamed;
+        // a sub-agent the context spawned may still wait on the person: the task then waits too
+        const asks =
+          state === TaskState.TASK_STATE_COMPLETED
+            ? await sessionAsks(this.runtime.backend, contextSession)
+            : [];
+        if (asks.length > 0) {
+          bus.publish(this.inputRequired(taskId, contextId, asks, [textPart(text)]));
+          return;
+        }
         const final = agentMessage(taskId, contextId, [textPart(text)]);
         bus.publish(this.status(taskId, contextId, state, final, metadata));
         return;
@@ -167,16 +190,44 @@ export class ServiceAgentExecutor implements AgentExecutor {
       bus.publish(this.status(taskId, contextId, TaskState.TASK_STATE_WORKING, undefined, metadata));
     }
     if (pending) {
-      // what it waits for, as the stored state and log say (its own calls' and its sub-runs' asks)
-      const stored = await this.runtime.backend.store.load(handle.sessionId);
-      const asks = stored ? await openAsks(this.runtime.backend, handle.sessionId, stored.state) : [];
-      const requests = (asks.length > 0 ? asks : asksOfEvent(pending, handle.sessionId)).map(askRequest);
-      const ask = agentMessage(taskId, contextId, [
-        textPart(describeWaiting(pending)),
-        dataPart({ [EVENT_METADATA_KEY]: pending, [REQUESTS_KEY]: requests }),
-      ]);
-      bus.publish(this.status(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, ask));
+      // what it waits for, as the stored state and log say: its own calls', its sub-runs' and its
+      // spawned sub-agent sessions' asks
+      const asks = await sessionAsks(this.runtime.backend, contextSession);
+      const parts = [textPart(describeWaiting(pending))];
+      bus.publish(
+        this.inputRequired(
+          taskId,
+          contextId,
+          asks.length > 0 ? asks : asksOfEvent(pending, handle.sessionId),
+          parts,
+          pending,
+        ),
+      );
     }
+  }
+
+  /** `input-required`, listing `asks` as requests in a data part (with the REQUIRE event it paused on). */
+  private inputRequired(
+    taskId: string,
+    contextId: string,
+    asks: readonly OpenAsk[],
+    parts: Part[],
+    pending?: AgentEvent,
+  ) {
+    const spawned = asks.filter((ask) => ask.subagentId !== undefined);
+    const lines = spawned.map(
+      (ask) => `Sub-agent ${ask.subagentId} (${ask.sessionId}) asks to run ${ask.call.name}.`,
+    );
+    const data = {
+      ...(pending ? { [EVENT_METADATA_KEY]: pending } : {}),
+      [REQUESTS_KEY]: asks.map(askRequest),
+    };
+    const message = agentMessage(taskId, contextId, [
+      ...parts,
+      ...(pending ? [] : lines.map(textPart)),
+      dataPart(data),
+    ]);
+    return this.status(taskId, contextId, TaskState.TASK_STATE_INPUT_REQUIRED, message);
   }
 
   private status(
@@ -198,32 +249,4 @@ function pendingOf(task: Task): AgentEvent | undefined {
     if (event?.type === "REQUIRE_USER_CONFIRM" || event?.type === "REQUIRE_EXTERNAL_EXECUTION") return event;
   }
   return undefined;
-}
-
-/**
- * Answers from an A2A message: a data part `{ confirmResults: [{ toolCallId, confirmed, ... }] }` or
- * `{ confirmed: boolean }` (all waiting calls), else its text ("yes"/"approve"/"ok" confirms all, anything else refuses).
- * Answers are checked like the REST `answers` (a bad one is an error naming the field); an edited
- * `input` or a `rules` entry is decided by the agent's permission gate like any other answer.
- */
-function answersFor(waiting: AgentEvent, message: Message): ConfirmAnswer[] {
-  if (waiting.type !== "REQUIRE_USER_CONFIRM") return [];
-  const data = dataOfParts(message.parts)[0] as
-    | { confirmResults?: ConfirmAnswer[]; confirmed?: boolean }
-    | undefined;
-  if (data?.confirmResults !== undefined) {
-    const parsed = ConfirmAnswerSchema.array().min(1).safeParse(data.confirmResults);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new Error(`confirmResults.${issue.path.join(".")}: ${issue.message}`);
-    }
-    return parsed.data;
-  }
-  const text = textOfParts(message.parts).trim();
-  const confirmed = data?.confirmed ?? /^(y|yes|approve|approved|ok|confirm)\b/i.test(text);
-  return waiting.toolCalls.map((call) => {
-    const answer: ConfirmAnswer = { toolCallId: call.id, confirmed, input: call.input };
-    if (!confirmed && text) answer.reason = text;
-    return answer;
-  });
 }

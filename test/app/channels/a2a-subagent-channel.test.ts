@@ -14,6 +14,7 @@ import { REQUESTS_KEY } from "../../../src/app/a2a/task-events.js";
 import { startServer } from "../../../src/app/server/start-server.js";
 import { ScriptedModel } from "../../../src/testing/index.js";
 import { functionTool, type Tool } from "../../../src/tool/index.js";
+import { conversationModel, recordTool } from "../fixtures/agents.js";
 import { startSubagentServer } from "./subagent-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-a2a-channel-"));
@@ -232,6 +233,84 @@ describe("A2A channel: a sub-agent's confirmation", () => {
         [approved, "approve", "a2a", "alice"],
         [denied, "deny", "a2a", "alice"],
       ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("carries a spawned sub-agent session's ask: the task waits on it, a forged id runs nothing, the answer runs the sub-agent's tool once, recorded as a2a", async () => {
+    const calls = { count: 0 };
+    const server = await startServer({
+      config: {
+        agents: [
+          {
+            name: "lead",
+            model: new ScriptedModel([
+              {
+                toolCalls: [
+                  {
+                    name: "agent_spawn",
+                    input: {
+                      template: "helper",
+                      prompt: "record a note",
+                      background: true,
+                      expose_to_user: true,
+                    },
+                  },
+                ],
+              },
+              { text: "Started it." },
+              { text: "Still on it." },
+              { text: "The helper is done." },
+            ]),
+            spawn: { templates: [{ name: "helper", description: "Records notes", agent: "helper" }] },
+          },
+          { name: "helper", model: conversationModel(), tools: [recordTool(undefined, calls)] },
+        ],
+      },
+      store: `sqlite:${join(dir, "spawned.db")}`,
+      port: 0,
+      tokensEnv: "tok-a:alice",
+    });
+    const decisionsOf = async (sessionId: string) => {
+      const response = await authFetch(`${server.url}/v1/sessions/${sessionId}/decisions`);
+      return response.ok
+        ? ((await response.json()) as { decisions: Array<Record<string, unknown>> }).decisions
+        : [];
+    };
+    try {
+      const stream = await clientOf(server.url, "lead");
+      let last = (await stream(message([text("spawn a helper")]))).at(-1)!;
+      const contextId = last.value.contextId as string;
+      const child = `a2a.lead.${contextId}.sub_1`;
+      for (let i = 0; i < 200 && !(await decisionsOf(child)).some((d) => d.outcome === "ask"); i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      // The helper asks in its own session: before the lead's reply ended, that task waits on it;
+      // after, the context's next task does.
+      if (stateOf(last) !== TaskState.TASK_STATE_INPUT_REQUIRED)
+        last = (await stream(message([text("how is it going?")], { contextId }))).at(-1)!;
+      expect(stateOf(last)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      const asked = requestsOf(last);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ sessionId: child, subagentId: "sub_1", toolName: "record" });
+      const where = { taskId: last.value.taskId, contextId };
+
+      const forged = (
+        await stream(
+          message([data({ confirmResults: [{ toolCallId: "call_forged", confirmed: true }] })], where),
+        )
+      ).at(-1)!;
+      expect(stateOf(forged)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(forged.value.status.message.parts[0].content.value).toContain('unknown tool call "call_forged"');
+      expect(calls.count).toBe(0);
+
+      const answered = await stream(
+        message([data({ confirmResults: [{ toolCallId: asked[0]!.toolCallId, confirmed: true }] })], where),
+      );
+      expect(stateOf(answered.at(-1)!)).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(calls.count).toBe(1);
+      const approval = (await decisionsOf(child)).find((d) => d.outcome === "approve");
+      expect(approval).toMatchObject({ channel: "a2a", actor: "alice", toolName: "record" });
     } finally {
       await server.close();
     }
