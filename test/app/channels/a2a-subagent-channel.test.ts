@@ -14,8 +14,7 @@ import { REQUESTS_KEY } from "../../../src/app/a2a/task-events.js";
 import { startServer } from "../../../src/app/server/start-server.js";
 import { ScriptedModel } from "../../../src/testing/index.js";
 import { functionTool, type Tool } from "../../../src/tool/index.js";
-import { conversationModel, recordTool } from "../fixtures/agents.js";
-import { startSubagentServer } from "./subagent-server.js";
+import { startSpawnServer, startSubagentServer } from "./subagent-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "agentscope-a2a-channel-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -239,39 +238,7 @@ describe("A2A channel: a sub-agent's confirmation", () => {
   });
 
   it("carries a spawned sub-agent session's ask: the task waits on it, a forged id runs nothing, the answer runs the sub-agent's tool once, recorded as a2a", async () => {
-    const calls = { count: 0 };
-    const server = await startServer({
-      config: {
-        agents: [
-          {
-            name: "lead",
-            model: new ScriptedModel([
-              {
-                toolCalls: [
-                  {
-                    name: "agent_spawn",
-                    input: {
-                      template: "helper",
-                      prompt: "record a note",
-                      background: true,
-                      expose_to_user: true,
-                    },
-                  },
-                ],
-              },
-              { text: "Started it." },
-              { text: "Still on it." },
-              { text: "The helper is done." },
-            ]),
-            spawn: { templates: [{ name: "helper", description: "Records notes", agent: "helper" }] },
-          },
-          { name: "helper", model: conversationModel(), tools: [recordTool(undefined, calls)] },
-        ],
-      },
-      store: `sqlite:${join(dir, "spawned.db")}`,
-      port: 0,
-      tokensEnv: "tok-a:alice",
-    });
+    const { server, calls } = await startSpawnServer(`sqlite:${join(dir, "spawned.db")}`, "lead");
     const decisionsOf = async (sessionId: string) => {
       const response = await authFetch(`${server.url}/v1/sessions/${sessionId}/decisions`);
       return response.ok

@@ -3,9 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseEvent, HttpAgent } from "@ag-ui/client";
 import { afterAll, describe, expect, it } from "vitest";
-import { startServer } from "../../../src/app/server/start-server.js";
-import { ScriptedModel } from "../../../src/testing/index.js";
-import { conversationModel, recordTool } from "../fixtures/agents.js";
+import { startSpawnServer } from "./subagent-server.js";
 
 /**
  * Issue 39 item 7: an AG-UI client sees and answers the confirmation of a sub-agent its thread
@@ -44,39 +42,7 @@ async function until<T>(read: () => Promise<T>, test: (value: T) => boolean, wha
 
 describe("AG-UI channel: a spawned sub-agent's confirmation", () => {
   it("is an interrupt of the thread naming the spawned session; only its owner's resume runs the tool, once", async () => {
-    const calls = { count: 0 };
-    const server = await startServer({
-      config: {
-        agents: [
-          {
-            name: "main",
-            model: new ScriptedModel([
-              {
-                toolCalls: [
-                  {
-                    name: "agent_spawn",
-                    input: {
-                      template: "helper",
-                      prompt: "record a note",
-                      background: true,
-                      expose_to_user: true,
-                    },
-                  },
-                ],
-              },
-              { text: "Started it." },
-              { text: "Still on it." },
-              { text: "The helper is done." },
-            ]),
-            spawn: { templates: [{ name: "helper", description: "Records notes", agent: "helper" }] },
-          },
-          { name: "helper", model: conversationModel(), tools: [recordTool(undefined, calls)] },
-        ],
-      },
-      store: `sqlite:${join(dir, "state.db")}`,
-      port: 0,
-      tokensEnv: "tok-a:alice,tok-b:bob",
-    });
+    const { server, calls } = await startSpawnServer(`sqlite:${join(dir, "state.db")}`, "main");
     const decisionsOf = async (sessionId: string) => {
       const response = await fetch(`${server.url}/v1/sessions/${sessionId}/decisions`, {
         headers: { authorization: "Bearer tok-a" },
