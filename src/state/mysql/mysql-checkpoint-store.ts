@@ -4,10 +4,9 @@ import type {
   CheckpointStore,
   StoredCheckpointRecord,
 } from "../checkpoint/checkpoint-store.js";
-import { importDriver } from "../lazy-driver.js";
 import { OpenOnce } from "../open-once.js";
-import { redactUrl } from "../redact-url.js";
 import { checkTableName } from "../sql-names.js";
+import { openMySqlPool } from "./mysql-pool.js";
 import type { MySqlQueryable } from "./mysql-store.js";
 
 export interface MySqlCheckpointStoreOptions {
@@ -49,21 +48,9 @@ export class MySqlCheckpointStore implements CheckpointStore {
       await this.#createTables(this.#options.client);
       return this.#options.client;
     }
-    const { createPool } = await importDriver(
-      () => import("mysql2/promise"),
-      "mysql2",
-      "MySqlCheckpointStore",
+    const pool = await openMySqlPool(this.#options.url, "MySqlCheckpointStore", 4, (db) =>
+      this.#createTables(db),
     );
-    const url = (this.#options.url ?? "mysql://root@127.0.0.1:3306/test").replace(/^mariadb:/, "mysql:");
-    const pool = createPool({ uri: url, charset: "utf8mb4_bin", connectionLimit: 4 });
-    try {
-      await this.#createTables(pool);
-    } catch (error) {
-      await pool.end().catch(() => {});
-      throw new Error(`MySqlCheckpointStore cannot prepare ${redactUrl(url)}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
     this.#pool = pool;
     return pool;
   }

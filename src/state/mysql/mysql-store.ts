@@ -1,9 +1,7 @@
-import type { Pool, PoolConnection, ResultSetHeader, RowDataPacket } from "mysql2/promise";
+import type { Pool, ResultSetHeader, RowDataPacket } from "mysql2/promise";
 import { ValidationError } from "../../message/index.js";
 import type { AgentState } from "../agent-state.js";
-import { importDriver } from "../lazy-driver.js";
 import { OpenOnce } from "../open-once.js";
-import { redactUrl } from "../redact-url.js";
 import { parseServerUrl } from "../server-url.js";
 import { readListOptions, toPage } from "../session-paging.js";
 import { checkTableName, DEFAULT_STATE_TABLE } from "../sql-names.js";
@@ -13,6 +11,8 @@ import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredStat
 import { StateConflictError } from "../store-errors.js";
 import type { StoreScheme } from "../store-family.js";
 import { decodeStoredState } from "../stored-patches.js";
+import { openMySqlPool } from "./mysql-pool.js";
+import { MySqlTransactions } from "./mysql-transaction.js";
 
 /**
  * What the store needs of a mysql2/promise Pool or Connection: `execute` runs load and save as
@@ -36,6 +36,9 @@ export interface MySqlStateStoreOptions {
   compaction?: CompactionPolicy;
 }
 
+/** A save's transaction commits when its compare-and-set won (changed the row). */
+const won = (changed: number) => changed === 1;
+
 /** Duplicate column: another process added it first. */
 const ER_DUP_FIELDNAME = 1060;
 
@@ -55,8 +58,7 @@ export class MySqlStateStore implements AgentStateStore {
   readonly #connection = new OpenOnce<MySqlQueryable>(() => this.#open());
   readonly #tracker: SaveTracker;
   #pool: Pool | undefined;
-  /** Saves on a single connection, one transaction after the other. */
-  #turn: Promise<unknown> = Promise.resolve();
+  readonly #transactions = new MySqlTransactions();
 
   constructor(options: MySqlStateStoreOptions | string) {
     this.#options = typeof options === "string" ? { url: options } : options;
@@ -78,17 +80,9 @@ export class MySqlStateStore implements AgentStateStore {
       await this.#createTables(this.#options.client);
       return this.#options.client;
     }
-    const { createPool } = await importDriver(() => import("mysql2/promise"), "mysql2", "MySqlStateStore");
-    const url = (this.#options.url ?? "mysql://root@127.0.0.1:3306/test").replace(/^mariadb:/, "mysql:");
-    const pool = createPool({ uri: url, charset: "utf8mb4_bin", connectionLimit: 10 });
-    try {
-      await this.#createTables(pool);
-    } catch (error) {
-      await pool.end().catch(() => {});
-      throw new Error(`MySqlStateStore cannot prepare ${redactUrl(url)}: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
+    const pool = await openMySqlPool(this.#options.url, "MySqlStateStore", 10, (db) =>
+      this.#createTables(db),
+    );
     this.#pool = pool;
     return pool;
   }
@@ -193,7 +187,7 @@ export class MySqlStateStore implements AgentStateStore {
         return 0;
       }
     }
-    return this.#transaction(db, async (connection) => {
+    return this.#transactions.run(db, won, async (connection) => {
       if (save.kind === "snapshot") {
         const [updated] = await connection.execute<ResultSetHeader>(
           `UPDATE ${t} SET version = ?, state = ?, head = ?, base = ?, updated_at = ? WHERE session_id = ? AND version = ?`,
@@ -218,35 +212,6 @@ export class MySqlStateStore implements AgentStateStore {
       ]);
       return 1;
     });
-  }
-
-  /** `work` in a transaction: on a connection of the pool's, or in turn on the single one. */
-  async #transaction(
-    db: MySqlQueryable,
-    work: (connection: Pick<PoolConnection, "execute">) => Promise<number>,
-  ): Promise<number> {
-    const run = async (connection: MySqlQueryable) => {
-      await connection.query("START TRANSACTION");
-      try {
-        const changed = await work(connection as Pick<PoolConnection, "execute">);
-        await connection.query(changed === 1 ? "COMMIT" : "ROLLBACK");
-        return changed;
-      } catch (error) {
-        await connection.query("ROLLBACK").catch(() => {});
-        throw error;
-      }
-    };
-    if (db.getConnection) {
-      const connection = await db.getConnection();
-      try {
-        return await run(connection);
-      } finally {
-        connection.release();
-      }
-    }
-    const turn = this.#turn.then(() => run(db));
-    this.#turn = turn.catch(() => {});
-    return turn;
   }
 
   async delete(sessionId: string): Promise<boolean> {
