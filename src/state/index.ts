@@ -54,6 +54,7 @@ export { JsonFileStateStore, type JsonFileStateStoreOptions } from "./json-file-
 export { InMemorySpendCounter } from "./memory/memory-spend-counter.js";
 export { InMemoryStateStore } from "./memory/memory-store.js";
 export { MySqlCheckpointStore, type MySqlCheckpointStoreOptions } from "./mysql/mysql-checkpoint-store.js";
+export { MySqlSpendCounter, type MySqlSpendCounterOptions } from "./mysql/mysql-spend-counter.js";
 export { type MySqlQueryable, MySqlStateStore, type MySqlStateStoreOptions } from "./mysql/mysql-store.js";
 export { type OpenedSpendCounter, openSpendCounter } from "./open-spend-counter.js";
 export {

@@ -1,5 +1,7 @@
 import { importDriver } from "./lazy-driver.js";
 import { InMemorySpendCounter } from "./memory/memory-spend-counter.js";
+import { openMySqlPool } from "./mysql/mysql-pool.js";
+import { MySqlSpendCounter } from "./mysql/mysql-spend-counter.js";
 import { PostgresSpendCounter } from "./postgres/postgres-spend-counter.js";
 import { RedisSpendCounter } from "./redis/redis-spend-counter.js";
 import { parseServerUrl } from "./server-url.js";
@@ -16,9 +18,10 @@ export interface OpenedSpendCounter extends SpendCounter {
 
 /**
  * The spend counter beside a state store URL, on its own connection to the same server (the same
- * SQLite file, Redis or PostgreSQL database), so every replica on that store shares the counts; `prefix`
- * is the table or key prefix when given. A `memory:` store counts in this process. Stores with no
- * atomic counter (MySQL, JSON files) are refused with the ones that have one.
+ * SQLite file, Redis, PostgreSQL or MySQL/MariaDB database), so every replica on that store shares the
+ * counts; `prefix` is the table or key prefix when given. A `memory:` store counts in this process. A
+ * store with no atomic counter (JSON files) is refused with the ones that have one. The driver is
+ * loaded on first use, as the store loads it.
  */
 export async function openSpendCounter(url: string, prefix?: string): Promise<OpenedSpendCounter> {
   const { scheme } = splitStoreUrl(url);
@@ -47,9 +50,14 @@ export async function openSpendCounter(url: string, prefix?: string): Promise<Op
         pool.end(),
       );
     }
+    case "mysql":
+    case "mariadb": {
+      const pool = await openMySqlPool(parseServerUrl(url, "the spend counter"), "the spend counter", 4);
+      return closing(new MySqlSpendCounter({ client: pool, ...(table ? { table } : {}) }), () => pool.end());
+    }
     default:
       throw new TypeError(
-        `budget: the store "${scheme || url}" keeps no spend counters (use sqlite:, redis://, postgres:// or memory:, or pass a counter to startServer)`,
+        `budget: the store "${scheme || url}" keeps no spend counters (use sqlite:, redis://, postgres://, mysql:// or memory:, or pass a counter to startServer)`,
       );
   }
 }
