@@ -1,11 +1,17 @@
 import { Redis } from "ioredis";
+import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { Agent } from "../../src/agent/index.js";
 import type { AgentEvent } from "../../src/event/index.js";
 import { userMsg } from "../../src/message/index.js";
 import { readSpend, type SpendLimit, spendBudgetMiddleware } from "../../src/middleware/index.js";
-import { PostgresSpendCounter, RedisSpendCounter, type SpendCounter } from "../../src/state/index.js";
+import {
+  MySqlSpendCounter,
+  PostgresSpendCounter,
+  RedisSpendCounter,
+  type SpendCounter,
+} from "../../src/state/index.js";
 import { ScriptedModel, type ScriptedTurn } from "../../src/testing/index.js";
 import { collect, weather } from "../agent/helpers.js";
 import { missingService, reportMissingService, runName } from "../support/services.js";
@@ -63,6 +69,7 @@ afterAll(async () => {
 
 const redisMissing = await missingService("Redis", 6379);
 const pgMissing = await missingService("PostgreSQL", 5432);
+const mysqlMissing = await missingService("MariaDB/MySQL", 3306);
 describe("spend budgets across replicas", () => {
   if (redisMissing) reportMissingService(redisMissing);
   else
@@ -92,6 +99,21 @@ describe("spend budgets across replicas", () => {
       return [
         new PostgresSpendCounter({ client: pools[0], table }),
         new PostgresSpendCounter({ client: pools[1], table }),
+      ];
+    });
+  if (mysqlMissing) reportMissingService(mysqlMissing);
+  else
+    describeReplicas("MySQL", async () => {
+      const table = runName("spend");
+      const url = "mysql://root@127.0.0.1:3306/test";
+      const pools = [mysql.createPool(url), mysql.createPool(url)] as const;
+      cleanups.push(async () => {
+        await pools[0].query(`DROP TABLE IF EXISTS ${table}`);
+        await Promise.all(pools.map((p) => p.end()));
+      });
+      return [
+        new MySqlSpendCounter({ client: pools[0], table }),
+        new MySqlSpendCounter({ client: pools[1], table }),
       ];
     });
 });
