@@ -29,7 +29,7 @@ export const OPTIONAL_PACKAGES: Readonly<Record<string, OptionalPackage>> = {
     install: "pg",
   },
   ioredis: { feature: "Redis: RedisStateStore, the service's redis:// store", install: "ioredis" },
-  mysql2: { feature: "MySQL: MySqlStateStore", install: "mysql2" },
+  mysql2: { feature: "MySQL: MySqlStateStore, MySqlSpendCounter (budgets on mysql://)", install: "mysql2" },
   "@lancedb/lancedb": { feature: "LanceDBStore", install: "@lancedb/lancedb@0.31 apache-arrow@18.1" },
   "apache-arrow": {
     feature: "LanceDBStore (its tables)",

@@ -1,8 +1,8 @@
 /**
  * Atomic spend counters: integer totals per key (micro-dollars or tokens) that every replica of a
  * service adds to at once. A budget reads and adds here; the drivers make each add one atomic step
- * on the server (Redis: a Lua script; PostgreSQL and SQLite: an UPSERT ... RETURNING), so two
- * replicas can never both take the last of a limit.
+ * on the server (Redis: a Lua script; PostgreSQL and SQLite: an UPSERT ... RETURNING; MySQL: an
+ * UPSERT and a read in one transaction), so two replicas can never both take the last of a limit.
  */
 export interface SpendCounter {
   /**

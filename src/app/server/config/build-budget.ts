@@ -8,7 +8,7 @@ import { ConfigError, type ServiceConfig } from "./service-config.js";
 /**
  * Spend budgets for every agent of the service (docs/tracing-and-budgets.md): `user` limits count the
  * session owner's spend. Give the replicas one shared `counter` (RedisSpendCounter,
- * PostgresSpendCounter); the default, in memory, holds for this process only.
+ * PostgresSpendCounter, MySqlSpendCounter); the default, in memory, holds for this process only.
  */
 export interface ServiceBudget {
   limits: SpendLimit[];
@@ -26,7 +26,7 @@ export interface OpenedBudget {
 
 /**
  * The config's `budget` key as a ServiceBudget: its counter on the service's store (the same SQLite
- * file, Redis or PostgreSQL server, under the store's prefix), or in memory. A store with no atomic
+ * file, Redis, PostgreSQL or MySQL server, under the store's prefix), or in memory. A store with no atomic
  * counter is a ConfigError naming the ones that have one.
  */
 export async function budgetOfConfig(
