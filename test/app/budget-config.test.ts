@@ -123,9 +123,16 @@ for (const [name, port, url] of [
       } finally {
         await a.close();
         await b.close();
+        if (name === "MySQL" || name === "MariaDB") await dropMySqlTable(`${prefix}spend`);
       }
     });
   });
+}
+
+async function dropMySqlTable(table: string): Promise<void> {
+  const db = await mysql.createConnection("mysql://root@127.0.0.1:3306/test");
+  await db.query(`DROP TABLE IF EXISTS ${table}`);
+  await db.end();
 }
 
 const mysqlMissing = await missingService("MariaDB/MySQL", 3306);

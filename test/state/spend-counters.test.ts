@@ -218,6 +218,32 @@ else {
       expect(await counter.add("é".repeat(512), 1)).toEqual({ added: true, total: 1 });
     });
 
+    it("runs an add again when InnoDB rolled it back as a deadlock victim, and counts it once", async () => {
+      const pool = await mysqlPool();
+      let deadlocks = 1;
+      // a real pool whose first upsert fails as a deadlock victim's does (after its transaction began)
+      const client = {
+        query: pool.query.bind(pool),
+        execute: pool.execute.bind(pool),
+        getConnection: async () => {
+          const connection = await pool.getConnection();
+          const query = connection.query.bind(connection);
+          return Object.assign(connection, {
+            query: (sql: string, values?: Parameters<typeof query>[1]) => {
+              if (sql.startsWith("INSERT") && deadlocks-- > 0) {
+                return Promise.reject(Object.assign(new Error("Deadlock found"), { errno: 1213 }));
+              }
+              return query(sql, values);
+            },
+          });
+        },
+      } as unknown as mysql.Pool;
+      const counter = new MySqlSpendCounter({ client, table: mysqlTable() });
+      expect(await counter.add("k", 5, { limit: 10 })).toEqual({ added: true, total: 5 });
+      expect(deadlocks).toBe(-1);
+      expect(await counter.read(["k"])).toEqual([5]);
+    });
+
     it("concurrent adds on a fresh key from four pools never pass the limit together", async () => {
       const table = mysqlTable();
       const counters = await Promise.all(
