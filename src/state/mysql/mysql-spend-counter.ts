@@ -86,6 +86,7 @@ export class MySqlSpendCounter implements SpendCounter {
     // columns assigned after it, so it sees the row as it was whether the server assigns left to
     // right (the default) or all at once (MariaDB's SIMULTANEOUS_ASSIGNMENT). An expired row always
     // takes the add: the SELECT already refused an amount past the limit on its own.
+    // `query`, not `execute`: the amounts go in as integer literals (mysql2 binds numbers as doubles).
     await connection.query(
       `INSERT INTO ${t} (spend_key, total, expires_at, add_id)
          SELECT ?, ?, ${expiresAt}, ? FROM DUAL WHERE ? IS NULL OR ? <= ?
