@@ -72,7 +72,7 @@ export async function screenAnswers(
 }
 
 /** Who has voted for the call with this input under this policy, in order, each once. */
-function votesFor(records: DecisionRecord[], callId: string, input: string, policy: string): string[] {
+export function votesFor(records: DecisionRecord[], callId: string, input: string, policy: string): string[] {
   const voters: string[] = [];
   for (const r of records) {
     if (r.toolCallId !== callId || r.outcome !== "vote" || r.input !== input || r.policy !== policy) continue;

@@ -15,6 +15,7 @@ import type { RunStream, StreamOptions } from "./run-stream.js";
 import { SessionStreams, sessionPath } from "./session-streams.js";
 import { ClientTransport, requestKey } from "./transport.js";
 import type {
+  ApprovalRequest,
   ConfirmRequest,
   CreateSessionOptions,
   DecisionRecord,
@@ -106,6 +107,29 @@ export class AgentScopeClient {
   async decisions(sessionId: string): Promise<DecisionRecord[]> {
     return (await this.request<RouteResponse<"decisions">>("GET", `${sessionPath(sessionId)}/decisions`))
       .decisions;
+  }
+
+  /**
+   * The asks in other users' sessions that you may answer as a named approver (an agent's approver
+   * policy names you or one of your roles): which call, its input, the policy, votes so far / needed.
+   */
+  async approvals(): Promise<ApprovalRequest[]> {
+    return (await this.request<RouteResponse<"approvals">>("GET", "/v1/approvals")).approvals;
+  }
+
+  /**
+   * Answers one of `approvals()` as its named approver: approves or refuses the call as asked
+   * (an approver of another user's session edits nothing and remembers no rules). Sent with an
+   * `Idempotency-Key`, so a retried request counts once.
+   */
+  answerApproval(
+    ask: Pick<ApprovalRequest, "sessionId" | "replyId" | "toolCallId">,
+    confirmed: boolean,
+    reason?: string,
+  ): Promise<RouteResponse<"confirm">> {
+    const answer = { toolCallId: ask.toolCallId, confirmed, ...(reason === undefined ? {} : { reason }) };
+    const body = { replyId: ask.replyId, answers: [answer] };
+    return this.#http.request("POST", `${sessionPath(ask.sessionId)}/confirm`, body, undefined, requestKey());
   }
 
   status(sessionId: string): Promise<SessionStatus> {

@@ -40,6 +40,9 @@ export { type SubagentProgress, type SubagentStatus, subagentsOf } from "./subag
 export type {
   AgentList,
   AgentProfile,
+  ApprovalList,
+  ApprovalRequest,
+  ApproverAnswerAccepted,
   BudgetStanding,
   ConfirmAnswer,
   ConfirmRequest,

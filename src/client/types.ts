@@ -18,6 +18,9 @@ export type {
   MemoryRecord,
 } from "../protocol/memory-types.js";
 export type {
+  ApprovalList,
+  ApprovalRequest,
+  ApproverAnswerAccepted,
   ConfirmAnswer,
   ConfirmRequest,
   ExternalResultsRequest,

@@ -52,6 +52,9 @@ export type {
 export type { ForgetResult, MemoryList, MemoryNote, MemoryNotes, MemoryRecord } from "./memory-types.js";
 export { openApiDocument } from "./openapi-document.js";
 export type {
+  ApprovalList,
+  ApprovalRequest,
+  ApproverAnswerAccepted,
   ConfirmAnswer,
   ConfirmRequest,
   ExternalResultsRequest,

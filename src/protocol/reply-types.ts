@@ -39,3 +39,39 @@ export interface RunStarted {
   /** The path of the session's event stream. */
   events: string;
 }
+
+/**
+ * What `confirm` answers a named approver who does not own the session (an approver policy lets
+ * them answer its asks): the answer was taken to the session's gate; nothing of the session's log
+ * is shown to them. Where their answer stands: `GET /v1/approvals`.
+ */
+export interface ApproverAnswerAccepted {
+  sessionId: string;
+  replyId: string;
+  approver: true;
+}
+
+/** One ask that the caller may answer as a named approver in a session they do not own. */
+export interface ApprovalRequest {
+  sessionId: string;
+  /** The paused reply the answer goes to (`replyId` of `confirm`). */
+  replyId: string;
+  toolCallId: string;
+  toolName: string;
+  /** The call's arguments (JSON text) as asked: an approver approves or refuses exactly these. */
+  input: string;
+  /** The approver policy that governs the ask and names the caller. */
+  policy: string;
+  /** Approvals counted so far toward the policy's quorum, and how many it needs. */
+  votes: number;
+  needed: number;
+  /** The caller has already approved it (their vote is among `votes`). */
+  approvedByYou: boolean;
+  /** When the ask expires unanswered (ISO 8601), when the policy sets a deadline. */
+  expiresAt?: string;
+}
+
+/** `GET /v1/approvals`: the asks, in other users' sessions, that the caller may answer. */
+export interface ApprovalList {
+  approvals: ApprovalRequest[];
+}

@@ -1,4 +1,4 @@
-import type { InterruptResult } from "../reply-types.js";
+import type { ApprovalList, ApproverAnswerAccepted, InterruptResult, RunStarted } from "../reply-types.js";
 import { ConfirmBody, ExternalResultsBody, InterruptBody, ReplyBody } from "../request-schemas.js";
 import { answer, jsonBody, type Route } from "../route.js";
 import { runLimit, runStarted } from "./run-answers.js";
@@ -20,7 +20,11 @@ export const REPLY_ROUTES = {
     summary: "Answer the reply's confirmation request",
     auth: "bearer",
     body: jsonBody(ConfirmBody, "confirmation"),
-    answer: runStarted,
+    answer: answer<RunStarted | ApproverAnswerAccepted>(
+      202,
+      `${runStarted.description} A named approver who does not own the session (an approver policy lets them answer its asks): 202 \`{ sessionId, replyId, approver: true }\` (JSON, whatever Accept says), and nothing of the session's log; any other answer from them is 404.`,
+      "json-or-sse",
+    ),
     alsoAnswers: runLimit,
   },
   externalResults: {
@@ -31,6 +35,16 @@ export const REPLY_ROUTES = {
     body: jsonBody(ExternalResultsBody, "external results"),
     answer: runStarted,
     alsoAnswers: runLimit,
+  },
+  approvals: {
+    method: "GET",
+    path: "/v1/approvals",
+    summary: "The asks in other users' sessions that you may answer (approver policies)",
+    auth: "bearer",
+    answer: answer<ApprovalList>(
+      200,
+      "`{ approvals: [{ sessionId, replyId, toolCallId, toolName, input, policy, votes, needed, approvedByYou, expiresAt? }] }`",
+    ),
   },
   interrupt: {
     method: "POST",

@@ -41,7 +41,8 @@ export function replyRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceV
       const body = await request.body();
       const user = c.var.user;
       const sessionId = request.param("id");
-      const how = answerHow(c);
+      // a named approver may answer in a session they do not own: the asks their policy governs only
+      const how = { ...answerHow(c), asApprover: true };
       // The schema has validated either form: no second parse into an event.
       return runResponse(c, runtime, user, () =>
         body.answers
@@ -58,6 +59,8 @@ export function replyRoutes(runtime: ServiceRuntime): Hono<{ Variables: ServiceV
         runtime.submitResults(user, request.param("id"), body.toolResults, body.replyId, how),
       );
     },
+
+    approvals: async (c) => c.json({ approvals: await runtime.approvals(c.var.user) }),
 
     interrupt: async (c, request) => {
       const body = await request.body();

@@ -2,6 +2,7 @@ import {
   type Answerer,
   type ConfirmResult,
   externalExecutionResult,
+  type UserConfirmResultEvent,
   userConfirmResult,
   userInterrupt,
 } from "../../../event/index.js";
@@ -27,7 +28,11 @@ export function waitingReplyId(state: AgentState): string {
 }
 
 /** Answers to waiting confirmations by tool call id; a call not waiting is refused, nothing changes. */
-export function confirmInput(answers: ConfirmAnswer[], replyId: string | undefined, by: Answerer): RunInput {
+export function confirmInput(
+  answers: ConfirmAnswer[],
+  replyId: string | undefined,
+  by: Answerer,
+): (state: AgentState) => UserConfirmResultEvent {
   return (state) =>
     userConfirmResult({
       replyId: replyId ?? waitingReplyId(state),
@@ -41,7 +46,7 @@ export function confirmResultsInput(
   confirmResults: ConfirmResult[],
   replyId: string | undefined,
   by: Answerer,
-): RunInput {
+): (state: AgentState) => UserConfirmResultEvent {
   return (state) =>
     userConfirmResult({ replyId: replyId ?? waitingReplyId(state), confirmResults, answeredBy: by });
 }

@@ -15,7 +15,7 @@ export function handoffTurns(agents: ReadonlyMap<string, Agent>, sessionAgent: s
   const fallback = agents.get(sessionAgent)!;
   let hops = 0;
   return {
-    first: (state) => agents.get(activeOf(state) ?? sessionAgent) ?? fallback,
+    first: (state) => agents.get(answeringAgentName(agents, sessionAgent, state)) ?? fallback,
     next(state) {
       if (state.replyContext?.waitingFor || hops >= agents.size) return undefined;
       const data = state.toolContext[HANDOFF_KEY] as { pending?: { to: string } } | undefined;
@@ -34,4 +34,14 @@ export function handoffTurns(agents: ReadonlyMap<string, Agent>, sessionAgent: s
 function activeOf(state: AgentState): string | undefined {
   const data = state.toolContext[HANDOFF_KEY] as { active?: unknown } | undefined;
   return typeof data?.active === "string" ? data.active : undefined;
+}
+
+/** The name of the agent that answers the session in `state` (as `handoffTurns(...).first` picks it). */
+export function answeringAgentName(
+  agents: ReadonlyMap<string, unknown>,
+  sessionAgent: string,
+  state: AgentState,
+): string {
+  const active = activeOf(state);
+  return active !== undefined && agents.has(active) ? active : sessionAgent;
 }

@@ -1,6 +1,7 @@
 import type { Agent } from "../../../agent/index.js";
 import type { ServiceBackend, SessionRecord } from "../backend/types.js";
 import { RequestError } from "../request-error.js";
+import type { ApprovalIndex } from "./approval-index.js";
 import type { DeadlineIndex } from "./deadline-index.js";
 import { handoffTurns } from "./handoff-turns.js";
 import { LeaseRenewals } from "./lease-renewals.js";
@@ -17,6 +18,8 @@ export interface LocalRunsContext {
   log: ServiceLog;
   timeTravel: SessionTimeTravel | undefined;
   deadlines: DeadlineIndex;
+  /** Where pauses that named approvers may answer are indexed; undefined when no agent names any. */
+  approvals: ApprovalIndex | undefined;
   links: RuntimeLinks;
 }
 
@@ -100,7 +103,7 @@ export class LocalRuns {
     input: RunInput,
     idempotencyKey?: string,
   ): Promise<RunHandle> {
-    const { backend, agents, log, timeTravel, deadlines, links } = this.#ctx;
+    const { backend, agents, log, timeTravel, deadlines, approvals, links } = this.#ctx;
     const agent = agents.get(record.agent);
     if (!agent)
       throw new RequestError(
@@ -121,6 +124,7 @@ export class LocalRuns {
           ...(timeTravel ? { onBoundary: timeTravel.atBoundary.bind(timeTravel, sessionId) } : {}),
           ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
           onDeadline: (expiresAt) => deadlines.add({ sessionId, expiresAt }),
+          ...(approvals ? { onAsk: (replyId: string) => approvals.add(sessionId, replyId) } : {}),
         },
         input,
       );
@@ -129,7 +133,8 @@ export class LocalRuns {
       throw error;
     }
     this.#runs.set(sessionId, run);
-    this.#starters.set(run.handle.done, { user, sessionId });
+    // only an owner's run may be followed without the owner check (an approver's may not)
+    if (user === record.owner) this.#starters.set(run.handle.done, { user, sessionId });
     void run.handle.done.finally(() => {
       release();
       if (this.#runs.get(sessionId) === run) this.#runs.delete(sessionId);

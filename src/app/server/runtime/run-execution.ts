@@ -20,6 +20,8 @@ export interface RunHandle {
   after: number;
   /** Resolves when the run has ended or paused, its state is saved and all its events are logged. */
   done: Promise<void>;
+  /** A named approver's answer in a session they do not own: they may not follow its events. */
+  asApprover?: true;
 }
 
 export interface RunContext {
@@ -44,6 +46,8 @@ export interface RunContext {
   idempotencyKey?: string;
   /** Called once a run that paused with asks that expire has logged its pause: the earliest deadline. */
   onDeadline?: (expiresAt: string) => Promise<void>;
+  /** Called once a pause asking for a confirmation is logged, with its reply id (the approvals index). */
+  onAsk?: (replyId: string) => Promise<void>;
 }
 
 /** How a session's answering agent is picked and switched (handoffs: see handoff-turns.ts). */
@@ -222,6 +226,15 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
       if (deadline)
         await ctx.onDeadline!(deadline).catch((error: Error) =>
           ctx.log({ level: "error", sessionId, message: `indexing the pause's deadline: ${error.message}` }),
+        );
+      const ask = ctx.onAsk && held.find((e) => e.type === "REQUIRE_USER_CONFIRM" && e.source === undefined);
+      if (ask)
+        await ctx.onAsk!(ask.replyId).catch((error: Error) =>
+          ctx.log({
+            level: "error",
+            sessionId,
+            message: `indexing the pause for approvers: ${error.message}`,
+          }),
         );
     } catch {
       // The log is unreachable: a follower will see the events the log kept.

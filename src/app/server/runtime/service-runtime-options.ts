@@ -52,6 +52,12 @@ export interface AnswerHow {
   /** Default `rest`. */
   via?: DecisionChannel;
   idempotencyKey?: string;
+  /**
+   * `confirm`: the caller may answer as a named approver in a session they do not own (the asks an
+   * approver policy lets them answer, nothing else). Only for channels whose answer shows nothing
+   * of the session (the REST confirm route); without it another user's session is "not found".
+   */
+  asApprover?: boolean;
 }
 
 export interface FollowSessionOptions {

@@ -1,7 +1,14 @@
 import { Agent } from "../../../agent/index.js";
-import type { Answerer, ConfirmResult, DecisionChannel, InputEvent } from "../../../event/index.js";
+import type {
+  Answerer,
+  ConfirmResult,
+  DecisionChannel,
+  InputEvent,
+  UserConfirmResultEvent,
+} from "../../../event/index.js";
 import type { Msg, ToolResultBlock } from "../../../message/index.js";
-import type { ConfirmAnswer, CreateSessionOptions } from "../../../protocol/index.js";
+import type { ApprovalRequest, ConfirmAnswer, CreateSessionOptions } from "../../../protocol/index.js";
+import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord, SessionRecordPage } from "../backend/types.js";
 import { RequestError } from "../request-error.js";
 import {
@@ -11,6 +18,7 @@ import {
   interruptInput,
   waitingReplyId,
 } from "./answer-inputs.js";
+import { ApproverAnswers } from "./approver-answers.js";
 import { answeredAs } from "./confirm-answers.js";
 import { createSession } from "./create-session.js";
 import { DeadlineIndex } from "./deadline-index.js";
@@ -67,6 +75,8 @@ export class ServiceRuntime {
   /** The store's clock: pause deadlines are set and judged by it. */
   readonly #storeClock: StoreClock;
   readonly #deadlines: DeadlineIndex;
+  /** Named approvers answering sessions they do not own, and their inbox. */
+  readonly #approvers: ApproverAnswers;
   /** Parts wired at config time that follow the runs (sub-agent sessions: docs/multi-agent.md). */
   readonly #links: RuntimeLinks<ServiceRuntime>;
   /** Timed work of this replica: the recovery of abandoned runs, the expiry of pause deadlines. */
@@ -90,6 +100,12 @@ export class ServiceRuntime {
     this.timeTravel =
       options.checkpoints && new SessionTimeTravel(options.backend, options.checkpoints, this.#log);
     this.#links = new RuntimeLinks(options.agents);
+    this.#rolesOf = options.rolesOf;
+    this.#approvers = new ApproverAnswers(
+      options.backend,
+      new Map(options.agents.map((agent) => [agent.name, agent.approvers])),
+      (user) => this.rolesOf(user),
+    );
     const { backend, timeTravel } = this;
     this.#runs = new LocalRuns(
       {
@@ -98,6 +114,7 @@ export class ServiceRuntime {
         log: this.#log,
         timeTravel,
         deadlines: this.#deadlines,
+        approvals: this.#approvers.index,
         links: this.#links,
       },
       options,
@@ -112,7 +129,6 @@ export class ServiceRuntime {
     };
     this.#onSessionDeleted = options.onSessionDeleted;
     this.#followers = new ReplicaFollowers(backend, options);
-    this.#rolesOf = options.rolesOf;
     this.#links.attach(this);
     this.sweeper = runtimeSweeper(
       {
@@ -244,7 +260,7 @@ export class ServiceRuntime {
   ): Promise<RunHandle> {
     // The answers become confirm results against the state the run loads (under its lease).
     const input = confirmInput(answers, replyId, this.#answerer(user, how.via));
-    return this.#run(user, sessionId, input, undefined, how.idempotencyKey);
+    return this.#confirmRun(user, sessionId, input, how);
   }
 
   /** Answers waiting confirmations with USER_CONFIRM_RESULT's own form (the calls given in full). */
@@ -256,7 +272,15 @@ export class ServiceRuntime {
     how: AnswerHow = {},
   ): Promise<RunHandle> {
     const input = confirmResultsInput(confirmResults, replyId, this.#answerer(user, how.via));
-    return this.#run(user, sessionId, input, undefined, how.idempotencyKey);
+    return this.#confirmRun(user, sessionId, input, how);
+  }
+
+  /**
+   * The asks in other users' sessions that `user` may answer as a named approver (an agent's
+   * approver policy names them or one of their roles), from the index of such pauses.
+   */
+  approvals(user: string): Promise<ApprovalRequest[]> {
+    return this.#approvers.inbox(user);
   }
 
   /** Sends the results of calls that were submitted for external execution. */
@@ -324,6 +348,33 @@ export class ServiceRuntime {
     await Promise.allSettled([...this.#agents.values()].map((agent) => agent.toolkit.close()));
     await this.backend.close();
     await this.timeTravel?.close();
+  }
+
+  /**
+   * Starts a confirmation's run: the owner's as any answer; with `how.asApprover`, a named
+   * approver's in a session they do not own (only for the asks their policy governs: anything else
+   * is "not found", as for a stranger). Either way the answer goes to the same run and gate.
+   */
+  async #confirmRun(
+    user: string,
+    sessionId: string,
+    input: (state: AgentState) => UserConfirmResultEvent,
+    how: AnswerHow,
+  ): Promise<RunHandle> {
+    const record = await this.backend.sessions.get(sessionId);
+    if (!how.asApprover || !record || record.owner === user)
+      return this.#run(
+        user,
+        sessionId,
+        input,
+        record && ownedRecord(record, user, sessionId),
+        how.idempotencyKey,
+      );
+    const checked = await this.#approvers.answerInput(user, record, input);
+    // an approver's retried request finds their own first answer, never the owner's keyed runs
+    const key = how.idempotencyKey === undefined ? undefined : `${how.idempotencyKey}\n${user}`;
+    const handle = await this.#runs.start(user, sessionId, record, checked, key);
+    return { ...handle, asApprover: true };
   }
 
   /** Starts a run of `input`; `record`: the session's record, when the caller has just read it. */
