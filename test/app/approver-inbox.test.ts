@@ -57,7 +57,11 @@ for (const kind of kinds) {
       await dropBackend(url, prefix);
     });
     const client = (user: string) => new AgentScopeClient({ baseUrl: server.url, token: `t-${user}` });
-    const send = (user: string, path: string, init: { method?: string; body?: unknown; accept?: string } = {}) =>
+    const send = (
+      user: string,
+      path: string,
+      init: { method?: string; body?: unknown; accept?: string } = {},
+    ) =>
       fetch(`${server.url}${path}`, {
         method: init.method ?? (init.body === undefined ? "GET" : "POST"),
         headers: {
@@ -142,17 +146,28 @@ for (const kind of kinds) {
         ),
       ).toBe(absent);
       expect(
-        await notFound(await send("alice", `/v1/sessions/${sessionId}/replies`, { body: { text: "hi" } }), sessionId),
+        await notFound(
+          await send("alice", `/v1/sessions/${sessionId}/replies`, { body: { text: "hi" } }),
+          sessionId,
+        ),
       ).toBe(absent);
       const forged = [
         { answers: [{ toolCallId: "call_forged", confirmed: true }] },
-        { answers: [{ toolCallId: callId, confirmed: true }, { toolCallId: "call_forged", confirmed: true }] },
+        {
+          answers: [
+            { toolCallId: callId, confirmed: true },
+            { toolCallId: "call_forged", confirmed: true },
+          ],
+        },
         { answers: [{ toolCallId: callId, confirmed: true, rules: ["record"] }] },
         { answers: [{ toolCallId: callId, confirmed: true, input: JSON.stringify({ note: "evil" }) }] },
         { replyId: "reply_forged", answers: [{ toolCallId: callId, confirmed: true }] },
         {
           confirmResults: [
-            { confirmed: true, toolCall: { id: callId, name: "record", input: JSON.stringify({ note: "evil" }) } },
+            {
+              confirmed: true,
+              toolCall: { id: callId, name: "record", input: JSON.stringify({ note: "evil" }) },
+            },
           ],
         },
       ];
