@@ -41,7 +41,16 @@ for (const kind of kinds) {
             name: "main",
             model: conversationModel(),
             tools: [recordTool(undefined, calls)],
-            approvers: [{ name: POLICY, tools: ["record"], users: ["alice"], roles: ["sre"], quorum: 2 }],
+            approvers: [
+              {
+                name: POLICY,
+                tools: ["record"],
+                users: ["alice"],
+                roles: ["sre"],
+                quorum: 2,
+                expiresAfterMs: 600_000,
+              },
+            ],
           },
         ],
       },
@@ -115,8 +124,10 @@ for (const kind of kinds) {
           votes: 0,
           needed: 2,
           approvedByYou: false,
+          expiresAt: expect.any(String),
         },
       ]);
+      expect(Date.parse(listed[0]!.expiresAt!)).toBeGreaterThan(Date.now());
       expect((await client("bob").approvals()).map((a) => a.toolCallId)).toContain(callId);
       expect((await client("dave").approvals()).map((a) => a.sessionId)).not.toContain(sessionId);
       // the owner's inbox holds other users' sessions only
@@ -183,15 +194,26 @@ for (const kind of kinds) {
       const { sessionId, replyId, callId } = await carolPaused();
 
       // asked for a stream, an approver gets the 202 JSON answer and nothing of the session's log
-      const first = await confirmAs(
-        "alice",
-        sessionId,
-        { answers: [{ toolCallId: callId, confirmed: true }] },
-        "text/event-stream",
-      );
+      const keyed = (key: string, accept = "application/json") =>
+        fetch(`${server.url}/v1/sessions/${sessionId}/confirm`, {
+          method: "POST",
+          headers: {
+            authorization: "Bearer t-alice",
+            accept,
+            "content-type": "application/json",
+            "idempotency-key": key,
+          },
+          body: JSON.stringify({ answers: [{ toolCallId: callId, confirmed: true }] }),
+        });
+      const first = await keyed("k-alice", "text/event-stream");
       expect(first.status).toBe(202);
       expect(first.headers.get("content-type")).toContain("application/json");
       expect(await first.json()).toEqual({ sessionId, replyId, approver: true });
+      await settled(sessionId);
+      // her retry (the same key) is her first answer again: no second vote, no refusal
+      const retry = await keyed("k-alice");
+      expect(retry.status).toBe(202);
+      expect(await retry.json()).toEqual({ sessionId, replyId, approver: true });
       await settled(sessionId);
       expect(calls.count).toBe(before);
       expect(await client("carol").status(sessionId)).toMatchObject({ waitingFor: "user_confirm" });
@@ -207,9 +229,9 @@ for (const kind of kinds) {
 
       const records = await client("carol").decisions(sessionId);
       expect(records.map((r) => [r.outcome, r.actor, r.channel, r.policy])).toEqual([
-        ["ask", "engine", "engine", undefined],
+        ["ask", "engine", "engine", POLICY],
         ["vote", "alice", "rest", POLICY],
-        ["ask", "engine", "engine", undefined],
+        ["ask", "engine", "engine", POLICY],
         ["approve", "bob", "rest", POLICY],
       ]);
       expect(records.at(-1)?.approvers).toEqual(["alice", "bob"]);

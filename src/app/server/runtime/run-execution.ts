@@ -46,7 +46,7 @@ export interface RunContext {
   idempotencyKey?: string;
   /** Called once a run that paused with asks that expire has logged its pause: the earliest deadline. */
   onDeadline?: (expiresAt: string) => Promise<void>;
-  /** Called once a pause asking for a confirmation is logged, with its reply id (the approvals index). */
+  /** Called as a run pauses asking for a confirmation, before the pause is logged, with its reply id (the approvals index). */
   onAsk?: (replyId: string) => Promise<void>;
 }
 
@@ -219,6 +219,13 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
         }),
       );
     }
+    // indexed before the pause is logged, so whoever sees the pause finds it in the approvals index
+    // (an entry for a pause that never got saved is closed by its first reader)
+    const ask = ctx.onAsk && held.find((e) => e.type === "REQUIRE_USER_CONFIRM" && e.source === undefined);
+    if (ask)
+      await ctx.onAsk!(ask.replyId).catch((error: Error) =>
+        ctx.log({ level: "error", sessionId, message: `indexing the pause for approvers: ${error.message}` }),
+      );
     try {
       const save = finalSave && state ? { state, expectedVersion: version } : undefined;
       await queue.end({ ...(save ? { save } : {}), endEvents: held, lease });
@@ -226,15 +233,6 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
       if (deadline)
         await ctx.onDeadline!(deadline).catch((error: Error) =>
           ctx.log({ level: "error", sessionId, message: `indexing the pause's deadline: ${error.message}` }),
-        );
-      const ask = ctx.onAsk && held.find((e) => e.type === "REQUIRE_USER_CONFIRM" && e.source === undefined);
-      if (ask)
-        await ctx.onAsk!(ask.replyId).catch((error: Error) =>
-          ctx.log({
-            level: "error",
-            sessionId,
-            message: `indexing the pause for approvers: ${error.message}`,
-          }),
         );
     } catch {
       // The log is unreachable: a follower will see the events the log kept.
