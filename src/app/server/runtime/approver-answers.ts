@@ -5,7 +5,7 @@ import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord } from "../backend/types.js";
 import { sessionNotFound } from "../request-error.js";
 import { ApprovalIndex, type ApproverPause } from "./approval-index.js";
-import { approverAsks, checkApproverAnswer, namesApprover } from "./approver-asks.js";
+import { approverAsks, asksNamedApprovers, checkApproverAnswer, namesApprover } from "./approver-asks.js";
 import { answeringAgentName } from "./handoff-turns.js";
 import type { RunInput } from "./run-execution.js";
 
@@ -60,6 +60,12 @@ export class ApproverAnswers {
       checkApproverAnswer(sessionId, asks, input);
       return input;
     };
+  }
+
+  /** Indexes a pause of `record`'s session when it asks something a policy naming users or roles governs. */
+  async paused(record: SessionRecord, replyId: string, state: AgentState): Promise<void> {
+    const approvers = this.#approvers.get(answeringAgentName(this.#approvers, record.agent, state));
+    if (this.index && asksNamedApprovers(approvers, state)) await this.index.add(record.sessionId, replyId);
   }
 
   /**

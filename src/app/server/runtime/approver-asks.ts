@@ -1,6 +1,12 @@
 import { votesFor } from "../../../agent/approver-screen.js";
-import { decisionsOf, type UserConfirmResultEvent } from "../../../event/index.js";
-import { type ApproverOptions, notAnApprover, policyFor } from "../../../permission/index.js";
+import { type DecisionRecord, decisionsOf, type UserConfirmResultEvent } from "../../../event/index.js";
+import type { ToolCallBlock } from "../../../message/index.js";
+import {
+  type ApproverOptions,
+  type ApproverPolicy,
+  notAnApprover,
+  policyFor,
+} from "../../../permission/index.js";
 import type { ApprovalRequest } from "../../../protocol/index.js";
 import type { AgentState } from "../../../state/index.js";
 import { sessionNotFound } from "../request-error.js";
@@ -22,45 +28,72 @@ export function namesApprover(
   );
 }
 
+/** An asking call of the paused reply, the policy naming users or roles that governs it, and the reply's records. */
+interface NamedAsk {
+  replyId: string;
+  call: ToolCallBlock;
+  policy: ApproverPolicy;
+  records: DecisionRecord[];
+  expiresAt?: string;
+}
+
 /**
- * The asks of the paused reply in `state` that `user` may answer as a named approver: the reply's
- * own asking calls whose governing policy (the first that covers the tool or the rule that asked,
- * as the agent judges it: `policyFor`) names the user or one of their roles. Asks of nested runs
- * and of spawned sessions are not offered (their agents' policies govern them).
+ * The paused reply's own asking calls whose governing policy (the first that covers the tool or the
+ * rule that asked, as the agent judges it: `policyFor`) names users or roles. Asks of nested runs
+ * and of spawned sessions are not among them (their agents' policies govern them).
  */
+function namedAsks(approvers: ApproverOptions | undefined, state: AgentState): NamedAsk[] {
+  const reply = state.replyContext;
+  if (!approvers || reply?.waitingFor !== "user_confirm") return [];
+  const msg = state.context.findLast((m) => m.id === reply.replyId);
+  if (!msg) return [];
+  const records = decisionsOf([msg]);
+  const asks: NamedAsk[] = [];
+  for (const call of msg.content) {
+    if (call.type !== "tool_call" || call.state !== "asking") continue;
+    const ask = records.findLast((r) => r.toolCallId === call.id && r.outcome === "ask");
+    const policy = policyFor(approvers.policies, call.name, ask?.rule);
+    if (!policy || (policy.users === undefined && policy.roles === undefined)) continue;
+    asks.push({
+      replyId: reply.replyId,
+      call,
+      policy,
+      records,
+      ...(ask?.expiresAt ? { expiresAt: ask.expiresAt } : {}),
+    });
+  }
+  return asks;
+}
+
+/** Whether the paused reply in `state` asks anything a policy naming users or roles governs (what the approvals index holds). */
+export function asksNamedApprovers(approvers: ApproverOptions | undefined, state: AgentState): boolean {
+  return namedAsks(approvers, state).length > 0;
+}
+
+/** The asks of the paused reply in `state` that `user` (with `roles`) may answer as a named approver. */
 export function approverAsks(
   approvers: ApproverOptions | undefined,
   user: string,
   roles: readonly string[],
   state: AgentState,
 ): ApprovalRequest[] {
-  const reply = state.replyContext;
-  if (!approvers || reply?.waitingFor !== "user_confirm") return [];
-  const msg = state.context.findLast((m) => m.id === reply.replyId);
-  if (!msg) return [];
-  const records = decisionsOf([msg]);
-  const asks: ApprovalRequest[] = [];
-  for (const block of msg.content) {
-    if (block.type !== "tool_call" || block.state !== "asking") continue;
-    const ask = records.findLast((r) => r.toolCallId === block.id && r.outcome === "ask");
-    const policy = policyFor(approvers.policies, block.name, ask?.rule);
-    if (!policy || (policy.users === undefined && policy.roles === undefined)) continue;
-    if (notAnApprover(policy, user, roles) !== undefined) continue;
-    const votes = votesFor(records, block.id, block.input, policy.name);
-    asks.push({
-      sessionId: state.sessionId,
-      replyId: reply.replyId,
-      toolCallId: block.id,
-      toolName: block.name,
-      input: block.input,
-      policy: policy.name,
-      votes: votes.length,
-      needed: policy.quorum ?? 1,
-      approvedByYou: votes.includes(user),
-      ...(ask?.expiresAt ? { expiresAt: ask.expiresAt } : {}),
+  return namedAsks(approvers, state)
+    .filter(({ policy }) => notAnApprover(policy, user, roles) === undefined)
+    .map(({ replyId, call, policy, records, expiresAt }) => {
+      const votes = votesFor(records, call.id, call.input, policy.name);
+      return {
+        sessionId: state.sessionId,
+        replyId,
+        toolCallId: call.id,
+        toolName: call.name,
+        input: call.input,
+        policy: policy.name,
+        votes: votes.length,
+        needed: policy.quorum ?? 1,
+        approvedByYou: votes.includes(user),
+        ...(expiresAt ? { expiresAt } : {}),
+      };
     });
-  }
-  return asks;
 }
 
 /**

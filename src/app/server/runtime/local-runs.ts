@@ -1,7 +1,8 @@
 import type { Agent } from "../../../agent/index.js";
+import type { AgentState } from "../../../state/index.js";
 import type { ServiceBackend, SessionRecord } from "../backend/types.js";
 import { RequestError } from "../request-error.js";
-import type { ApprovalIndex } from "./approval-index.js";
+import type { ApproverAnswers } from "./approver-answers.js";
 import type { DeadlineIndex } from "./deadline-index.js";
 import { handoffTurns } from "./handoff-turns.js";
 import { LeaseRenewals } from "./lease-renewals.js";
@@ -18,8 +19,8 @@ export interface LocalRunsContext {
   log: ServiceLog;
   timeTravel: SessionTimeTravel | undefined;
   deadlines: DeadlineIndex;
-  /** Where pauses that named approvers may answer are indexed; undefined when no agent names any. */
-  approvals: ApprovalIndex | undefined;
+  /** Indexes pauses that named approvers may answer; undefined when no agent names any. */
+  approvals: Pick<ApproverAnswers, "paused"> | undefined;
   links: RuntimeLinks;
 }
 
@@ -124,7 +125,9 @@ export class LocalRuns {
           ...(timeTravel ? { onBoundary: timeTravel.atBoundary.bind(timeTravel, sessionId) } : {}),
           ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
           onDeadline: (expiresAt) => deadlines.add({ sessionId, expiresAt }),
-          ...(approvals ? { onAsk: (replyId: string) => approvals.add(sessionId, replyId) } : {}),
+          ...(approvals
+            ? { onAsk: (replyId: string, state: AgentState) => approvals.paused(record, replyId, state) }
+            : {}),
         },
         input,
       );

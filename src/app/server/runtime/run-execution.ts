@@ -47,7 +47,7 @@ export interface RunContext {
   /** Called once a run that paused with asks that expire has logged its pause: the earliest deadline. */
   onDeadline?: (expiresAt: string) => Promise<void>;
   /** Called as a run pauses asking for a confirmation, before the pause is logged, with its reply id (the approvals index). */
-  onAsk?: (replyId: string) => Promise<void>;
+  onAsk?: (replyId: string, state: AgentState) => Promise<void>;
 }
 
 /** How a session's answering agent is picked and switched (handoffs: see handoff-turns.ts). */
@@ -222,8 +222,8 @@ export async function startRun(ctx: RunContext, input: RunInput): Promise<LocalR
     // indexed before the pause is logged, so whoever sees the pause finds it in the approvals index
     // (an entry for a pause that never got saved is closed by its first reader)
     const ask = ctx.onAsk && held.find((e) => e.type === "REQUIRE_USER_CONFIRM" && e.source === undefined);
-    if (ask)
-      await ctx.onAsk!(ask.replyId).catch((error: Error) =>
+    if (ask && state)
+      await ctx.onAsk!(ask.replyId, state).catch((error: Error) =>
         ctx.log({ level: "error", sessionId, message: `indexing the pause for approvers: ${error.message}` }),
       );
     try {

@@ -114,7 +114,7 @@ export class ServiceRuntime {
         log: this.#log,
         timeTravel,
         deadlines: this.#deadlines,
-        approvals: this.#approvers.index,
+        approvals: this.#approvers.index && this.#approvers,
         links: this.#links,
       },
       options,
