@@ -130,6 +130,7 @@ for (const kind of kinds) {
       expect(Date.parse(listed[0]!.expiresAt!)).toBeGreaterThan(Date.now());
       expect((await client("bob").approvals()).map((a) => a.toolCallId)).toContain(callId);
       expect((await client("dave").approvals()).map((a) => a.sessionId)).not.toContain(sessionId);
+      expect((await fetch(`${server.url}/v1/approvals`)).status).toBe(401);
       // the owner's inbox holds other users' sessions only
       expect((await client("carol").approvals()).map((a) => a.sessionId)).not.toContain(sessionId);
 
@@ -164,6 +165,12 @@ for (const kind of kinds) {
       ).toBe(absent);
       const forged = [
         { answers: [{ toolCallId: "call_forged", confirmed: true }] },
+        {
+          answers: [
+            { toolCallId: callId, confirmed: true },
+            { toolCallId: callId, confirmed: true },
+          ],
+        },
         {
           answers: [
             { toolCallId: callId, confirmed: true },
