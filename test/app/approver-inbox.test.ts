@@ -191,6 +191,13 @@ for (const kind of kinds) {
       ];
       for (const body of forged)
         expect(await notFound(await confirmAs("alice", sessionId, body), sessionId)).toBe(absent);
+      // the channels that show the run's events (AG-UI, A2A, MCP, CLI) call the runtime owner-only
+      const answers = [{ toolCallId: callId, confirmed: true }];
+      await expect(
+        server.runtime.confirm("alice", sessionId, answers, undefined, { via: "mcp" }),
+      ).rejects.toMatchObject({
+        info: { type: "not_found" },
+      });
       expect(calls.count).toBe(before);
       // none of it reached the session: its records are the one ask
       expect((await client("carol").decisions(sessionId)).map((r) => r.outcome)).toEqual(["ask"]);
