@@ -8,8 +8,9 @@ import { sseResponse } from "./sse.js";
  * Starts (or resumes) a run with `start` and answers the request: with `Accept: text/event-stream`,
  * the run's events as SSE until it ends or pauses; otherwise 202 with where to follow it. Either way
  * the run goes on server-side if the client leaves. A named approver's answer in a session they do
- * not own (`run.asApprover`) gets 202 `{ sessionId, replyId, approver: true }` either way, nothing more. A stream's slot is taken before the run starts:
- * a user at the stream limit gets 429 and nothing runs.
+ * not own (`run.asApprover`) gets 202 `{ sessionId, replyId, approver: true }` either way, nothing
+ * more. A stream's slot is taken before the run starts: a user at the stream limit gets 429 and
+ * nothing runs.
  */
 export async function runResponse(
   c: Context,

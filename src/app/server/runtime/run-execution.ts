@@ -46,7 +46,10 @@ export interface RunContext {
   idempotencyKey?: string;
   /** Called once a run that paused with asks that expire has logged its pause: the earliest deadline. */
   onDeadline?: (expiresAt: string) => Promise<void>;
-  /** Called as a run pauses asking for a confirmation, before the pause is logged, with its reply id (the approvals index). */
+  /**
+   * Called as a run pauses asking for a confirmation, before the pause is logged, with its reply id
+   * and final state (the approvals index).
+   */
   onAsk?: (replyId: string, state: AgentState) => Promise<void>;
 }
 
