@@ -1,7 +1,8 @@
 // Prints the plain closing line CI reads ("N passed, N failed, N skipped") from vitest's JSON reports
 // (one per Node version the suite ran on; the counts are summed), after naming every failed test with
-// its report, so a failure is findable even when the run's output is cut short.
-import { readFileSync } from "node:fs";
+// its report, so a failure is findable even when the run's output is cut short, and every test that
+// passed only on its retry (.ci/retried-tests.txt).
+import { existsSync, readFileSync } from "node:fs";
 
 let passed = 0;
 let failed = 0;
@@ -25,5 +26,7 @@ for (const file of process.argv.slice(2)) {
     }
   }
 }
+const retried = new URL("./retried-tests.txt", import.meta.url);
+if (existsSync(retried)) process.stdout.write(readFileSync(retried, "utf8"));
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
