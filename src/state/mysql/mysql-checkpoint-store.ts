@@ -6,8 +6,8 @@ import type {
 } from "../checkpoint/checkpoint-store.js";
 import { OpenOnce } from "../open-once.js";
 import { checkTableName } from "../sql-names.js";
+import type { MySqlQueryable } from "./mysql-pool.js";
 import { openMySqlPool } from "./mysql-pool.js";
-import type { MySqlQueryable } from "./mysql-store.js";
 
 export interface MySqlCheckpointStoreOptions {
   /** `mysql://` (or `mariadb://`) URL; ignored when `client` is given. */

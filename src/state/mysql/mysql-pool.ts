@@ -30,3 +30,14 @@ export async function openMySqlPool(
   }
   return pool;
 }
+
+/**
+ * What the store needs of a mysql2/promise Pool or Connection: `execute` runs load and save as
+ * server-side prepared statements (prepared once per connection, then one round trip each).
+ */
+export interface MySqlQueryable {
+  query: Pool["query"];
+  execute: Pool["execute"];
+  /** A pool's: a save's two statements run in a transaction on a connection of their own. */
+  getConnection?: Pool["getConnection"];
+}

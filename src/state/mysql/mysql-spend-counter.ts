@@ -8,7 +8,7 @@ import {
   type SpendCounter,
 } from "../spend-counter.js";
 import { checkTableName } from "../sql-names.js";
-import type { MySqlQueryable } from "./mysql-store.js";
+import type { MySqlQueryable } from "./mysql-pool.js";
 import { MySqlTransactions } from "./mysql-transaction.js";
 
 export interface MySqlSpendCounterOptions {

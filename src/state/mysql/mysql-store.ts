@@ -11,19 +11,10 @@ import type { AgentStateStore, ListOptions, SaveOptions, SessionPage, StoredStat
 import { StateConflictError } from "../store-errors.js";
 import type { StoreScheme } from "../store-family.js";
 import { decodeStoredState } from "../stored-patches.js";
-import { openMySqlPool } from "./mysql-pool.js";
+import { type MySqlQueryable, openMySqlPool } from "./mysql-pool.js";
 import { MySqlTransactions } from "./mysql-transaction.js";
 
-/**
- * What the store needs of a mysql2/promise Pool or Connection: `execute` runs load and save as
- * server-side prepared statements (prepared once per connection, then one round trip each).
- */
-export interface MySqlQueryable {
-  query: Pool["query"];
-  execute: Pool["execute"];
-  /** A pool's: a save's two statements run in a transaction on a connection of their own. */
-  getConnection?: Pool["getConnection"];
-}
+export type { MySqlQueryable } from "./mysql-pool.js";
 
 export interface MySqlStateStoreOptions {
   /** `mysql://` (or `mariadb://`) URL; ignored when `client` is given. */

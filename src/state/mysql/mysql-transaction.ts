@@ -1,5 +1,5 @@
 import type { PoolConnection } from "mysql2/promise";
-import type { MySqlQueryable } from "./mysql-store.js";
+import type { MySqlQueryable } from "./mysql-pool.js";
 
 /** What a transaction's work runs its statements on. */
 export type MySqlTransactionConnection = Pick<PoolConnection, "execute" | "query">;
