@@ -23,6 +23,7 @@ import { eventsTo } from "./reply-reader.js";
 import { ReplyRun, type RunConfig } from "./reply-run.js";
 import type { ReplyStages } from "./reply-stages.js";
 import { directStages } from "./stages.js";
+import { observedTaint } from "./observed-taint.js";
 import { taintedStages } from "./taint.js";
 import { type TryToolOptions, tryTool } from "./try-tool.js";
 import type { AgentOptions, ReplyInput, ReplyOptions } from "./types.js";
@@ -84,10 +85,13 @@ export class Agent {
       : unguarded;
     const taint = options.taint;
     this.stagesFor = taint ? (run) => taintedStages(guarded(run), run, taint) : guarded;
+    this.observeTaint = taint ? observedTaint(options.name, taint.observed) : undefined;
     this.permissionDefaults = permissionContextFrom(options.permission);
   }
 
   private readonly permissionDefaults: Partial<PermissionContext>;
+  /** Marks what `observe` adds from untrusted senders (taint tracking); undefined: observing marks nothing. */
+  private readonly observeTaint: ((msgs: readonly Msg[], state: AgentState) => void) | undefined;
 
   private newState(sessionId: string, options: AgentOptions): AgentState {
     return emptyAgentState(sessionId, permissionContextFrom(options.permission));
@@ -228,7 +232,10 @@ export class Agent {
     return msg as ReplyMsg<S>;
   }
 
-  /** Adds messages to the context without replying (e.g. what other agents said). */
+  /**
+   * Adds messages to the context without replying (e.g. what other agents said). With taint tracking,
+   * a message from a sender the agent does not trust marks its replies (TaintOptions.observed).
+   */
   observe(msgs: Msg | Msg[], state: AgentState = this.state): void {
     const list = Array.isArray(msgs) ? msgs : [msgs];
     for (const msg of list) assertRoleBlocks(msg.role, msg.content);
@@ -238,6 +245,7 @@ export class Agent {
       );
     }
     state.context.push(...list);
+    this.observeTaint?.(list, state);
   }
 }
 
