@@ -84,8 +84,7 @@ const TAINT_KEYS = Object.keys({
 function checkTaint(value: unknown): string | undefined {
   const options = value as Record<string, unknown>;
   for (const key of Object.keys(options)) {
-    if (!TAINT_KEYS.includes(key))
-      return `${key}: unknown option (known: ${TAINT_KEYS.join(", ")})`;
+    if (!TAINT_KEYS.includes(key)) return `${key}: unknown option (known: ${TAINT_KEYS.join(", ")})`;
   }
   const { scope, observed } = options;
   if (scope !== undefined && scope !== "memory" && scope !== "reply")

@@ -1,7 +1,7 @@
 import type { Msg } from "../message/index.js";
 import type { AgentState } from "../state/index.js";
-import type { TaintOptions } from "./taint-options.js";
 import { addMark, markReply } from "./taint-marks.js";
+import type { TaintOptions } from "./taint-options.js";
 
 /** A sender's name as an ask shows it: plain names as they are, anything else quoted and cut short. */
 const PLAIN_NAME = /^[\p{L}\p{N}_.@-]{1,64}$/u;
@@ -11,7 +11,9 @@ function senderOf(name: string): string {
   if (PLAIN_NAME.test(name)) return name;
   if (name === "") return "an unnamed sender";
   const cut = [...name];
-  return cut.length > MAX_SHOWN ? `${JSON.stringify(cut.slice(0, MAX_SHOWN).join(""))}…` : JSON.stringify(name);
+  return cut.length > MAX_SHOWN
+    ? `${JSON.stringify(cut.slice(0, MAX_SHOWN).join(""))}…`
+    : JSON.stringify(name);
 }
 
 /** What an observed message of `name` marks the memory with: "a message from mallory (hub)". */

@@ -60,7 +60,9 @@ export function liveMarks(state: AgentState): TaintMark[] {
     const messages = mark.messages.filter((id) => ids.has(id));
     const inSummary = mark.summary === true && Boolean(state.summary);
     if (messages.length === 0 && !inSummary) continue;
-    live.push(inSummary ? { reason: mark.reason, messages, summary: true } : { reason: mark.reason, messages });
+    live.push(
+      inSummary ? { reason: mark.reason, messages, summary: true } : { reason: mark.reason, messages },
+    );
   }
   if (live.length > 0) state.taint = live;
   else delete state.taint;
