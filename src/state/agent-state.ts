@@ -26,7 +26,10 @@ export interface ReplyContext {
    * such a replyId continues that tool call instead of this reply's own calls.
    */
   suspended?: Record<string, SuspendedCall>;
-  /** What untrusted content this reply has read ("a web page (web_fetch)"), when the agent tracks taint. */
+  /**
+   * What untrusted content this reply has read ("a web page (web_fetch)"), or started with (the
+   * marks of `AgentState.taint` still in memory), when the agent tracks taint.
+   */
   taint?: string[];
   /**
    * The effects of this reply's tool calls, by call id: stored before a tool that is not read-only

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Agent } from "../../src/agent/index.js";
+import { Agent, type Middleware, taintReply } from "../../src/agent/index.js";
 import { decisionsOf, userInterrupt } from "../../src/event/index.js";
-import { userMsg, ValidationError } from "../../src/message/index.js";
+import { textOf, userMsg, ValidationError } from "../../src/message/index.js";
 import { type AgentStateStore, createStateStore, parseAgentState } from "../../src/state/index.js";
 import { ScriptedModel } from "../../src/testing/index.js";
 import { openTestDatabase } from "../support/sqlite-file.js";
@@ -152,6 +152,43 @@ describe("taint kept in memory across replies", () => {
     expect(askOf(await run(plain, userMsg("run it")))).toBeUndefined();
     expect(askOf(await run(scoped, userMsg("run it")))).toBeUndefined();
     expect(ran).toEqual([COMMAND, COMMAND]);
+  });
+});
+
+describe("a middleware's own source", () => {
+  // A middleware that puts mail into the reply marks it with taintReply, as ragMiddleware does.
+  const inbox: Middleware = {
+    name: "inbox",
+    beforeReasoning(iteration, ctx) {
+      if (iteration === 1 && textOf(ctx.state.context.at(-2)!) === "read my mail")
+        taintReply(ctx.state, "an email (inbox)");
+    },
+  };
+
+  it("is kept in memory by an agent with taint, and marks the next reply", async () => {
+    const ran: string[] = [];
+    const agent = agentOf([{ text: "You have mail." }, bashStep, { text: "done" }], ran, TAINT, {
+      middlewares: [inbox],
+    });
+    await run(agent, userMsg("read my mail"));
+    expect(agent.state.taint).toEqual([
+      { reason: "an email (inbox)", messages: [agent.state.context.at(-1)!.id] },
+    ]);
+    expect(askOf(await run(agent, userMsg("run my build")))?.toolCalls[0]?.taint).toEqual([
+      "an email (inbox)",
+    ]);
+    expect(ran).toEqual([]);
+  });
+
+  it("leaves nothing in the state of an agent without taint (a control)", async () => {
+    const ran: string[] = [];
+    const agent = agentOf([{ text: "You have mail." }, bashStep, { text: "done" }], ran, null, {
+      middlewares: [inbox],
+    });
+    await run(agent, userMsg("read my mail"));
+    expect(agent.state.taint).toBeUndefined();
+    expect(askOf(await run(agent, userMsg("run my build")))).toBeUndefined();
+    expect(ran).toEqual([COMMAND]);
   });
 });
 
