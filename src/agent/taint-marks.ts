@@ -51,7 +51,7 @@ export function addMark(state: AgentState, reason: string, messageId: string): v
  * The marks still in memory, kept in `state.taint` (pruned): a mark keeps the ids of its messages
  * still in `context`, and lasts while one is left, or while the summary that replaced some does.
  */
-export function liveMarks(state: AgentState): TaintMark[] {
+function liveMarks(state: AgentState): TaintMark[] {
   const marks = state.taint;
   if (!marks) return [];
   const ids = new Set(state.context.map((msg) => msg.id));

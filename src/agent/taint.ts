@@ -54,8 +54,9 @@ function asksFor(policy: NonNullable<TaintOptions["whileTainted"]>["ask"], tool:
 /**
  * The stages of a reply that tracks taint (chosen once, when the Agent is built): the reply starts
  * marked with the marks still in memory (taint-marks.ts); a call of an untrusted source marks the
- * reply when it runs, as does a provider's web tool run in the model's answer; while it is marked, the decision of a call the policy covers becomes an ask (a safety
- * ask: no allow rule or mode silences it) that says why, and denied tools are denied.
+ * reply when it runs, as does a provider's web tool run in the model's answer; while it is marked,
+ * the decision of a call the policy covers becomes an ask (a safety ask: no allow rule or mode
+ * silences it) that says why, and denied tools are denied.
  */
 export function taintedStages(inner: ReplyStages, run: ReplyRun, options: TaintOptions): ReplyStages {
   const sources: TaintSource[] = [
