@@ -9,7 +9,7 @@ import { deadlineOf } from "./pause-deadlines.js";
 import { storeFingerprints } from "./pause-fingerprints.js";
 import type { ReplyRun } from "./reply-run.js";
 import { runTool } from "./run-tool.js";
-import { replyTaint } from "./taint.js";
+import { replyTaint } from "./taint-marks.js";
 
 /**
  * Act: the open calls, batch by batch (a run of concurrency-safe calls runs in parallel, any other

@@ -3,6 +3,7 @@ import type { ChatModel } from "../model/core.js";
 import { PricingTable } from "../model/pricing/index.js";
 import { SpecChatModel } from "../model/spec-chat-model.js";
 import { Toolkit } from "../tool/index.js";
+import type { TaintOptions } from "./taint-options.js";
 import type { AgentOptions } from "./types.js";
 
 const EXAMPLE_SPEC = `a model spec such as "openai:gpt-4o-mini"`;
@@ -67,6 +68,38 @@ function checkGuardrails(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Every TaintOptions key (kept in step with TaintOptions by the `satisfies`). */
+const TAINT_KEYS = Object.keys({
+  tools: true,
+  sources: true,
+  filesOutsideWorkspace: true,
+  providerWebTools: true,
+  knowledge: true,
+  observed: true,
+  scope: true,
+  whileTainted: true,
+} satisfies Record<keyof TaintOptions, true>);
+
+/** What is wrong with a taint option: its keys, and the values of `scope` and `observed`. */
+function checkTaint(value: unknown): string | undefined {
+  const options = value as Record<string, unknown>;
+  for (const key of Object.keys(options)) {
+    if (!TAINT_KEYS.includes(key)) return `${key}: unknown option (known: ${TAINT_KEYS.join(", ")})`;
+  }
+  const { scope, observed } = options;
+  if (scope !== undefined && scope !== "memory" && scope !== "reply")
+    return `scope: expected "memory" or "reply", got ${JSON.stringify(scope) ?? typeName(scope)}`;
+  if (observed === undefined || typeof observed === "boolean") return undefined;
+  const trust = (observed as { trust?: unknown } | null)?.trust;
+  if (
+    typeof observed !== "object" ||
+    !Array.isArray(trust) ||
+    trust.some((name) => typeof name !== "string" || name === "")
+  )
+    return `observed: expected true, false or { trust: [names] } (non-empty strings), got ${JSON.stringify(observed) ?? typeName(observed)}`;
+  return undefined;
+}
+
 const positiveInteger = (value: unknown) =>
   Number.isInteger(value) && (value as number) >= 1 ? undefined : `expected an integer ≥ 1, got ${value}`;
 
@@ -102,7 +135,7 @@ const AGENT_OPTION_RULES = {
   middlewares: { type: "array" },
   context: { type: "object" },
   guardrails: { type: "object", check: checkGuardrails },
-  taint: { type: "object" },
+  taint: { type: "object", check: checkTaint },
   pricing: {
     type: "object",
     expected: "a PricingTable (from pricingTable())",

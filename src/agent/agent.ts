@@ -16,6 +16,7 @@ import { type CompressionResult, compressState } from "./compress-state.js";
 import { ReplyStateError } from "./errors.js";
 import { guardedStages } from "./guarded-stages.js";
 import { middlewareStages } from "./middleware-stages.js";
+import { observedTaint } from "./observed-taint.js";
 import { pullEvents } from "./pull-events.js";
 import { recoverCutOffReply } from "./recover.js";
 import { runReply } from "./reply-loop.js";
@@ -84,10 +85,13 @@ export class Agent {
       : unguarded;
     const taint = options.taint;
     this.stagesFor = taint ? (run) => taintedStages(guarded(run), run, taint) : guarded;
+    this.observeTaint = taint ? observedTaint(options.name, taint.observed) : undefined;
     this.permissionDefaults = permissionContextFrom(options.permission);
   }
 
   private readonly permissionDefaults: Partial<PermissionContext>;
+  /** Marks what `observe` adds from untrusted senders (taint tracking); undefined: observing marks nothing. */
+  private readonly observeTaint: ((msgs: readonly Msg[], state: AgentState) => void) | undefined;
 
   private newState(sessionId: string, options: AgentOptions): AgentState {
     return emptyAgentState(sessionId, permissionContextFrom(options.permission));
@@ -228,7 +232,10 @@ export class Agent {
     return msg as ReplyMsg<S>;
   }
 
-  /** Adds messages to the context without replying (e.g. what other agents said). */
+  /**
+   * Adds messages to the context without replying (e.g. what other agents said). With taint tracking,
+   * a message from a sender the agent does not trust marks its replies (TaintOptions.observed).
+   */
   observe(msgs: Msg | Msg[], state: AgentState = this.state): void {
     const list = Array.isArray(msgs) ? msgs : [msgs];
     for (const msg of list) assertRoleBlocks(msg.role, msg.content);
@@ -238,6 +245,7 @@ export class Agent {
       );
     }
     state.context.push(...list);
+    this.observeTaint?.(list, state);
   }
 }
 

@@ -3,6 +3,7 @@ import type { ChatModel } from "../model/core.js";
 import type { AgentState } from "../state/index.js";
 import { type ContextOptions, planCompression, summarise } from "./compression.js";
 import type { AgentEventInit } from "./middleware.js";
+import { inheritMarks } from "./taint-marks.js";
 import type { TriggerCount } from "./token-count.js";
 
 export interface CompressionResult {
@@ -56,6 +57,8 @@ export async function compressState(
     });
     state.context.splice(0, split);
     state.summary = summary;
+    // The summary holds what the older messages said, untrusted content too.
+    if (state.taint) inheritMarks(state, older);
     const result: CompressionResult = {
       compressed: true,
       removedMessages: split,

@@ -9,7 +9,7 @@ import type {
 import type { ToolCallBlock } from "../message/index.js";
 import { formatRule, inputChanges, type PermissionDecision } from "../permission/index.js";
 import type { ReplyRun } from "./reply-run.js";
-import { replyTaint } from "./taint.js";
+import { replyTaint } from "./taint-marks.js";
 
 /** An answer the approver policy does not take (yet): recorded, and its call keeps waiting. */
 export interface HeldAnswer {

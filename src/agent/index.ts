@@ -44,7 +44,7 @@ export {
   type SessionCheckpointOptions,
 } from "./session.js";
 export { STRUCTURED_OUTPUT_HINT, STRUCTURED_OUTPUT_TOOL, structuredOutputTool } from "./structured-output.js";
-export { replyTaint, taintReply } from "./taint.js";
+export { replyTaint, taintReply } from "./taint-marks.js";
 export type { TaintOptions, TaintSource } from "./taint-options.js";
 export type { TokenCounter, TriggerCount } from "./token-count.js";
 export type { TryToolOptions } from "./try-tool.js";

@@ -32,6 +32,24 @@ export interface TaintOptions {
    */
   knowledge?: boolean;
   /**
+   * Whether messages the agent observes (`agent.observe(...)`, e.g. a `MsgHub` broadcast) mark its
+   * replies. Default true: every observed message from another sender (by the Msg's `name`) marks
+   * them, as "a message from mallory (hub)"; the agent's own messages do not, nor those of the names
+   * in `trust` (exact names: the hub's own participants, a person's name). `false`: observing marks
+   * nothing. The name is what the Msg says: a hub that lets anyone broadcast under any name should
+   * trust no name.
+   */
+  observed?: boolean | { trust: string[] };
+  /**
+   * How long a mark lasts. `"memory"` (default): while the untrusted content is in the agent's
+   * memory. The mark is kept in the state (`state.taint`) with the messages that hold it (the reply
+   * whose tool read it, the observed message); each later reply starts marked while one of them is
+   * in the context (or in the compression summary that replaced it), and the mark goes when they
+   * leave it (cleared, deleted, rewound). `"reply"`: a mark ends with its reply (an observed message
+   * marks the next reply only).
+   */
+  scope?: "memory" | "reply";
+  /**
    * What a tainted reply may do. `ask`: calls that would be allowed ask instead, with the reason —
    * `"not_read_only"` (default: writes, network, shell: every tool not marked read-only), `"all"`,
    * or a list of tool names. `deny`: tools refused outright while tainted.

@@ -4,21 +4,8 @@ import type { AgentState } from "../state/index.js";
 import type { Tool } from "../tool/index.js";
 import type { ReplyRun } from "./reply-run.js";
 import type { ReplyStages } from "./reply-stages.js";
+import { carryMarks, keepMarks, replyTaint, taintReply } from "./taint-marks.js";
 import type { TaintOptions, TaintSource } from "./taint-options.js";
-
-/** Marks the running reply of `state` as holding untrusted content (`reason`: what it read). Kept until the reply ends. */
-export function taintReply(state: AgentState, reason: string): void {
-  const reply = state.replyContext;
-  if (!reply) return;
-  const taint = reply.taint ?? [];
-  if (!taint.includes(reason)) taint.push(reason);
-  reply.taint = taint;
-}
-
-/** What tainted the running reply of `state`, or undefined when nothing did. */
-export function replyTaint(state: AgentState): readonly string[] | undefined {
-  return state.replyContext?.taint;
-}
 
 const FILE_TOOLS = new Set(["Read", "Grep", "Glob"]);
 /** The RAG layer's `search_knowledge` tool (rag/rag-middleware.ts; a test checks the two agree). */
@@ -65,10 +52,11 @@ function asksFor(policy: NonNullable<TaintOptions["whileTainted"]>["ask"], tool:
 }
 
 /**
- * The stages of a reply that tracks taint (chosen once, when the Agent is built): a call of an
- * untrusted source marks the reply when it runs, as does a provider's web tool run in the model's
- * answer; while the reply is marked, the decision of a call the policy covers becomes an ask (a safety
- * ask: no allow rule or mode silences it) that says why, and denied tools are denied.
+ * The stages of a reply that tracks taint (chosen once, when the Agent is built): the reply starts
+ * marked with the marks still in memory (taint-marks.ts); a call of an untrusted source marks the
+ * reply when it runs, as does a provider's web tool run in the model's answer; while it is marked,
+ * the decision of a call the policy covers becomes an ask (a safety ask: no allow rule or mode
+ * silences it) that says why, and denied tools are denied.
  */
 export function taintedStages(inner: ReplyStages, run: ReplyRun, options: TaintOptions): ReplyStages {
   const sources: TaintSource[] = [
@@ -79,8 +67,15 @@ export function taintedStages(inner: ReplyStages, run: ReplyRun, options: TaintO
   const policy = options.whileTainted ?? {};
   const deny = new Set(policy.deny ?? []);
   const providerWeb = options.providerWebTools !== false;
+  const keep = options.scope !== "reply";
+  keepMarks(run.state, keep);
   return {
     ...inner,
+    beforeReasoning: (iteration) => {
+      // The first reasoning step comes once per reply, right after it started.
+      if (iteration === 1) carryMarks(run.state, keep);
+      return inner.beforeReasoning(iteration);
+    },
     afterReasoning: async (reply: Msg) => {
       await inner.afterReasoning(reply);
       if (!providerWeb) return;

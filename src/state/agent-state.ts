@@ -26,7 +26,10 @@ export interface ReplyContext {
    * such a replyId continues that tool call instead of this reply's own calls.
    */
   suspended?: Record<string, SuspendedCall>;
-  /** What untrusted content this reply has read ("a web page (web_fetch)"), when the agent tracks taint. */
+  /**
+   * What untrusted content this reply has read ("a web page (web_fetch)"), or started with (the
+   * marks of `AgentState.taint` still in memory), when the agent tracks taint.
+   */
   taint?: string[];
   /**
    * The effects of this reply's tool calls, by call id: stored before a tool that is not read-only
@@ -63,6 +66,20 @@ export interface PauseFingerprint {
   model: string;
 }
 
+/**
+ * Untrusted content in the session's memory, kept across replies by an agent that tracks taint: what
+ * it was, in words for an ask ("a web page (web_fetch)"), and the context messages that hold it (the
+ * reply whose tool read it, an observed message). A reply starts marked with every mark one of whose
+ * messages is still in `context`; when they have all left it (cleared, deleted, rewound) the mark goes.
+ */
+export interface TaintMark {
+  reason: string;
+  /** Ids of the messages of `context` that hold the content. */
+  messages: string[];
+  /** A compression summary replaced some of those messages: the mark lasts as long as `summary` does. */
+  summary?: true;
+}
+
 /** A tool call whose nested run (e.g. a sub-agent) paused, and what that run waits for. */
 export interface SuspendedCall {
   toolCallId: string;
@@ -80,6 +97,8 @@ export interface AgentState {
   /** Summary of compressed older context, sent right after the system prompt. */
   summary?: string;
   replyContext?: ReplyContext;
+  /** Untrusted content still in memory (see TaintMark); absent when there is none or nothing tracks it. */
+  taint?: TaintMark[];
   permission: PermissionContext;
   /** Per-session tool data (e.g. the Read tool's cache of read files). */
   toolContext: Record<string, unknown>;
@@ -148,12 +167,19 @@ export const ReplyContextSchema = z.object({
     .optional(),
 });
 
+export const TaintMarkSchema = z.object({
+  reason: z.string().min(1),
+  messages: z.array(z.string().min(1)),
+  summary: z.literal(true).optional(),
+});
+
 export const AgentStateSchema = z.object({
   schemaVersion: z.literal(AGENT_STATE_VERSION),
   sessionId: z.string().min(1),
   context: z.array(MsgSchema),
   summary: z.string().optional(),
   replyContext: ReplyContextSchema.optional(),
+  taint: z.array(TaintMarkSchema).optional(),
   permission: PermissionContextSchema,
   toolContext: z.record(z.string(), z.unknown()),
   tasks: z.array(TaskSchema),

@@ -12,6 +12,7 @@ export {
   ReplyContextSchema,
   STATE_MIGRATIONS,
   type SuspendedCall,
+  type TaintMark,
   type WaitingFor,
 } from "./agent-state.js";
 export {

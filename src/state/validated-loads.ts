@@ -89,7 +89,7 @@ function validatePatch(sessionId: string, version: number, patch: Record<string,
     if (error instanceof ValidationError) {
       throw new ValidationError(
         what,
-        `patch ${version}.${path}${error.path ? `.${error.path}` : ""}`,
+        `patch ${version}.${path}${!error.path ? "" : error.path.startsWith("[") ? error.path : `.${error.path}`}`,
         error.detail,
       );
     }
