@@ -2,19 +2,6 @@ import type { Msg } from "../message/index.js";
 import type { AgentState, ReplyContext, TaintMark } from "../state/index.js";
 
 /**
- * The states whose marks outlive their reply: a reply of an agent with taint scope "memory" runs on
- * them (taint.ts adds each run's state). `taintReply` records a mark in `state.taint` only for them,
- * so an agent that does not track taint never writes one.
- */
-const keeping = new WeakSet<AgentState>();
-
-/** Whether the marks made in replies on `state` are kept in it (scope "memory") or end with the reply. */
-export function keepMarks(state: AgentState, keep: boolean): void {
-  if (keep) keeping.add(state);
-  else keeping.delete(state);
-}
-
-/**
  * Marks the running reply of `state` as holding untrusted content (`reason`: what it read). The mark
  * lasts the reply; with taint scope "memory" it is also kept in the state, on the reply's Msg (which
  * holds the tool results), so later replies start marked while that Msg is in memory.
@@ -23,7 +10,7 @@ export function taintReply(state: AgentState, reason: string): void {
   const reply = state.replyContext;
   if (!reply) return;
   markReply(reply, reason);
-  if (keeping.has(state)) addMark(state, reason, reply.replyId);
+  if (reply.keepsTaint) addMark(state, reason, reply.replyId);
 }
 
 /** What tainted the running reply of `state`, or undefined when nothing did. */
@@ -70,13 +57,16 @@ function liveMarks(state: AgentState): TaintMark[] {
 }
 
 /**
- * A new reply starts marked with the marks still in memory (its reply context is set). With `keep`
- * false (scope "reply") the marks are used up: only what was observed since the last reply is left
- * to carry, and it marks this reply alone.
+ * A new reply starts marked with the marks still in memory (its reply context is set), and with
+ * `keep` (scope "memory") its own marks will be kept too (`keepsTaint`, stored with the reply, so a
+ * resumed reply keeps them as well). With `keep` false (scope "reply") the marks are used up: only
+ * what was observed since the last reply is left to carry, and it marks this reply alone.
  */
 export function carryMarks(state: AgentState, keep: boolean): void {
   const reply = state.replyContext;
-  if (!reply || !state.taint) return;
+  if (!reply) return;
+  if (keep) reply.keepsTaint = true;
+  if (!state.taint) return;
   for (const mark of liveMarks(state)) markReply(reply, mark.reason);
   if (!keep) delete state.taint;
 }

@@ -4,7 +4,7 @@ import type { AgentState } from "../state/index.js";
 import type { Tool } from "../tool/index.js";
 import type { ReplyRun } from "./reply-run.js";
 import type { ReplyStages } from "./reply-stages.js";
-import { carryMarks, keepMarks, replyTaint, taintReply } from "./taint-marks.js";
+import { carryMarks, replyTaint, taintReply } from "./taint-marks.js";
 import type { TaintOptions, TaintSource } from "./taint-options.js";
 
 const FILE_TOOLS = new Set(["Read", "Grep", "Glob"]);
@@ -68,7 +68,6 @@ export function taintedStages(inner: ReplyStages, run: ReplyRun, options: TaintO
   const deny = new Set(policy.deny ?? []);
   const providerWeb = options.providerWebTools !== false;
   const keep = options.scope !== "reply";
-  keepMarks(run.state, keep);
   return {
     ...inner,
     beforeReasoning: (iteration) => {

@@ -31,6 +31,8 @@ export interface ReplyContext {
    * marks of `AgentState.taint` still in memory), when the agent tracks taint.
    */
   taint?: string[];
+  /** The marks this reply makes outlive it (kept in `AgentState.taint`): its agent's taint scope is "memory". */
+  keepsTaint?: true;
   /**
    * The effects of this reply's tool calls, by call id: stored before a tool that is not read-only
    * starts, so a crash while it runs is known afterwards (its outcome is unknown) and a run again
@@ -141,6 +143,7 @@ export const ReplyContextSchema = z.object({
     )
     .optional(),
   taint: z.array(z.string()).optional(),
+  keepsTaint: z.literal(true).optional(),
   effects: z
     .record(
       z.string(),
