@@ -257,7 +257,7 @@ function paddedTwin(sessionId: string, stored: string): AgentScopeError {
   return new AgentScopeError({
     type: "conflict",
     source: "state",
-    message: `cannot save session ${JSON.stringify(sessionId)}: this table was made by an earlier version, whose session_id column ignores trailing spaces and counts it as the same id as the stored session ${JSON.stringify(stored)}; use another id, or move the sessions to a new table (docs/service.md#store-backends)`,
+    message: `cannot save session ${JSON.stringify(sessionId)}: this table was made by an earlier version, whose session_id column ignores trailing spaces and counts it as the same id as the stored session ${JSON.stringify(stored)}; use another id, or convert the table to byte-exact ids (docs/service.md#store-backends, "MySQL session ids")`,
   });
 }
 
