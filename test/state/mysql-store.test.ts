@@ -133,22 +133,29 @@ if (missing) {
       }
     });
 
+    /** The tables as versions before VARBINARY ids made them. */
+    async function createOldTables(name: string): Promise<void> {
+      await sql(`CREATE TABLE ${name} (
+          session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL PRIMARY KEY,
+          version BIGINT NOT NULL, state JSON NOT NULL, updated_at BIGINT NOT NULL, head CHAR(32) NULL, base BIGINT NULL
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`);
+      await sql(`CREATE TABLE ${name}_patches (
+          session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, version BIGINT NOT NULL,
+          patch LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, PRIMARY KEY (session_id, version),
+          FOREIGN KEY (session_id) REFERENCES ${name} (session_id) ON DELETE CASCADE
+        ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`);
+    }
+
     it("on a table made by an earlier version (a PAD SPACE text column) never answers another session's state", async () => {
       const name = runName("my_old");
-      // the tables as versions before VARBINARY ids made them
-      await sql(`CREATE TABLE ${name} (
-        session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL PRIMARY KEY,
-        version BIGINT NOT NULL, state JSON NOT NULL, updated_at BIGINT NOT NULL, head CHAR(32) NULL, base BIGINT NULL
-      ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`);
-      await sql(`CREATE TABLE ${name}_patches (
-        session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, version BIGINT NOT NULL,
-        patch LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, PRIMARY KEY (session_id, version),
-        FOREIGN KEY (session_id) REFERENCES ${name} (session_id) ON DELETE CASCADE
-      ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`);
+      await createOldTables(name);
       const store = new MySqlStateStore({ url, table: name });
       try {
-        await store.save("a", stateWith("a", ["plain"]), { expectedVersion: 0 });
-        await store.save("a", stateWith("a", ["plain", "two"]), { expectedVersion: 1 }); // a patch row too
+        const state = stateWith("a", ["plain"]);
+        await store.save("a", state, { expectedVersion: 0 });
+        state.context = [...state.context, ...stateWith("a", ["", "two"]).context.slice(1)];
+        await store.save("a", state, { expectedVersion: 1 });
+        expect(await sql(`SELECT COUNT(*) AS n FROM ${name}_patches`)).toEqual([{ n: 1 }]); // a patch row too
         await store.save("b ", stateWith("b ", ["spaced"]), { expectedVersion: 0 });
         expect(await store.load("a ")).toBeUndefined();
         expect(await store.load("a  ")).toBeUndefined();
@@ -169,6 +176,43 @@ if (missing) {
         await store.save("A", stateWith("A", ["upper"]), { expectedVersion: 0 });
         expect(await textOf(store, "A")).toMatchObject([{ text: "upper" }]);
         expect((await store.list()).sessions.map((s) => s.sessionId)).toEqual(["A", "a", "b "]);
+      } finally {
+        await store.close();
+        await sql(`DROP TABLE IF EXISTS ${name}_patches, ${name}`);
+      }
+    });
+    it("an earlier version's table converted as docs/service.md says keeps its sessions and then keeps padded ids apart", async () => {
+      const name = runName("my_conv");
+      await createOldTables(name);
+      const old = new MySqlStateStore({ url, table: name });
+      try {
+        const state = stateWith("a", ["plain"]);
+        await old.save("a", state, { expectedVersion: 0 });
+        state.context = [...state.context, ...stateWith("a", ["", "two"]).context.slice(1)];
+        await old.save("a", state, { expectedVersion: 1 }); // a patch row, which the delete below cascades to
+      } finally {
+        await old.close();
+      }
+      expect(await sql(`SELECT COUNT(*) AS n FROM ${name}_patches`)).toEqual([{ n: 1 }]);
+      const [fk] = (await sql(
+        "SELECT CONSTRAINT_NAME AS name FROM information_schema.REFERENTIAL_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE() AND TABLE_NAME = ?",
+        [`${name}_patches`],
+      )) as Array<{ name: string }>;
+      expect(fk?.name).toBe(`${name}_patches_ibfk_1`);
+      await sql(`ALTER TABLE ${name}_patches DROP FOREIGN KEY ${fk!.name}`);
+      await sql(`ALTER TABLE ${name} MODIFY session_id VARBINARY(1020) NOT NULL`);
+      await sql(`ALTER TABLE ${name}_patches MODIFY session_id VARBINARY(1020) NOT NULL,
+        ADD FOREIGN KEY (session_id) REFERENCES ${name} (session_id) ON DELETE CASCADE`);
+      const store = new MySqlStateStore({ url, table: name });
+      try {
+        const a = await store.load("a");
+        expect(a?.version).toBe(2);
+        expect(a?.state.context).toHaveLength(2);
+        await store.save("a ", stateWith("a ", ["spaced"]), { expectedVersion: 0 });
+        expect(await textOf(store, "a ")).toMatchObject([{ text: "spaced" }]);
+        expect(await store.delete("a")).toBe(true);
+        expect(await sql(`SELECT COUNT(*) AS n FROM ${name}_patches`)).toEqual([{ n: 0 }]);
+        expect(await textOf(store, "a ")).toMatchObject([{ text: "spaced" }]);
       } finally {
         await store.close();
         await sql(`DROP TABLE IF EXISTS ${name}_patches, ${name}`);
