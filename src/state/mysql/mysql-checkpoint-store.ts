@@ -8,6 +8,7 @@ import { OpenOnce } from "../open-once.js";
 import { checkTableName } from "../sql-names.js";
 import type { MySqlQueryable } from "./mysql-pool.js";
 import { openMySqlPool } from "./mysql-pool.js";
+import { SESSION_ID_TYPE } from "./mysql-session-id.js";
 
 export interface MySqlCheckpointStoreOptions {
   /** `mysql://` (or `mariadb://`) URL; ignored when `client` is given. */
@@ -21,7 +22,13 @@ export interface MySqlCheckpointStoreOptions {
 /** Bytes of blobs per INSERT (well under MySQL's and MariaDB's default max_allowed_packet). */
 const BATCH_BYTES = 4 * 1024 * 1024;
 
-/** Session checkpoints in MySQL or MariaDB: one row per blob (`LONGBLOB`) and per record; ids compare byte for byte. */
+/**
+ * Session checkpoints in MySQL or MariaDB: one row per blob (`LONGBLOB`) and per record. Session ids
+ * compare byte for byte (a VARBINARY key). Tables an earlier version made key them by a PAD SPACE
+ * text column (`a` and `a ` one key): the first open converts that column in place, keeping the rows
+ * (no foreign keys stand in the way; the conversion rebuilds the tables, so on large ones that first
+ * open takes a while).
+ */
 export class MySqlCheckpointStore implements CheckpointStore {
   readonly #options: MySqlCheckpointStoreOptions;
   readonly #table: string;
@@ -36,11 +43,20 @@ export class MySqlCheckpointStore implements CheckpointStore {
   async #createTables(db: MySqlQueryable): Promise<void> {
     const t = this.#table;
     await db.query(
-      `CREATE TABLE IF NOT EXISTS ${t}_blobs (session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, hash CHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL, size INT NOT NULL, bytes LONGBLOB NOT NULL, PRIMARY KEY (session_id, hash))`,
+      `CREATE TABLE IF NOT EXISTS ${t}_blobs (session_id ${SESSION_ID_TYPE} NOT NULL, hash CHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL, size INT NOT NULL, bytes LONGBLOB NOT NULL, PRIMARY KEY (session_id, hash))`,
     );
     await db.query(
-      `CREATE TABLE IF NOT EXISTS ${t}_records (session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL, record_key VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL, json LONGTEXT NOT NULL, PRIMARY KEY (session_id, record_key))`,
+      `CREATE TABLE IF NOT EXISTS ${t}_records (session_id ${SESSION_ID_TYPE} NOT NULL, record_key VARCHAR(64) CHARACTER SET ascii COLLATE ascii_bin NOT NULL, json LONGTEXT NOT NULL, PRIMARY KEY (session_id, record_key))`,
     );
+    const [texts] = await db.query<RowDataPacket[]>(
+      `SELECT TABLE_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?) AND COLUMN_NAME = 'session_id' AND DATA_TYPE <> 'varbinary'`,
+      [`${t}_blobs`, `${t}_records`],
+    );
+    // an earlier version's text column: its UTF-8 bytes as they are (another process converting
+    // it at the same time makes this a second, harmless conversion to the same type)
+    for (const { name } of texts) {
+      await db.query(`ALTER TABLE ${String(name)} MODIFY session_id ${SESSION_ID_TYPE} NOT NULL`);
+    }
   }
 
   async #open(): Promise<MySqlQueryable> {

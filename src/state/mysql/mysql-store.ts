@@ -1,5 +1,5 @@
 import type { Pool, ResultSetHeader, RowDataPacket } from "mysql2/promise";
-import { ValidationError } from "../../message/index.js";
+import { AgentScopeError, ValidationError } from "../../message/index.js";
 import type { AgentState } from "../agent-state.js";
 import { OpenOnce } from "../open-once.js";
 import { parseServerUrl } from "../server-url.js";
@@ -12,6 +12,7 @@ import { StateConflictError } from "../store-errors.js";
 import type { StoreScheme } from "../store-family.js";
 import { decodeStoredState } from "../stored-patches.js";
 import { type MySqlQueryable, openMySqlPool } from "./mysql-pool.js";
+import { idText, SESSION_ID_TYPE, sameId } from "./mysql-session-id.js";
 import { MySqlTransactions } from "./mysql-transaction.js";
 
 export type { MySqlQueryable } from "./mysql-pool.js";
@@ -34,8 +35,12 @@ const won = (changed: number) => changed === 1;
 const ER_DUP_FIELDNAME = 1060;
 
 /**
- * States in MySQL or MariaDB, in a JSON column. Session ids compare byte for byte (utf8mb4_bin), so
- * `a` and `A` are two sessions. Compare-and-set is a single `UPDATE ... WHERE version = ?`; load
+ * States in MySQL or MariaDB, in a JSON column. Session ids compare byte for byte (a VARBINARY key),
+ * so `a`, `a ` and `A` are three sessions. A table an earlier version made keys them by a PAD SPACE
+ * text column, where `a` and `a ` are one key: every statement also compares the bytes (`sameId`),
+ * so no session reads or changes another's row, and the first save of an id its key counts as a
+ * stored other one fails, naming both (the table is left as it is: its patches' foreign key stands
+ * in the way of converting the column in place). Compare-and-set is a single `UPDATE ... WHERE version = ?`; load
  * is one prepared statement (a conflicting save asks once more for the stored version).
  *
  * A save writes what changed: in one transaction, the row's version and head (`UPDATE ... WHERE
@@ -82,7 +87,7 @@ export class MySqlStateStore implements AgentStateStore {
   async #createTables(db: MySqlQueryable): Promise<void> {
     const t = this.table;
     await db.query(`CREATE TABLE IF NOT EXISTS ${t} (
-      session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL PRIMARY KEY,
+      session_id ${SESSION_ID_TYPE} NOT NULL PRIMARY KEY,
       version BIGINT NOT NULL,
       state JSON NOT NULL,
       updated_at BIGINT NOT NULL,
@@ -101,7 +106,7 @@ export class MySqlStateStore implements AgentStateStore {
       }
     }
     await db.query(`CREATE TABLE IF NOT EXISTS ${t}_patches (
-      session_id VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+      session_id ${SESSION_ID_TYPE} NOT NULL,
       version BIGINT NOT NULL,
       patch LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
       PRIMARY KEY (session_id, version),
@@ -114,10 +119,10 @@ export class MySqlStateStore implements AgentStateStore {
     const db = await this.#db();
     // one statement, so the row and its patches are of one snapshot
     const [rows] = await db.execute<RowDataPacket[]>(
-      `SELECT s.version AS version, s.state AS state, s.head AS head, s.base AS base, NULL AS patch FROM ${this.table} AS s WHERE s.session_id = ?
-       UNION ALL SELECT p.version, NULL, NULL, NULL, p.patch FROM ${this.table}_patches AS p WHERE p.session_id = ?
+      `SELECT s.version AS version, s.state AS state, s.head AS head, s.base AS base, NULL AS patch FROM ${this.table} AS s WHERE ${sameId("s.session_id")}
+       UNION ALL SELECT p.version, NULL, NULL, NULL, p.patch FROM ${this.table}_patches AS p WHERE ${sameId("p.session_id")}
        ORDER BY patch IS NOT NULL, version`,
-      [sessionId, sessionId],
+      [sessionId, sessionId, sessionId, sessionId],
     );
     const row = rows[0];
     if (!row || row.patch !== null) return undefined;
@@ -149,10 +154,14 @@ export class MySqlStateStore implements AgentStateStore {
     const expected = options.expectedVersion;
     const changed = await this.#write(db, sessionId, planned, expected);
     if (changed === 1) return { version: expected + 1 };
-    const [rows] = await db.query<RowDataPacket[]>(`SELECT version FROM ${this.table} WHERE session_id = ?`, [
-      sessionId,
-    ]);
-    const actual = rows.length ? Number(rows[0]!.version) : 0;
+    // by the key alone: on an earlier version's table it may find an id it counts as this one
+    const [rows] = await db.query<RowDataPacket[]>(
+      `SELECT session_id, version FROM ${this.table} WHERE session_id = ?`,
+      [sessionId],
+    );
+    const own = rows.find((row) => idText(row.session_id) === sessionId);
+    if (!own && rows[0] && expected === 0) throw paddedTwin(sessionId, idText(rows[0].session_id));
+    const actual = own ? Number(own.version) : 0;
     if (planned.kind === "patch" && actual === expected) {
       // a patch on a base that is not the stored save at this version (the session was deleted and
       // saved again meanwhile): at the expected version the save is due all the same, as a snapshot
@@ -181,19 +190,20 @@ export class MySqlStateStore implements AgentStateStore {
     return this.#transactions.run(db, won, async (connection) => {
       if (save.kind === "snapshot") {
         const [updated] = await connection.execute<ResultSetHeader>(
-          `UPDATE ${t} SET version = ?, state = ?, head = ?, base = ?, updated_at = ? WHERE session_id = ? AND version = ?`,
-          [expected + 1, save.json, save.head, expected + 1, now, sessionId, expected],
+          `UPDATE ${t} SET version = ?, state = ?, head = ?, base = ?, updated_at = ? WHERE ${sameId("session_id")} AND version = ?`,
+          [expected + 1, save.json, save.head, expected + 1, now, sessionId, sessionId, expected],
         );
         if (updated.affectedRows !== 1) return 0;
-        await connection.execute(`DELETE FROM ${t}_patches WHERE session_id = ? AND version <= ?`, [
+        await connection.execute(`DELETE FROM ${t}_patches WHERE ${sameId("session_id")} AND version <= ?`, [
+          sessionId,
           sessionId,
           expected + 1,
         ]);
         return 1;
       }
       const [updated] = await connection.execute<ResultSetHeader>(
-        `UPDATE ${t} SET version = version + 1, head = ?, updated_at = ? WHERE session_id = ? AND version = ? AND head = ?`,
-        [save.head, now, sessionId, expected, save.base],
+        `UPDATE ${t} SET version = version + 1, head = ?, updated_at = ? WHERE ${sameId("session_id")} AND version = ? AND head = ?`,
+        [save.head, now, sessionId, sessionId, expected, save.base],
       );
       if (updated.affectedRows !== 1) return 0;
       await connection.execute(`INSERT INTO ${t}_patches (session_id, version, patch) VALUES (?, ?, ?)`, [
@@ -208,9 +218,10 @@ export class MySqlStateStore implements AgentStateStore {
   async delete(sessionId: string): Promise<boolean> {
     assertSessionId(sessionId);
     const db = await this.#db();
-    const [result] = await db.query<ResultSetHeader>(`DELETE FROM ${this.table} WHERE session_id = ?`, [
-      sessionId,
-    ]);
+    const [result] = await db.query<ResultSetHeader>(
+      `DELETE FROM ${this.table} WHERE ${sameId("session_id")}`,
+      [sessionId, sessionId],
+    );
     return result.affectedRows === 1;
   }
 
@@ -225,7 +236,7 @@ export class MySqlStateStore implements AgentStateStore {
     );
     return toPage(
       rows.map((r) => ({
-        sessionId: String(r.session_id),
+        sessionId: idText(r.session_id),
         version: Number(r.version),
         updatedAt: new Date(Number(r.updated_at)).toISOString(),
       })),
@@ -239,6 +250,15 @@ export class MySqlStateStore implements AgentStateStore {
     this.#connection.reset();
     await pool?.end();
   }
+}
+
+/** An earlier version's table (PAD SPACE ids) holds `stored`, which its key counts as `sessionId`. */
+function paddedTwin(sessionId: string, stored: string): AgentScopeError {
+  return new AgentScopeError({
+    type: "conflict",
+    source: "state",
+    message: `cannot save session ${JSON.stringify(sessionId)}: this table was made by an earlier version, whose session_id column ignores trailing spaces and counts it as the same id as the stored session ${JSON.stringify(stored)}; use another id, or convert the table to byte-exact ids (docs/service.md#store-backends, "MySQL session ids")`,
+  });
 }
 
 /** MySQL and MariaDB: agent state only (see `noBackend`). */
