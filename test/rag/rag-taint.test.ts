@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { Agent, type TaintOptions } from "../../src/agent/index.js";
 import { KNOWLEDGE_TOOL_SOURCE } from "../../src/agent/taint.js";
 import type { AgentEvent, RequireUserConfirmEvent } from "../../src/event/index.js";
@@ -11,7 +10,7 @@ import {
   SEARCH_KNOWLEDGE_TOOL,
 } from "../../src/rag/index.js";
 import { HashEmbedding, ScriptedModel, type ScriptedStep } from "../../src/testing/index.js";
-import { functionTool } from "../../src/tool/index.js";
+import { recordingBash } from "../agent/taint-scenario.js";
 
 /**
  * Issue 44 item 2: a RAG document is an untrusted source. A knowledge base holding a planted
@@ -39,15 +38,7 @@ function agentOf(
   rag: ReturnType<typeof ragMiddleware>,
   taint: TaintOptions,
 ) {
-  const bash = functionTool({
-    name: "Bash",
-    description: "Runs a shell command",
-    input: z.object({ command: z.string() }),
-    execute: ({ command }) => {
-      ran.push(command);
-      return "ok";
-    },
-  });
+  const bash = recordingBash(ran);
   return new Agent({
     name: "a",
     model: new ScriptedModel(steps),
